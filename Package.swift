@@ -1,0 +1,35 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layering (each target depends only on those above it):
+//   MatrixCore (pure) → StoreSimulator → COpenSSL/SignedData → Adapters → Reporters → MatrixCLI → matrix
+let package = Package(
+    name: "StoreKitMatrix",
+    products: [
+        .executable(name: "matrix", targets: ["matrix"]),
+        .library(name: "MatrixCore", targets: ["MatrixCore"]),
+    ],
+    targets: [
+        .target(name: "MatrixCore"),
+        .target(name: "StoreSimulator", dependencies: ["MatrixCore"]),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(name: "SignedData", dependencies: ["COpenSSL", "MatrixCore"]),
+        .target(name: "Adapters", dependencies: ["MatrixCore", "StoreSimulator", "SignedData"]),
+        .target(name: "Reporters", dependencies: ["MatrixCore"]),
+        .target(name: "MatrixCLI", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "Adapters", "Reporters"]),
+        .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
+        .target(name: "TestSupport", dependencies: ["MatrixCore"]),
+
+        .testTarget(name: "MatrixCoreTests", dependencies: ["MatrixCore", "TestSupport"]),
+        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "TestSupport"]),
+        .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"]),
+        .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "TestSupport"]),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
+        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
