@@ -1,0 +1,44 @@
+/// "Did you mean …" hints by edit distance.
+public enum Suggestion {
+    /// The candidate nearest to `word`, as a hint sentence, if one is close enough to be a likely typo.
+    ///
+    /// Close enough: at most a third of the longer word's length in edits (at least one), or a
+    /// case-insensitive match.
+    public static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String? {
+        nearest(word, among: candidates).map { "did you mean \"\($0)\"?" }
+    }
+
+    /// The candidate nearest to `word`, if it is close enough to be a likely typo.
+    public static func nearest(_ word: String, among candidates: some Sequence<String>) -> String? {
+        var best: (String, Int)?
+        for candidate in candidates where candidate != word {
+            if candidate.lowercased() == word.lowercased() { return candidate }
+            let distance = editDistance(Array(word.unicodeScalars), Array(candidate.unicodeScalars))
+            let limit = max(1, max(word.unicodeScalars.count, candidate.unicodeScalars.count) / 3)
+            guard distance <= limit else { continue }
+            if let (current, currentDistance) = best,
+               currentDistance < distance || (currentDistance == distance && current <= candidate) {
+                continue
+            }
+            best = (candidate, distance)
+        }
+        return best?.0
+    }
+
+    /// Levenshtein distance between two scalar sequences.
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,106 @@
+/// Compares an expectation with an observation.
+public enum Judge {
+    /// One field that differs.
+    public struct Difference: Sendable, Hashable, Codable {
+        /// The expectation field, e.g. `access` or `subscriptionStatus.Pro`.
+        public var field: String
+        public var expected: String
+        public var observed: String
+
+        public var sentence: String { "\(field): expected \(expected), observed \(observed)" }
+    }
+
+    /// Every field of `expectation` whose observed value differs.
+    ///
+    /// Sets (access, entitlements, notifications) compare without regard to order; notifications compare as
+    /// multisets. `stepProduct` is the product a transaction or renewal-info expectation defaults to, and
+    /// `groupOf` maps a product to its subscription group's name.
+    public static func differences(_ expectation: Expectation, _ observation: Observation, stepProduct: String?,
+                                   groupOf: (String) -> String?) -> [Difference] {
+        var diffs: [Difference] = []
+        func check(_ field: String, _ expected: String, _ observed: String, _ equal: Bool) {
+            if !equal { diffs.append(Difference(field: field, expected: expected, observed: observed)) }
+        }
+        if let access = expectation.access {
+            check("access", render(access.sorted()), render(observation.access.sorted()), Set(access) == Set(observation.access))
+        }
+        if let entitlements = expectation.entitlements {
+            check("entitlements", render(entitlements.sorted()), render(observation.entitlements.sorted()),
+                  Set(entitlements) == Set(observation.entitlements))
+        }
+        if let result = expectation.result {
+            check("result", result, observation.result ?? "none", result == observation.result)
+        }
+        for (group, state) in (expectation.subscriptionStatus ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let observed = observation.subscriptionStatus[group] ?? "none"
+            check("subscriptionStatus.\(group)", state, observed, state == observed)
+        }
+        for (name, amount) in (expectation.balance ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let observed = observation.balance[name] ?? 0
+            check("balance.\(name)", String(amount), String(observed), amount == observed)
+        }
+        if let notifications = expectation.notifications {
+            check("notifications", render(notifications), render(observation.notifications),
+                  notifications.sorted() == observation.notifications.sorted())
+        }
+        if let renewals = expectation.renewals {
+            check("renewals", String(renewals), String(observation.renewals), renewals == observation.renewals)
+        }
+        if let expected = expectation.transaction {
+            let product = expected.product ?? stepProduct ?? ""
+            if let observed = observation.transactions.last(where: { $0.productId == product }) {
+                let prefix = "transaction[\(product)]."
+                if let v = expected.inAppOwnershipType {
+                    check(prefix + "inAppOwnershipType", v, observed.inAppOwnershipType, v == observed.inAppOwnershipType)
+                }
+                if let v = expected.isUpgraded {
+                    check(prefix + "isUpgraded", String(v), String(observed.isUpgraded), v == observed.isUpgraded)
+                }
+                if let v = expected.revoked {
+                    let isRevoked = observed.revocationDate != nil
+                    check(prefix + "revoked", String(v), String(isRevoked), v == isRevoked)
+                }
+                if let v = expected.revocationReason {
+                    check(prefix + "revocationReason", String(v), observed.revocationReason.map(String.init) ?? "none",
+                          v == observed.revocationReason)
+                }
+                if let v = expected.transactionReason {
+                    check(prefix + "transactionReason", v, observed.transactionReason ?? "none", v == observed.transactionReason)
+                }
+                if let v = expected.offerType {
+                    check(prefix + "offerType", String(v), observed.offerType.map(String.init) ?? "none", v == observed.offerType)
+                }
+            } else {
+                check("transaction[\(product)]", "a transaction", "none", false)
+            }
+        }
+        if let expected = expectation.renewalInfo {
+            let group = expected.group ?? stepProduct.flatMap(groupOf) ?? ""
+            if let observed = observation.renewalInfo[group] {
+                let prefix = "renewalInfo[\(group)]."
+                if let v = expected.autoRenewStatus {
+                    check(prefix + "autoRenewStatus", String(v), String(observed.autoRenewStatus), v == observed.autoRenewStatus)
+                }
+                if let v = expected.autoRenewProductId {
+                    check(prefix + "autoRenewProductId", v, observed.autoRenewProductId, v == observed.autoRenewProductId)
+                }
+                if let v = expected.expirationIntent {
+                    check(prefix + "expirationIntent", String(v), observed.expirationIntent.map(String.init) ?? "none",
+                          v == observed.expirationIntent)
+                }
+                if let v = expected.isInBillingRetryPeriod {
+                    check(prefix + "isInBillingRetryPeriod", String(v), String(observed.isInBillingRetryPeriod),
+                          v == observed.isInBillingRetryPeriod)
+                }
+            } else {
+                check("renewalInfo[\(group)]", "renewal info", "none", false)
+            }
+        }
+        return diffs
+    }
+
+    /// A list as JSON-like text: `["pro", "vip"]`, `[]`.
+    public static func render(_ values: [String]) -> String {
+        "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+    }
+}

@@ -1,0 +1,172 @@
+/// Collects diagnostics for one file while a ``JSONValue`` tree is decoded by hand.
+///
+/// Decoders report every problem and carry on with a best guess, so a user sees all problems at once.
+public final class DiagnosticCollector {
+    /// The file name used in every diagnostic.
+    public let file: String?
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    public init(file: String?) {
+        self.file = file
+    }
+
+    public func add(_ severity: Diagnostic.Severity, _ code: DiagnosticCode, _ message: String,
+                    pointer: String, at location: SourceLocation, hint: String? = nil) {
+        diagnostics.append(Diagnostic(severity, code, message, file: file, pointer: pointer, location: location, hint: hint))
+    }
+
+    public func error(_ code: DiagnosticCode, _ message: String, pointer: String, at location: SourceLocation, hint: String? = nil) {
+        add(.error, code, message, pointer: pointer, at: location, hint: hint)
+    }
+
+    public func warning(_ code: DiagnosticCode, _ message: String, pointer: String, at location: SourceLocation, hint: String? = nil) {
+        add(.warning, code, message, pointer: pointer, at: location, hint: hint)
+    }
+
+    public func append(contentsOf other: [Diagnostic]) {
+        diagnostics.append(contentsOf: other)
+    }
+
+    public var hasErrors: Bool { diagnostics.hasErrors }
+}
+
+/// A value in the tree together with its JSON Pointer, the unit that hand-written decoders pass around.
+public struct JSONField {
+    public var value: JSONValue
+    public var pointer: String
+
+    public init(_ value: JSONValue, pointer: String) {
+        self.value = value
+        self.pointer = pointer
+    }
+
+    public var location: SourceLocation { value.location }
+
+    /// The elements of an array, each with its pointer; reports a type error and returns `nil` otherwise.
+    public func array(_ sink: DiagnosticCollector) -> [JSONField]? {
+        guard let elements = value.arrayValue else {
+            sink.error(.wrongType, "expected an array, found \(value.typeDescription)", pointer: pointer, at: location)
+            return nil
+        }
+        return elements.enumerated().map { JSONField($1, pointer: JSONPointer.append(pointer, $0)) }
+    }
+
+    /// The members of an object, each with its pointer; reports a type error and returns `nil` otherwise.
+    public func members(_ sink: DiagnosticCollector) -> [(key: String, keyLocation: SourceLocation, field: JSONField)]? {
+        guard let object = value.objectValue else {
+            sink.error(.wrongType, "expected an object, found \(value.typeDescription)", pointer: pointer, at: location)
+            return nil
+        }
+        var seen = Set<String>()
+        var result: [(key: String, keyLocation: SourceLocation, field: JSONField)] = []
+        for member in object.members.reversed() where seen.insert(member.key).inserted {
+            result.append((member.key, member.keyLocation, JSONField(member.value, pointer: JSONPointer.append(pointer, member.key))))
+        }
+        return result.reversed()
+    }
+
+    public func string(_ sink: DiagnosticCollector) -> String? {
+        guard let s = value.stringValue else {
+            sink.error(.wrongType, "expected a string, found \(value.typeDescription)", pointer: pointer, at: location)
+            return nil
+        }
+        return s
+    }
+
+    public func bool(_ sink: DiagnosticCollector) -> Bool? {
+        guard let b = value.boolValue else {
+            sink.error(.wrongType, "expected true or false, found \(value.typeDescription)", pointer: pointer, at: location)
+            return nil
+        }
+        return b
+    }
+
+    /// An integer within `range`; reports a type or range error otherwise.
+    public func int(_ sink: DiagnosticCollector, in range: ClosedRange<Int> = Int.min...Int.max) -> Int? {
+        guard value.numberText != nil else {
+            sink.error(.wrongType, "expected an integer, found \(value.typeDescription)", pointer: pointer, at: location)
+            return nil
+        }
+        guard let i = value.intValue, range.contains(i) else {
+            let bounds = range == Int.min...Int.max ? "" : " from \(range.lowerBound) to \(range.upperBound)"
+            sink.error(.invalidValue, "expected an integer\(bounds), found \(value.numberText ?? "")", pointer: pointer, at: location)
+            return nil
+        }
+        return i
+    }
+
+    /// An array of strings; reports each element that is not a string.
+    public func strings(_ sink: DiagnosticCollector) -> [(String, JSONField)]? {
+        guard let elements = array(sink) else { return nil }
+        return elements.compactMap { element in element.string(sink).map { ($0, element) } }
+    }
+}
+
+/// Reads the members of one JSON object by name and reports missing and unknown keys.
+///
+/// Use ``required(_:)`` and ``optional(_:)`` for each known key, then ``finish()`` to warn about the rest.
+public struct ObjectFields {
+    public let field: JSONField
+    public let sink: DiagnosticCollector
+    private let members: [(key: String, keyLocation: SourceLocation, field: JSONField)]
+    private var used: Set<String> = []
+    /// Whether the value was an object at all.
+    public let isObject: Bool
+
+    /// Reads `field` as an object, reporting a type error if it is not one.
+    public init(_ field: JSONField, _ sink: DiagnosticCollector) {
+        self.field = field
+        self.sink = sink
+        if let members = field.members(sink) {
+            self.members = members
+            self.isObject = true
+        } else {
+            self.members = []
+            self.isObject = false
+        }
+    }
+
+    /// The member named `key`, or an error if it is missing. `null` counts as missing.
+    public mutating func required(_ key: String, _ description: String? = nil) -> JSONField? {
+        used.insert(key)
+        guard let member = members.first(where: { $0.key == key }), !member.field.value.isNull else {
+            if isObject {
+                sink.error(.missingField, "missing required field \"\(key)\"\(description.map { " (\($0))" } ?? "")",
+                           pointer: field.pointer, at: field.location)
+            }
+            return nil
+        }
+        return member.field
+    }
+
+    /// The member named `key`, or `nil` when it is absent or `null`.
+    public mutating func optional(_ key: String) -> JSONField? {
+        used.insert(key)
+        guard let member = members.first(where: { $0.key == key }), !member.field.value.isNull else { return nil }
+        return member.field
+    }
+
+    /// Whether a member named `key` is present (even as `null`).
+    public func has(_ key: String) -> Bool {
+        members.contains { $0.key == key }
+    }
+
+    /// Marks keys as known without reading them.
+    public mutating func ignore(_ keys: String...) {
+        used.formUnion(keys)
+    }
+
+    /// Marks keys matching `predicate` as known without reading them.
+    public mutating func ignore(where predicate: (String) -> Bool) {
+        for member in members where predicate(member.key) { used.insert(member.key) }
+    }
+
+    /// Warns about every member that was neither read nor ignored, suggesting the nearest known key.
+    public func finish(severity: Diagnostic.Severity = .warning) {
+        for member in members where !used.contains(member.key) {
+            sink.add(severity, .unknownKey, "unknown key \"\(member.key)\"; it is ignored",
+                     pointer: member.field.pointer, at: member.keyLocation,
+                     hint: Suggestion.didYouMean(member.key, among: used))
+        }
+    }
+}

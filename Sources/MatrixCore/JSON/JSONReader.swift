@@ -1,0 +1,375 @@
+/// Reads JSON text (RFC 8259) into a ``JSONValue`` tree with source locations.
+///
+/// The reader works on UTF-8 bytes, accepts and skips a leading byte order mark, and stops at the first
+/// syntax error with a located diagnostic: after a syntax error nothing later in the file can be trusted.
+/// Nesting deeper than ``maximumDepth`` is refused instead of exhausting the stack.
+public struct JSONReader {
+    /// The deepest nesting of arrays and objects accepted.
+    public static let maximumDepth = 512
+
+    /// Parses `bytes` as one JSON document.
+    ///
+    /// - Parameters:
+    ///   - bytes: the document, UTF-8.
+    ///   - file: the name used in diagnostics.
+    /// - Returns: the value, or the diagnostics (one error, plus warnings such as duplicate keys).
+    public static func parse(_ bytes: some Collection<UInt8>, file: String? = nil) -> Result<JSONValue, JSONReadFailure> {
+        var reader = Parser(bytes: Array(bytes), file: file)
+        return reader.parseDocument()
+    }
+}
+
+/// Why a document could not be read: every diagnostic found before reading stopped.
+public struct JSONReadFailure: Error, Sendable {
+    public var diagnostics: [Diagnostic]
+}
+
+/// Builds a JSON Pointer (RFC 6901) from reference tokens.
+public enum JSONPointer {
+    /// Escapes one reference token: `~` → `~0`, `/` → `~1`.
+    public static func escape(_ token: String) -> String {
+        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// Appends a key or index to a pointer: `append("/cases", 2)` is `/cases/2`.
+    public static func append(_ pointer: String, _ token: String) -> String {
+        pointer + "/" + escape(token)
+    }
+
+    public static func append(_ pointer: String, _ index: Int) -> String {
+        pointer + "/" + String(index)
+    }
+}
+
+private struct Parser {
+    let bytes: [UInt8]
+    let file: String?
+    var index = 0
+    var line = 1
+    var lineStart = 0
+    var warnings: [Diagnostic] = []
+
+    init(bytes: [UInt8], file: String?) {
+        self.bytes = bytes
+        self.file = file
+    }
+
+    struct Stop: Error {
+        var diagnostic: Diagnostic
+    }
+
+    var location: SourceLocation {
+        SourceLocation(line: line, column: index - lineStart + 1)
+    }
+
+    mutating func parseDocument() -> Result<JSONValue, JSONReadFailure> {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            index = 3
+            lineStart = 3
+        }
+        do throws(Stop) {
+            skipWhitespace()
+            if index >= bytes.count {
+                throw fail(.emptyInput, "the file is empty", pointer: "")
+            }
+            let value = try parseValue(pointer: "", depth: 0)
+            skipWhitespace()
+            if index < bytes.count {
+                throw fail(.invalidJSON, "unexpected \(describeCurrent()) after the end of the document", pointer: "")
+            }
+            return .success(value)
+        } catch {
+            return .failure(JSONReadFailure(diagnostics: [error.diagnostic] + warnings))
+        }
+    }
+
+    private func fail(_ code: DiagnosticCode, _ message: String, pointer: String, hint: String? = nil) -> Stop {
+        Stop(diagnostic: Diagnostic(.error, code, message, file: file, pointer: pointer, location: location, hint: hint))
+    }
+
+    private func describeCurrent() -> String {
+        guard index < bytes.count else { return "end of file" }
+        let b = bytes[index]
+        if b >= 0x20 && b < 0x7F { return "character '\(Character(Unicode.Scalar(b)))'" }
+        return "byte 0x" + String(b, radix: 16, uppercase: true)
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D:
+                index += 1
+            case 0x0A:
+                index += 1
+                line += 1
+                lineStart = index
+            default:
+                return
+            }
+        }
+    }
+
+    mutating func parseValue(pointer: String, depth: Int) throws(Stop) -> JSONValue {
+        guard index < bytes.count else {
+            throw fail(.invalidJSON, "unexpected end of file, expected a value", pointer: pointer)
+        }
+        let start = location
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            return JSONValue(.object(try parseObject(pointer: pointer, depth: depth + 1)), at: start)
+        case UInt8(ascii: "["):
+            return JSONValue(.array(try parseArray(pointer: pointer, depth: depth + 1)), at: start)
+        case UInt8(ascii: "\""):
+            return JSONValue(.string(try parseString(pointer: pointer)), at: start)
+        case UInt8(ascii: "t"):
+            try expectLiteral("true", pointer: pointer)
+            return JSONValue(.bool(true), at: start)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false", pointer: pointer)
+            return JSONValue(.bool(false), at: start)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null", pointer: pointer)
+            return JSONValue(.null, at: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return JSONValue(.number(try parseNumber(pointer: pointer)), at: start)
+        default:
+            throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected a value", pointer: pointer)
+        }
+    }
+
+    mutating func expectLiteral(_ literal: String, pointer: String) throws(Stop) {
+        for b in literal.utf8 {
+            guard index < bytes.count, bytes[index] == b else {
+                throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected '\(literal)'", pointer: pointer)
+            }
+            index += 1
+        }
+    }
+
+    mutating func parseObject(pointer: String, depth: Int) throws(Stop) -> JSONObject {
+        if depth > JSONReader.maximumDepth {
+            throw fail(.nestingTooDeep, "arrays and objects nest deeper than \(JSONReader.maximumDepth) levels", pointer: pointer)
+        }
+        index += 1  // {
+        var object = JSONObject()
+        var seen = Set<String>()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return object
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected a key in double quotes", pointer: pointer)
+            }
+            let keyLocation = location
+            let key = try parseString(pointer: pointer)
+            let memberPointer = JSONPointer.append(pointer, key)
+            if !seen.insert(key).inserted {
+                warnings.append(Diagnostic(
+                    .warning, .duplicateKey, "duplicate key \"\(key)\"; the last one is used",
+                    file: file, pointer: memberPointer, location: keyLocation))
+            }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected ':' after key \"\(key)\"", pointer: memberPointer)
+            }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue(pointer: memberPointer, depth: depth)
+            object.members.append(.init(key: key, keyLocation: keyLocation, value: value))
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw fail(.invalidJSON, "unexpected end of file, expected ',' or '}'", pointer: pointer)
+            }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return object
+            }
+            throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected ',' or '}'", pointer: pointer,
+                       hint: bytes[index] == UInt8(ascii: "\"") ? "is a comma missing?" : nil)
+        }
+    }
+
+    mutating func parseArray(pointer: String, depth: Int) throws(Stop) -> [JSONValue] {
+        if depth > JSONReader.maximumDepth {
+            throw fail(.nestingTooDeep, "arrays and objects nest deeper than \(JSONReader.maximumDepth) levels", pointer: pointer)
+        }
+        index += 1  // [
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return elements
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(pointer: JSONPointer.append(pointer, elements.count), depth: depth))
+            skipWhitespace()
+            guard index < bytes.count else {
+                throw fail(.invalidJSON, "unexpected end of file, expected ',' or ']'", pointer: pointer)
+            }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return elements
+            }
+            throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected ',' or ']'", pointer: pointer)
+        }
+    }
+
+    mutating func parseNumber(pointer: String) throws(Stop) -> String {
+        let start = index
+        func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            throw fail(.invalidJSON, "unexpected \(describeCurrent()) in a number", pointer: pointer)
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw fail(.invalidJSON, "expected a digit after the decimal point", pointer: pointer)
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw fail(.invalidJSON, "expected a digit in the exponent", pointer: pointer)
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    mutating func parseString(pointer: String) throws(Stop) -> String {
+        index += 1  // opening quote
+        var scalars = String.UnicodeScalarView()
+        while true {
+            guard index < bytes.count else {
+                throw fail(.invalidJSON, "unterminated string", pointer: pointer)
+            }
+            let b = bytes[index]
+            switch b {
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(scalars)
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else {
+                    throw fail(.invalidJSON, "unterminated string", pointer: pointer)
+                }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    scalars.append(try parseUnicodeEscape(pointer: pointer))
+                default:
+                    index -= 1
+                    throw fail(.invalidJSON, "invalid escape sequence in a string", pointer: pointer)
+                }
+            case 0x00..<0x20:
+                throw fail(.invalidJSON, "control character in a string (write it as an escape such as \\n)", pointer: pointer)
+            case 0x00..<0x80:
+                scalars.append(Unicode.Scalar(b))
+                index += 1
+            default:
+                scalars.append(try decodeUTF8Scalar(pointer: pointer))
+            }
+        }
+    }
+
+    mutating func parseHex4(pointer: String) throws(Stop) -> UInt32 {
+        guard index + 4 <= bytes.count else {
+            throw fail(.invalidJSON, "incomplete \\u escape", pointer: pointer)
+        }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[index]
+            let digit: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(b - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(b - UInt8(ascii: "A") + 10)
+            default: throw fail(.invalidJSON, "invalid hexadecimal digit in a \\u escape", pointer: pointer)
+            }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
+    }
+
+    mutating func parseUnicodeEscape(pointer: String) throws(Stop) -> Unicode.Scalar {
+        let first = try parseHex4(pointer: pointer)
+        if (0xD800...0xDBFF).contains(first) {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                throw fail(.invalidJSON, "unpaired UTF-16 surrogate in a \\u escape", pointer: pointer)
+            }
+            index += 2
+            let second = try parseHex4(pointer: pointer)
+            guard (0xDC00...0xDFFF).contains(second),
+                  let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+            else {
+                throw fail(.invalidJSON, "unpaired UTF-16 surrogate in a \\u escape", pointer: pointer)
+            }
+            return scalar
+        }
+        guard let scalar = Unicode.Scalar(first) else {
+            throw fail(.invalidJSON, "unpaired UTF-16 surrogate in a \\u escape", pointer: pointer)
+        }
+        return scalar
+    }
+
+    /// Decodes one multi-byte UTF-8 sequence starting at `index`.
+    mutating func decodeUTF8Scalar(pointer: String) throws(Stop) -> Unicode.Scalar {
+        let lead = bytes[index]
+        let length: Int
+        var value: UInt32
+        switch lead {
+        case 0xC2...0xDF: length = 2; value = UInt32(lead & 0x1F)
+        case 0xE0...0xEF: length = 3; value = UInt32(lead & 0x0F)
+        case 0xF0...0xF4: length = 4; value = UInt32(lead & 0x07)
+        default:
+            throw fail(.invalidEncoding, "invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true))", pointer: pointer,
+                       hint: "save the file as UTF-8")
+        }
+        guard index + length <= bytes.count else {
+            throw fail(.invalidEncoding, "truncated UTF-8 sequence", pointer: pointer, hint: "save the file as UTF-8")
+        }
+        for offset in 1..<length {
+            let b = bytes[index + offset]
+            guard b & 0xC0 == 0x80 else {
+                throw fail(.invalidEncoding, "invalid UTF-8 sequence", pointer: pointer, hint: "save the file as UTF-8")
+            }
+            value = value << 6 | UInt32(b & 0x3F)
+        }
+        let minimum: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
+        guard value >= minimum, let scalar = Unicode.Scalar(value) else {
+            throw fail(.invalidEncoding, "invalid UTF-8 sequence", pointer: pointer, hint: "save the file as UTF-8")
+        }
+        index += length
+        return scalar
+    }
+}

@@ -1,0 +1,74 @@
+/// What a step does. Names mirror `SKTestSession` and Xcode's Transaction Manager.
+///
+/// Apple: https://developer.apple.com/documentation/storekittest/sktestsession
+public enum Action: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Start the app (its `Transaction.updates` listener starts here).
+    case launch
+    /// Quit and start the app again.
+    case relaunch
+    /// Quit the app; events until the next `launch` reach it only then.
+    case quit
+    /// Delete the app and install it again: app storage is gone, purchases stay with the account. The app is
+    /// launched.
+    case reinstall
+    /// Continue on another device signed in to the same account (fresh install, not launched).
+    case switchDevice
+    /// Buy a product in the app with `Product.purchase(options:)`.
+    case purchase
+    /// A parent approves the pending Ask to Buy request.
+    case approveAskToBuy
+    /// A parent declines the pending Ask to Buy request.
+    case declineAskToBuy
+    /// The customer resolves the issue that interrupted a purchase.
+    case resolveIssue
+    /// The app's Restore Purchases button (`AppStore.sync()`).
+    case restore
+    /// A purchase made outside the app: another device, an offer code, the Transaction Manager.
+    case purchaseOutsideApp
+    /// Move the clock to the next renewal, `count` times.
+    case renew
+    /// Move the clock `by` a duration or `to` a point of the subscription's life.
+    case advanceTime
+    /// Turn off auto-renew (the customer cancels the subscription).
+    case disableAutoRenew
+    /// Turn auto-renew back on.
+    case enableAutoRenew
+    /// End the subscription now, as `SKTestSession.expireSubscription(productIdentifier:)` does.
+    case expire
+    /// The next renewal fails with a billing issue.
+    case failRenewal
+    /// The billing issue is resolved; the subscription renews.
+    case recoverBilling
+    /// The App Store refunds the latest transaction of the product.
+    case refund
+    /// The App Store declines a refund request.
+    case declineRefund
+    /// The App Store reverses a refund it granted earlier.
+    case reverseRefund
+    /// Family Sharing access ends for the acting member (left the family, or sharing turned off).
+    case revokeFamilySharing
+    /// The developer raises the subscription price (customer consent needed).
+    case requestPriceIncrease
+    /// The customer consents to the price increase.
+    case consentToPriceIncrease
+    /// The customer declines the price increase; auto-renew turns off.
+    case declinePriceIncrease
+    /// Look without acting.
+    case observe
+
+    /// Whether the step needs `product`.
+    public var requiresProduct: Bool {
+        switch self {
+        case .purchase, .purchaseOutsideApp, .refund, .declineRefund, .reverseRefund: true
+        default: false
+        }
+    }
+
+    /// Whether the step may name `product` (to pick the subscription acted on).
+    public var acceptsProduct: Bool {
+        switch self {
+        case .launch, .relaunch, .quit, .reinstall, .switchDevice, .restore, .observe: false
+        default: true
+        }
+    }
+}
