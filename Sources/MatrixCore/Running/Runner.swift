@@ -1,0 +1,260 @@
+import Foundation
+
+/// Receives evidence records in matrix order and keeps them.
+public protocol EvidenceSink: Sendable {
+    /// Appends one record; it must be durable when this returns.
+    ///
+    /// - Throws: when the record cannot be written; the run stops (exit 74) with what was written kept.
+    func append(_ record: EvidenceRecord) async throws
+}
+
+/// What a run reports while it goes, for progress output. Events arrive in matrix order.
+public enum RunEvent: Sendable {
+    case stepFinished(EvidenceRecord)
+    case caseFinished(CaseResult)
+}
+
+/// A case's outcome.
+public struct CaseResult: Sendable, Hashable, Codable {
+    public var id: String
+    public var kind: String
+    public var account: String
+    public var verdict: Verdict
+    /// Step verdict counts.
+    public var steps: [Verdict: Int]
+    /// The first step that did not pass, and why.
+    public var firstProblem: String?
+}
+
+/// Counts of a run by verdict.
+public struct RunSummary: Sendable, Hashable, Codable {
+    public var cases: [Verdict: Int] = [:]
+    public var steps: [Verdict: Int] = [:]
+    public var caseResults: [CaseResult] = []
+    /// True when the run stopped before every case ended (Ctrl-C, a signal).
+    public var interrupted = false
+
+    public init() {}
+
+    /// Whether every recorded step passed or was skipped, and nothing was interrupted.
+    public var allPassed: Bool {
+        !interrupted && (steps[.fail] ?? 0) == 0 && (steps[.error] ?? 0) == 0 && (steps[.blocked] ?? 0) == 0
+    }
+}
+
+/// The run's identity and metadata, copied into every record.
+public struct RunContext: Sendable, Hashable, Codable {
+    public var runID: String
+    public var environment: String
+    public var build: String
+    public var device: String
+    public var os: String
+
+    public init(runID: String, environment: String, build: String, device: String, os: String) {
+        self.runID = runID
+        self.environment = environment
+        self.build = build
+        self.device = device
+        self.os = os
+    }
+}
+
+/// Runs a matrix's cases through an environment adapter, judges every step, and hands records to a sink.
+///
+/// Cases run concurrently up to `jobs`; records reach the sink in matrix order whatever the timing, each
+/// with its sequence number. With one job every record is written as its step ends.
+public struct Runner: Sendable {
+    public var matrix: Matrix
+    public var adapter: any EnvironmentAdapter
+    public var context: RunContext
+    public var wallClock: any WallClock
+    public var jobs: Int
+
+    public init(matrix: Matrix, adapter: any EnvironmentAdapter, context: RunContext, wallClock: any WallClock = SystemWallClock(), jobs: Int = 1) {
+        self.matrix = matrix
+        self.adapter = adapter
+        self.context = context
+        self.wallClock = wallClock
+        self.jobs = max(1, jobs)
+    }
+
+    /// Runs `cases` (by default all of them), starting sequence numbers after `firstSeq`.
+    ///
+    /// - Parameters:
+    ///   - cases: indices into the matrix's cases, in the order to record them.
+    ///   - sink: where records go.
+    ///   - firstSeq: the sequence number of the last record already written (for resumed runs).
+    ///   - events: progress callback.
+    /// - Throws: whatever the sink throws; the run stops at once.
+    public func run(cases: [Int]? = nil, into sink: any EvidenceSink, firstSeq: Int = 0,
+                    events: @escaping @Sendable (RunEvent) -> Void = { _ in }) async throws -> RunSummary {
+        let order = cases ?? Array(matrix.cases.indices)
+        var summary = RunSummary()
+        var seq = firstSeq
+        func emit(_ records: [EvidenceRecord], _ caseIndex: Int) async throws {
+            for var record in records {
+                seq += 1
+                record.seq = seq
+                try await sink.append(record)
+                summary.steps[record.verdict, default: 0] += 1
+                events(.stepFinished(record))
+            }
+        }
+        func finish(_ caseIndex: Int, _ records: [EvidenceRecord], complete: Bool) {
+            guard complete else { return }
+            let result = caseResult(matrix.cases[caseIndex], records)
+            summary.cases[result.verdict, default: 0] += 1
+            summary.caseResults.append(result)
+            events(.caseFinished(result))
+        }
+
+        if jobs == 1 {
+            for caseIndex in order {
+                if Task.isCancelled { summary.interrupted = true; break }
+                var written: [EvidenceRecord] = []
+                let complete = try await runCase(caseIndex) { record in
+                    try await emit([record], caseIndex)
+                    written.append(record)
+                }
+                if !complete { summary.interrupted = true }
+                finish(caseIndex, written, complete: complete)
+                if !complete { break }
+            }
+            return summary
+        }
+
+        // Several jobs: cases run concurrently; finished cases wait in `done` until every earlier case is written.
+        try await withThrowingTaskGroup(of: (Int, [EvidenceRecord], Bool).self) { group in
+            var next = 0
+            var done: [Int: ([EvidenceRecord], Bool)] = [:]
+            var written = 0
+            func start() {
+                guard next < order.count else { return }
+                let position = next
+                let caseIndex = order[position]
+                next += 1
+                group.addTask {
+                    var records: [EvidenceRecord] = []
+                    let complete = try await self.runCase(caseIndex) { records.append($0) }
+                    return (position, records, complete)
+                }
+            }
+            for _ in 0..<min(jobs, order.count) { start() }
+            while let (position, records, complete) = try await group.next() {
+                done[position] = (records, complete)
+                while let (records, complete) = done[written] {
+                    done[written] = nil
+                    let caseIndex = order[written]
+                    try await emit(records, caseIndex)
+                    finish(caseIndex, records, complete: complete)
+                    if !complete { summary.interrupted = true }
+                    written += 1
+                }
+                if !Task.isCancelled { start() }
+            }
+            if written < order.count { summary.interrupted = true }
+        }
+        return summary
+    }
+
+    /// Runs one case, handing each record to `record`; returns false if cancelled before the case ended.
+    func runCase(_ caseIndex: Int, record: (EvidenceRecord) async throws -> Void) async throws -> Bool {
+        let matrixCase = matrix.cases[caseIndex]
+        var blockedBy: String?
+        var session: (any CaseSession)?
+        do {
+            session = try await adapter.startCase(matrixCase, of: matrix)
+        } catch {
+            blockedBy = "the environment could not start the case: \(describe(error))"
+        }
+        for (index, step) in matrixCase.steps.enumerated() {
+            if Task.isCancelled {
+                await session?.close()
+                return false
+            }
+            let start = wallClock.now()
+            var verdict = Verdict.error
+            var reason: String?
+            var observed: Observation?
+            var modelled: Int64?
+            if let blockedBy {
+                if session == nil && index == 0 {
+                    reason = blockedBy
+                } else {
+                    verdict = .blocked
+                    reason = "blocked: \(blockedBy)"
+                }
+            } else if let session {
+                do {
+                    switch try await session.perform(step, index: index) {
+                    case .observed(let observation, let wallTime):
+                        observed = observation
+                        modelled = wallTime
+                        let diffs = differences(step, observation)
+                        verdict = diffs.isEmpty ? .pass : .fail
+                        reason = diffs.isEmpty ? nil : diffs.map(\.sentence).joined(separator: "; ")
+                        if verdict == .fail { blockedBy = "step \(index) (\(step.action.rawValue)) failed" }
+                    case .skipped(let why):
+                        verdict = .skipped
+                        reason = why
+                    }
+                } catch is CancellationError {
+                    await session.close()
+                    return false
+                } catch {
+                    reason = describe(error)
+                    blockedBy = "step \(index) (\(step.action.rawValue)) errored"
+                }
+            }
+            let end = wallClock.now()
+            var action = step
+            action.expect = nil
+            let alias = step.account ?? matrixCase.account
+            try await record(EvidenceRecord(
+                run: context.runID, seq: 0, environment: context.environment, build: context.build, device: context.device,
+                os: context.os,
+                account: AccountRef(alias: alias, state: matrix.account(alias)?.stateDescription ?? "unknown"),
+                case: matrixCase.id, kind: matrixCase.kind, step: index, action: action, product: step.product,
+                expected: step.expect, observed: observed, verdict: verdict, reason: reason,
+                wallStart: Timestamp.iso8601(start), wallEnd: Timestamp.iso8601(end), storeTime: observed?.storeTime,
+                modelledWallTimeMs: modelled))
+        }
+        await session?.close()
+        return true
+    }
+
+    /// The differences between a step's expectation and what was observed (none without an expectation).
+    func differences(_ step: Step, _ observation: Observation) -> [Judge.Difference] {
+        guard let expectation = step.expect else { return [] }
+        return Judge.differences(expectation, observation, stepProduct: step.product) { productID in
+            matrix.catalog.product(productID)?.subscriptionGroupID.flatMap { matrix.catalog.group($0)?.name }
+        }
+    }
+
+    private func describe(_ error: any Error) -> String {
+        if let adapterError = error as? AdapterError { return adapterError.message }
+        return String(describing: error)
+    }
+
+    func caseResult(_ matrixCase: MatrixCase, _ records: [EvidenceRecord]) -> CaseResult {
+        var counts: [Verdict: Int] = [:]
+        for record in records { counts[record.verdict, default: 0] += 1 }
+        let problem = records.first { $0.verdict != .pass && $0.verdict != .skipped }
+        return CaseResult(id: matrixCase.id, kind: matrixCase.kind, account: matrixCase.account,
+                          verdict: Verdict.summarise(records.map(\.verdict)), steps: counts,
+                          firstProblem: problem.map { "step \($0.step) (\($0.action.action.rawValue)): \($0.reason ?? $0.verdict.rawValue)" })
+    }
+}
+
+/// Wall-clock timestamps for evidence.
+public enum Timestamp {
+    /// `2026-11-29T13:09:50.123Z`.
+    public static func iso8601(_ date: Date) -> String {
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+    }
+
+    /// An ISO 8601 rendering of ms since 1970.
+    public static func iso8601(milliseconds: Int64) -> String {
+        iso8601(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+}
