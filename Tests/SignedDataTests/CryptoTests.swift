@@ -36,6 +36,21 @@ struct CryptoTests {
         #expect(try reloaded.publicKey.derRepresentation() == key.publicKey.derRepresentation())
     }
 
+    @Test("An encrypted private key is rejected without prompting for a passphrase")
+    func rejectsEncryptedKey() {
+        let encrypted = """
+        -----BEGIN ENCRYPTED PRIVATE KEY-----
+        MIHsMFcGCSqGSIb3DQEFDTBKMCkGCSqGSIb3DQEFDDAcBAiB0PKZo5IqcQICCAAw
+        DAYIKoZIhvcNAgkFADAdBglghkgBZQMEASoEEKWtrgesJPT09imUXzXRDiQEgZAO
+        6a0ZiiKfXJyIhyR5FjYDoSv4tuC/P+Az+sEfLdY7fJdNPPkdCyi+YQe1PTeIlNbS
+        7swl+jNCBmqK9jx6qoh9cpW2IAVjRmYOT3IQIPD8mhvZmJ/A2ubfeoLTLY2h4kUm
+        EgwnrLwikM8IQUL1YW/kjOAVLtahyOSe0e3Q2K+veUceO4TkLta9Mrwb/EsstU0=
+        -----END ENCRYPTED PRIVATE KEY-----
+        """
+        let error = #expect(throws: SignedDataError.self) { try P256PrivateKey(pemRepresentation: encrypted) }
+        #expect(error?.code == .invalidKey)
+    }
+
     @Test("Text that is not a key, and a key on another curve, are rejected as invalid keys")
     func rejectsNonKeys() throws {
         let garbage = #expect(throws: SignedDataError.self) {

@@ -27,6 +27,9 @@ enum OpenSSLSupport {
         _ body: (OpaquePointer) throws -> R
     ) throws -> R {
         let contiguous = [UInt8](bytes)
+        guard contiguous.count <= Int(Int32.max) else {
+            throw SignedDataError(.cryptoFailure, "The input is \(contiguous.count) bytes, more than OpenSSL's memory buffers take.")
+        }
         return try contiguous.withUnsafeBytes { raw in
             guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else {
                 throw error(.cryptoFailure, "Could not allocate an OpenSSL memory buffer.")

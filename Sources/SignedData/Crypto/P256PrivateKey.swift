@@ -24,7 +24,8 @@ public struct P256PrivateKey: Sendable {
     /// - Throws: ``SignedDataError`` `.invalidKey` when no private key can be read or it is not P-256.
     public init(pemRepresentation pem: String) throws {
         let parsed = try OpenSSLSupport.withReadBIO(Array(pem.utf8)) { bio in
-            PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+            // A callback that supplies no passphrase, so an encrypted key fails instead of prompting on a TTY.
+            PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
         }
         guard let parsed else {
             throw OpenSSLSupport.error(.invalidKey, "No unencrypted EC PRIVATE KEY or PRIVATE KEY PEM block could be read.")

@@ -93,7 +93,8 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         return "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n"
     }
 
-    /// The subject name in RFC 2253 form, e.g. `CN=Apple Root CA - G3,OU=Apple Certification Authority,O=Apple Inc.,C=US`.
+    /// The subject name in RFC 2253 form (last RDN first), e.g.
+    /// `C=US,O=Apple Inc.,OU=Apple Certification Authority,CN=Apple Root CA - G3` for Apple Root CA - G3.
     public var subjectSummary: String {
         Self.summary(of: X509_get_subject_name(handle.pointer))
     }
@@ -191,10 +192,12 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         "\(subjectSummary) (issued by \(issuerSummary))"
     }
 
+    /// Whether both certificates have the same DER bytes.
     public static func == (lhs: X509Certificate, rhs: X509Certificate) -> Bool {
         lhs.derRepresentation == rhs.derRepresentation
     }
 
+    /// Hashes the DER bytes.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(derRepresentation)
     }

@@ -125,8 +125,12 @@ public struct DecodedJWS: Sendable {
 public struct JWSSigner: Sendable {
     /// The signing key.
     public let key: P256PrivateKey
+    private let encodedHeaderBytes: [UInt8]
+
     /// The header, already base64url-encoded.
-    public let encodedHeader: String
+    public var encodedHeader: String {
+        String(decoding: encodedHeaderBytes, as: UTF8.self)
+    }
 
     /// A signer whose header is `{"alg":"ES256","x5c":[…]}`.
     ///
@@ -143,7 +147,7 @@ public struct JWSSigner: Sendable {
     /// A signer that uses `headerJSON` verbatim as the header.
     public init(key: P256PrivateKey, headerJSON: Data) {
         self.key = key
-        self.encodedHeader = Base64URL.encode(headerJSON)
+        self.encodedHeaderBytes = Base64URL.encodedBytes(headerJSON)
     }
 
     /// Signs one payload.
@@ -151,8 +155,12 @@ public struct JWSSigner: Sendable {
     /// - Returns: The compact JWS `header.payload.signature`.
     /// - Throws: ``SignedDataError`` `.cryptoFailure` if OpenSSL fails to sign.
     public func sign(payload: Data) throws -> String {
-        let signingInput = encodedHeader + "." + Base64URL.encode(payload)
-        let signature = try key.signature(for: Array(signingInput.utf8))
-        return signingInput + "." + Base64URL.encode(signature)
+        var compact = encodedHeaderBytes
+        compact.append(UInt8(ascii: "."))
+        compact.append(contentsOf: Base64URL.encodedBytes(payload))
+        let signature = try key.signature(for: compact)
+        compact.append(UInt8(ascii: "."))
+        compact.append(contentsOf: Base64URL.encodedBytes(signature))
+        return String(decoding: compact, as: UTF8.self)
     }
 }
