@@ -1,0 +1,44 @@
+import Foundation
+
+/// base64url (RFC 4648 §5) as JWS uses it: `-` and `_` instead of `+` and `/`, no padding.
+public enum Base64URL {
+    /// Encodes bytes without padding.
+    public static func encode(_ bytes: some DataProtocol) -> String {
+        String(decoding: encodedBytes(bytes), as: UTF8.self)
+    }
+
+    /// Encodes bytes without padding, as ASCII bytes.
+    static func encodedBytes(_ bytes: some DataProtocol) -> [UInt8] {
+        var encoded = [UInt8](Data(bytes).base64EncodedData())
+        while encoded.last == UInt8(ascii: "=") { encoded.removeLast() }
+        for index in encoded.indices {
+            switch encoded[index] {
+            case UInt8(ascii: "+"): encoded[index] = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): encoded[index] = UInt8(ascii: "_")
+            default: break
+            }
+        }
+        return encoded
+    }
+
+    /// Decodes base64url text; trailing `=` padding is tolerated, any other character outside the
+    /// base64url alphabet (including `+`, `/` and whitespace) is not.
+    ///
+    /// - Returns: The bytes, or `nil` when the text is not base64url.
+    public static func decode(_ text: some StringProtocol) -> Data? {
+        var standard = [UInt8](text.utf8)
+        while standard.last == UInt8(ascii: "=") { standard.removeLast() }
+        guard standard.count % 4 != 1 else { return nil }
+        for index in standard.indices {
+            switch standard[index] {
+            case UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "0") ... UInt8(ascii: "9"):
+                continue
+            case UInt8(ascii: "-"): standard[index] = UInt8(ascii: "+")
+            case UInt8(ascii: "_"): standard[index] = UInt8(ascii: "/")
+            default: return nil
+            }
+        }
+        standard.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - standard.count % 4) % 4))
+        return Data(base64Encoded: Data(standard))
+    }
+}

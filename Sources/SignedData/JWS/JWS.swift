@@ -1,0 +1,166 @@
+import Foundation
+
+/// JWS compact serialization (RFC 7515 §7.1) for ES256 with an `x5c` certificate chain, as App Store
+/// signed data uses it.
+///
+/// See <https://developer.apple.com/documentation/appstoreserverapi/jwstransaction>.
+public enum JWS {
+    /// Signs `payload` with header `{"alg":"ES256","x5c":[…]}`.
+    ///
+    /// - Parameters:
+    ///   - payload: The payload bytes, usually JSON.
+    ///   - x5c: The chain for the header, leaf first (App Store data: leaf, intermediate, root).
+    ///   - key: The leaf certificate's private key.
+    /// - Returns: `header.payload.signature`: base64url without padding, signature the raw 64-byte r‖s.
+    /// - Throws: ``SignedDataError`` `.cryptoFailure` if OpenSSL fails to sign.
+    public static func sign(payload: Data, x5c: [X509Certificate], key: P256PrivateKey) throws -> String {
+        try JWSSigner(key: key, x5c: x5c).sign(payload: payload)
+    }
+
+    /// Signs `payload` under a header given verbatim (for headers other than the App Store's, such as a
+    /// different `alg`, a `kid` or a deliberately wrong chain).
+    ///
+    /// - Parameters:
+    ///   - payload: The payload bytes.
+    ///   - headerJSON: The exact header bytes to encode.
+    ///   - key: The signing key; the signature is always ES256, whatever the header says.
+    /// - Throws: ``SignedDataError`` `.cryptoFailure` if OpenSSL fails to sign.
+    public static func sign(payload: Data, headerJSON: Data, key: P256PrivateKey) throws -> String {
+        try JWSSigner(key: key, headerJSON: headerJSON).sign(payload: payload)
+    }
+
+    /// Splits and decodes a compact JWS without verifying anything.
+    ///
+    /// - Parameter compact: `header.payload.signature`, nothing around it (a trailing newline is not base64url,
+    ///   as for Apple's verifiers; trim text read from files first).
+    /// - Returns: The decoded header, payload bytes, signature bytes and signing input.
+    /// - Throws: ``SignedDataError`` `.invalidJWTFormat` when there are not exactly three parts, a part is
+    ///   not base64url, or the header is not a JSON object with string `alg`/`kid`/`typ` and a string-array
+    ///   `x5c` (each optional; other members are ignored).
+    public static func decode(_ compact: String) throws -> DecodedJWS {
+        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else {
+            throw SignedDataError(.invalidJWTFormat, "A compact JWS has three dot-separated parts (header.payload.signature); found \(parts.count).")
+        }
+        guard let headerJSON = Base64URL.decode(parts[0]) else {
+            throw SignedDataError(.invalidJWTFormat, "The JWS header part is not base64url.")
+        }
+        guard let payload = Base64URL.decode(parts[1]) else {
+            throw SignedDataError(.invalidJWTFormat, "The JWS payload part is not base64url.")
+        }
+        guard let signature = Base64URL.decode(parts[2]) else {
+            throw SignedDataError(.invalidJWTFormat, "The JWS signature part is not base64url.")
+        }
+        let header: JWSHeader
+        do {
+            header = try JSONDecoder().decode(JWSHeader.self, from: headerJSON)
+        } catch {
+            throw SignedDataError(.invalidJWTFormat, "The JWS header is not a JSON object with string alg, kid, typ and a string array x5c.")
+        }
+        return DecodedJWS(
+            header: header,
+            headerJSON: headerJSON,
+            payload: payload,
+            signature: [UInt8](signature),
+            signingInput: "\(parts[0]).\(parts[1])"
+        )
+    }
+}
+
+/// The members of a JWS protected header that App Store data uses; other members are ignored.
+public struct JWSHeader: Sendable, Hashable, Codable {
+    /// The algorithm, `"ES256"` for App Store data.
+    public var alg: String?
+    /// The certificate chain as standard base64 (with padding) of each DER certificate, leaf first.
+    public var x5c: [String]?
+    /// A key id; StoreKit Testing in Xcode writes `"Apple_Xcode_Key"`.
+    public var kid: String?
+    /// The media type, usually `"JWT"`.
+    public var typ: String?
+
+    /// Creates a header.
+    public init(alg: String? = nil, x5c: [String]? = nil, kid: String? = nil, typ: String? = nil) {
+        self.alg = alg
+        self.x5c = x5c
+        self.kid = kid
+        self.typ = typ
+    }
+
+    /// Decodes the `x5c` entries.
+    ///
+    /// - Returns: The certificates, leaf first; empty when there is no `x5c`.
+    /// - Throws: ``SignedDataError`` `.invalidCertificate` naming the entry that is not standard base64 of a
+    ///   DER certificate.
+    public func certificates() throws -> [X509Certificate] {
+        try (x5c ?? []).enumerated().map { index, entry in
+            guard let der = Data(base64Encoded: entry) else {
+                throw SignedDataError(.invalidCertificate, "x5c[\(index)] is not standard base64.")
+            }
+            do {
+                return try X509Certificate(derRepresentation: der)
+            } catch let error as SignedDataError {
+                throw SignedDataError(.invalidCertificate, "x5c[\(index)] is not a DER X.509 certificate.", detail: error.detail)
+            }
+        }
+    }
+}
+
+/// A compact JWS split into its parts; nothing in it has been verified.
+public struct DecodedJWS: Sendable {
+    /// The decoded protected header.
+    public var header: JWSHeader
+    /// The header's JSON bytes as signed.
+    public var headerJSON: Data
+    /// The payload bytes as signed (JSON for App Store data).
+    public var payload: Data
+    /// The signature bytes (64 bytes r‖s for a well-formed ES256 JWS).
+    public var signature: [UInt8]
+    /// The ASCII text the signature covers: the first two base64url parts joined by a dot.
+    public var signingInput: String
+}
+
+/// Signs many payloads under one key and one header, encoding the header only once.
+///
+/// Immutable and `Sendable`; share one signer between tasks.
+public struct JWSSigner: Sendable {
+    /// The signing key.
+    public let key: P256PrivateKey
+    private let encodedHeaderBytes: [UInt8]
+
+    /// The header, already base64url-encoded.
+    public var encodedHeader: String {
+        String(decoding: encodedHeaderBytes, as: UTF8.self)
+    }
+
+    /// A signer whose header is `{"alg":"ES256","x5c":[…]}`.
+    ///
+    /// - Parameters:
+    ///   - key: The leaf certificate's private key.
+    ///   - x5c: The chain, leaf first; each entry becomes standard base64 (with padding) of its DER.
+    public init(key: P256PrivateKey, x5c: [X509Certificate]) {
+        // Standard base64 uses only A–Z a–z 0–9 + / =, none of which needs escaping in a JSON string, and
+        // writing the text directly keeps `/` unescaped on every platform.
+        let chain = x5c.map { "\"\($0.base64EncodedDER)\"" }.joined(separator: ",")
+        self.init(key: key, headerJSON: Data("{\"alg\":\"ES256\",\"x5c\":[\(chain)]}".utf8))
+    }
+
+    /// A signer that uses `headerJSON` verbatim as the header.
+    public init(key: P256PrivateKey, headerJSON: Data) {
+        self.key = key
+        self.encodedHeaderBytes = Base64URL.encodedBytes(headerJSON)
+    }
+
+    /// Signs one payload.
+    ///
+    /// - Returns: The compact JWS `header.payload.signature`.
+    /// - Throws: ``SignedDataError`` `.cryptoFailure` if OpenSSL fails to sign.
+    public func sign(payload: Data) throws -> String {
+        var compact = encodedHeaderBytes
+        compact.append(UInt8(ascii: "."))
+        compact.append(contentsOf: Base64URL.encodedBytes(payload))
+        let signature = try key.signature(for: compact)
+        compact.append(UInt8(ascii: "."))
+        compact.append(contentsOf: Base64URL.encodedBytes(signature))
+        return String(decoding: compact, as: UTF8.self)
+    }
+}

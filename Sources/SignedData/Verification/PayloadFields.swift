@@ -1,0 +1,90 @@
+import Foundation
+
+/// Reads the few payload members the verifier checks, per kind, and nothing else, so unrelated members
+/// of any shape are tolerated. A checked member of the wrong JSON type is a format error, as in Apple's
+/// Swift library, whose `Decodable` models fail on it.
+enum PayloadFields {
+    static func read(_ payload: Data, kind: VerifiedSignedData.Kind) throws -> CheckedFields {
+        let decoder = JSONDecoder()
+        do {
+            switch kind {
+            case .transaction:
+                let body = try decoder.decode(Transaction.self, from: payload)
+                return CheckedFields(signedDate: body.signedDate, bundleId: body.bundleId, environment: body.environment)
+            case .renewalInfo:
+                let body = try decoder.decode(RenewalInfo.self, from: payload)
+                return CheckedFields(signedDate: body.signedDate, environment: body.environment)
+            case .appTransaction:
+                let body = try decoder.decode(AppTransaction.self, from: payload)
+                return CheckedFields(
+                    signedDate: body.receiptCreationDate,
+                    bundleId: body.bundleId,
+                    environment: body.receiptType,
+                    appAppleId: body.appAppleId
+                )
+            case .notification:
+                let body = try decoder.decode(Notification.self, from: payload)
+                var fields = CheckedFields(signedDate: body.signedDate, notificationType: body.notificationType, subtype: body.subtype)
+                if let data = body.data {
+                    fields.bundleId = data.bundleId
+                    fields.appAppleId = data.appAppleId
+                    fields.environment = data.environment
+                } else if let summary = body.summary {
+                    fields.bundleId = summary.bundleId
+                    fields.appAppleId = summary.appAppleId
+                    fields.environment = summary.environment
+                } else if let token = body.externalPurchaseToken {
+                    fields.bundleId = token.bundleId
+                    fields.appAppleId = token.appAppleId
+                    fields.environment = token.externalPurchaseId?.hasPrefix("SANDBOX") == true ? "Sandbox" : "Production"
+                }
+                return fields
+            }
+        } catch {
+            throw SignedDataError(
+                .invalidJWTFormat,
+                "The JWS payload is not a JSON object whose \(kind.rawValue) members have the expected types (dates are numbers of milliseconds, ids and names are strings, appAppleId is an integer)."
+            )
+        }
+    }
+
+    private struct Transaction: Decodable {
+        var signedDate: Double?
+        var bundleId: String?
+        var environment: String?
+    }
+
+    private struct RenewalInfo: Decodable {
+        var signedDate: Double?
+        var environment: String?
+    }
+
+    private struct AppTransaction: Decodable {
+        var receiptCreationDate: Double?
+        var bundleId: String?
+        var receiptType: String?
+        var appAppleId: Int64?
+    }
+
+    private struct Notification: Decodable {
+        var signedDate: Double?
+        var notificationType: String?
+        var subtype: String?
+        var data: Scope?
+        var summary: Scope?
+        var externalPurchaseToken: ExternalPurchaseToken?
+    }
+
+    /// The app-identifying members shared by a notification's `data` and `summary`.
+    private struct Scope: Decodable {
+        var bundleId: String?
+        var appAppleId: Int64?
+        var environment: String?
+    }
+
+    private struct ExternalPurchaseToken: Decodable {
+        var externalPurchaseId: String?
+        var bundleId: String?
+        var appAppleId: Int64?
+    }
+}
