@@ -24,9 +24,9 @@ let package = Package(
         .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
         .target(name: "TestSupport", dependencies: ["MatrixCore"]),
 
-        .testTarget(name: "MatrixCoreTests", dependencies: ["MatrixCore", "TestSupport"]),
+        .testTarget(name: "MatrixCoreTests", dependencies: ["MatrixCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "TestSupport"]),
-        .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"]),
+        .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
         .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "TestSupport"]),

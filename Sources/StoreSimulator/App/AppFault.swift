@@ -1,0 +1,70 @@
+/// A realistic bug the reference app can be run with (`--app-fault NAME`), so that `matrix score` can show
+/// which bugs a matrix catches. Each stands for a kind of bug teams have shipped.
+public enum AppFault: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The `Transaction.updates` listener and the entitlement check start with the store view, not at launch:
+    /// an Ask to Buy approval or renewal delivered at launch is missed.
+    case lateUpdatesListener
+    /// Updates whose transaction ID the app already processed are dropped, so a refund or revocation of an
+    /// earlier purchase is ignored.
+    case dropsProcessedTransactionIds
+    /// Entitlements are added to an in-memory set that is never cleared: a refund takes effect only after
+    /// relaunch.
+    case entitlementSetNeverCleared
+    /// A `pending` purchase result is shown as a failure.
+    case pendingTreatedAsFailure
+    /// A `pending` purchase unlocks the content before approval.
+    case pendingUnlocks
+    /// The app finishes a transaction before delivering it; a crash in between loses the purchase.
+    case finishBeforeDelivery
+    /// Consumables are credited per event (purchase result and every update) instead of once per transaction ID.
+    case creditsConsumablePerEvent
+    /// Entitlements are filtered by `expirationDate > now`, which drops customers in a billing grace period.
+    case deniesGracePeriod
+    /// A subscription in billing retry is treated as active.
+    case grantsBillingRetry
+    /// After an upgrade, the old product (whose transaction `isUpgraded`) still grants access.
+    case keepsUpgradedProduct
+    /// A non-renewing subscription never expires (StoreKit gives it no expiration date; the app must).
+    case nonRenewingNeverExpires
+    /// Restore reports success even when there is nothing to restore.
+    case restoreReportsSuccess
+    /// Entitlements are read once at launch and never refreshed while the app runs.
+    case entitlementsReadOnceAtLaunch
+    /// The app only listens to `Transaction.updates` and ignores the result of its own `purchase()` call,
+    /// which updates does not re-emit.
+    case ignoresPurchaseResult
+    /// Transactions shared through Family Sharing (`FAMILY_SHARED`) are ignored.
+    case ignoresFamilySharing
+    /// An expired subscription keeps its tier: the app grants every subscription it ever saw.
+    case expiredSubscriptionKept
+    /// Entitlements come from purchases recorded in the app's local storage, so a second device or a
+    /// reinstall restores nothing.
+    case localStorageEntitlements
+    /// The app caches the expiration date of the subscription transaction it delivered and does not process
+    /// renewals delivered at launch; renewals made while it was closed look like expiry.
+    case cachesExpirationDate
+
+    /// One sentence on the bug, for `matrix score` and `--help`.
+    public var summary: String {
+        switch self {
+        case .lateUpdatesListener: "updates listener and entitlement check start with the store view, not at launch"
+        case .dropsProcessedTransactionIds: "updates with an already-processed transaction ID are dropped (refunds ignored)"
+        case .entitlementSetNeverCleared: "entitlements kept in a set that is never cleared (refund needs a relaunch)"
+        case .pendingTreatedAsFailure: "a pending (Ask to Buy) purchase is shown as a failure"
+        case .pendingUnlocks: "a pending (Ask to Buy) purchase unlocks before approval"
+        case .finishBeforeDelivery: "transactions finished before delivery; a crash in between loses the purchase"
+        case .creditsConsumablePerEvent: "consumables credited per event, not once per transaction ID"
+        case .deniesGracePeriod: "entitlements filtered by expiration date, denying the billing grace period"
+        case .grantsBillingRetry: "a subscription in billing retry is treated as active"
+        case .keepsUpgradedProduct: "the upgraded-from product still grants access after an upgrade"
+        case .nonRenewingNeverExpires: "non-renewing subscriptions never expire"
+        case .restoreReportsSuccess: "restore reports success with nothing to restore"
+        case .entitlementsReadOnceAtLaunch: "entitlements read once at launch, never refreshed"
+        case .ignoresPurchaseResult: "only Transaction.updates is observed; the purchase() result is ignored"
+        case .ignoresFamilySharing: "FAMILY_SHARED transactions are ignored"
+        case .expiredSubscriptionKept: "an expired subscription keeps its tier"
+        case .localStorageEntitlements: "entitlements from local storage: nothing on a second device or after reinstall"
+        case .cachesExpirationDate: "cached expiration date; renewals made while closed are missed"
+        }
+    }
+}

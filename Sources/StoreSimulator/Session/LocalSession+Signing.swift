@@ -1,0 +1,73 @@
+import Foundation
+import MatrixCore
+
+extension LocalSession {
+    /// Signs the transactions a step touched, their subscriptions' renewal info, and the notifications it sent.
+    /// Payload shapes: Apple's JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload and
+    /// ResponseBodyV2DecodedPayload.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/responsebodyv2decodedpayload
+    func sign(touched: [String], notifications: [StoreNotification]) -> [SignedItem] {
+        guard let signer else { return [] }
+        var items: [SignedItem] = []
+        var groups: [String] = []
+        for id in touched {
+            guard let transaction = store.transaction(id), let jws = signedTransaction(transaction, signer) else { continue }
+            items.append(SignedItem(kind: "transaction", jws: jws))
+            if let group = transaction.subscriptionGroupIdentifier, !groups.contains(group) { groups.append(group) }
+        }
+        for group in groups {
+            guard let transaction = touched.compactMap({ store.transaction($0) }).first(where: { $0.subscriptionGroupIdentifier == group }),
+                  let jws = signedRenewalInfo(account: transaction.account, groupID: group, signer) else { continue }
+            items.append(SignedItem(kind: "renewalInfo", jws: jws))
+        }
+        for notification in notifications {
+            if let jws = signedNotification(notification, signer) {
+                items.append(SignedItem(kind: "notification", jws: jws))
+            }
+        }
+        return items
+    }
+
+    func encode(_ value: some Encodable) -> Data? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try? encoder.encode(value)
+    }
+
+    func signedTransaction(_ transaction: StoreTransaction, _ signer: any PayloadSigner) -> String? {
+        let payload = transaction.payload(bundleId: store.configuration.bundleId, environment: store.configuration.signedEnvironment,
+                                          signedDate: store.now)
+        return encode(payload).flatMap { try? signer.sign($0) }
+    }
+
+    func signedRenewalInfo(account: String, groupID: String, _ signer: any PayloadSigner) -> String? {
+        guard let sub = store.subscriptions[AppStoreSimulator.SubscriptionKey(account: account, groupID: groupID)] else { return nil }
+        let price = store.catalog.product(sub.autoRenewProductId)?.priceMilliunits ?? 0
+        let payload = sub.payload(environment: store.configuration.signedEnvironment, signedDate: store.now, renewalPrice: price,
+                                  currency: store.configuration.currencyAndStorefrontId.currency)
+        return encode(payload).flatMap { try? signer.sign($0) }
+    }
+
+    func signedNotification(_ notification: StoreNotification, _ signer: any PayloadSigner) -> String? {
+        var data = ResponseBodyV2DecodedPayload.NotificationData()
+        data.appAppleId = store.configuration.appAppleId
+        data.bundleId = store.configuration.bundleId
+        data.bundleVersion = "1"
+        data.environment = store.configuration.signedEnvironment
+        if let id = notification.transactionId, let transaction = store.transaction(id) {
+            data.signedTransactionInfo = signedTransaction(transaction, signer)
+        }
+        if let group = notification.groupID {
+            data.signedRenewalInfo = signedRenewalInfo(account: notification.account, groupID: group, signer)
+            data.status = store.subscriptions[AppStoreSimulator.SubscriptionKey(account: notification.account, groupID: group)]?.state.statusCode
+        }
+        var payload = ResponseBodyV2DecodedPayload()
+        payload.notificationType = notification.notificationType
+        payload.subtype = notification.subtype
+        payload.notificationUUID = notification.notificationUUID
+        payload.data = data
+        payload.version = "2.0"
+        payload.signedDate = MillisecondsDate(notification.signedDate)
+        return encode(payload).flatMap { try? signer.sign($0) }
+    }
+}

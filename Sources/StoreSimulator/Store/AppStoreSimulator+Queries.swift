@@ -1,0 +1,73 @@
+import MatrixCore
+
+extension AppStoreSimulator {
+    /// `Transaction.currentEntitlements` for an account now: the latest transaction of each non-consumable and
+    /// non-renewing subscription, and of each subscription group whose subscription is subscribed or in a
+    /// billing grace period; never consumables, revoked or upgraded transactions.
+    /// Apple: https://developer.apple.com/documentation/storekit/transaction/currententitlements
+    public func currentEntitlements(account: String) -> [StoreTransaction] {
+        var result: [StoreTransaction] = []
+        for product in catalog.products {
+            switch product.type {
+            case .consumable:
+                continue
+            case .nonConsumable, .nonRenewable:
+                if let latest = transactions.last(where: { $0.account == account && $0.productId == product.productID && !$0.isRevoked }) {
+                    result.append(latest)
+                }
+            case .autoRenewable:
+                guard let group = product.subscriptionGroupID, let sub = subscriptions[SubscriptionKey(account: account, groupID: group)],
+                      sub.productId == product.productID, sub.state.grantsAccess,
+                      let latest = transaction(sub.latestTransactionId), !latest.isRevoked, !latest.isUpgraded else { continue }
+                result.append(latest)
+            }
+        }
+        return result
+    }
+
+    /// `Transaction.all` for an account: every transaction except finished consumables, which stay only when
+    /// refunded or revoked, or when the app sets `SKIncludeConsumableInAppPurchaseHistory`.
+    /// Apple: https://developer.apple.com/documentation/storekit/transaction/all
+    public func allTransactions(account: String) -> [StoreTransaction] {
+        transactions.filter { transaction in
+            guard transaction.account == account else { return false }
+            guard transaction.productType == .consumable else { return true }
+            return !transaction.finished || transaction.isRevoked || configuration.includeConsumableInAppPurchaseHistory
+        }
+    }
+
+    /// `Transaction.latest(for:)`: the account's most recent transaction for a product, if any.
+    /// Apple: https://developer.apple.com/documentation/storekit/transaction/latest(for:)
+    public func latestTransaction(account: String, productID: String) -> StoreTransaction? {
+        allTransactions(account: account).last { $0.productId == productID }
+    }
+
+    /// `Transaction.unfinished`: the account's transactions the app has not finished.
+    /// Apple: https://developer.apple.com/documentation/storekit/transaction/unfinished
+    public func unfinishedTransactions(account: String) -> [StoreTransaction] {
+        transactions.filter { $0.account == account && !$0.finished }
+    }
+
+    /// Subscription state per subscription group name, for groups the account has subscribed to.
+    public func subscriptionStatus(account: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for (key, sub) in subscriptions where key.account == account {
+            result[groupName(key.groupID)] = sub.state.rawValue
+        }
+        return result
+    }
+
+    /// Renewal info per subscription group name.
+    public func renewalInfo(account: String) -> [String: ObservedRenewalInfo] {
+        var result: [String: ObservedRenewalInfo] = [:]
+        for (key, sub) in subscriptions where key.account == account {
+            result[groupName(key.groupID)] = sub.observedRenewalInfo
+        }
+        return result
+    }
+
+    /// Renewal transactions the account holds.
+    public func renewalCount(account: String) -> Int {
+        transactions.filter { $0.account == account && $0.transactionReason == "RENEWAL" }.count
+    }
+}

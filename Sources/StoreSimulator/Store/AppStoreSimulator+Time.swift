@@ -1,0 +1,216 @@
+import MatrixCore
+
+extension AppStoreSimulator {
+    /// Moves the virtual clock to `target` (ms since 1970), performing every renewal, billing failure, grace
+    /// period end and expiration due on the way, in time order. The clock never moves back.
+    public func advance(to target: Int64) {
+        while let (time, key) = nextEvent(), time <= target {
+            now = max(now, time)
+            process(key)
+        }
+        now = max(now, target)
+    }
+
+    /// The earliest pending subscription event and its subscription. Subscriptions held through Family
+    /// Sharing follow their organizer's and have no events of their own.
+    func nextEvent() -> (Int64, SubscriptionKey)? {
+        var best: (Int64, SubscriptionKey)?
+        for (key, sub) in subscriptions where transaction(sub.latestTransactionId)?.inAppOwnershipType == "PURCHASED" {
+            let time: Int64?
+            switch sub.state {
+            case .subscribed: time = sub.expiresDate
+            case .inGracePeriod: time = sub.gracePeriodExpiresDate
+            case .inBillingRetryPeriod: time = sub.billingRetryEndsDate
+            case .expired, .revoked: time = nil
+            }
+            guard let time else { continue }
+            if let (bestTime, bestKey) = best, (bestTime, bestKey) <= (time, key) { continue }
+            best = (time, key)
+        }
+        return best
+    }
+
+    /// Performs the event due now for one subscription.
+    func process(_ key: SubscriptionKey) {
+        guard let sub = subscriptions[key] else { return }
+        switch sub.state {
+        case .subscribed:
+            if sub.priceIncreaseStatus == 0 && !sub.autoRenewStatus {
+                // A declined (or unanswered) price increase ends the subscription at the period's end.
+                // Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/price_increase
+                expire(key, intent: 3, subtype: "PRICE_INCREASE")
+            } else if !sub.autoRenewStatus {
+                expire(key, intent: 1, subtype: "VOLUNTARY")
+            } else if let limit = configuration.schedule.maximumRenewals, sub.renewalCount >= limit {
+                subscriptions[key]?.environmentLimit = "\(configuration.schedule) renews a subscription at most \(limit) times; auto-renew stopped"
+                subscriptions[key]?.autoRenewStatus = false
+                expire(key, intent: 1, subtype: "VOLUNTARY")
+            } else if sub.pendingBillingIssue {
+                failRenewal(key)
+            } else {
+                _ = try? renew(key, periodStart: sub.expiresDate, purchaseDate: sub.expiresDate)
+            }
+        case .inGracePeriod:
+            // Grace period over without recovery: access ends, billing retry continues.
+            // Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/grace_period_expired
+            subscriptions[key]?.state = .inBillingRetryPeriod
+            subscriptions[key]?.gracePeriodExpiresDate = nil
+            notify("GRACE_PERIOD_EXPIRED", account: key.account, transactionId: sub.latestTransactionId, groupID: key.groupID)
+            mirrorToFamily(key, notification: ("GRACE_PERIOD_EXPIRED", nil))
+        case .inBillingRetryPeriod:
+            // Billing retry gave up after its period: expired with expirationIntent 2 (billing error).
+            expire(key, intent: 2, subtype: "BILLING_RETRY")
+        case .expired, .revoked:
+            break
+        }
+    }
+
+    /// A renewal fails with a billing issue: billing retry starts; with a grace period the customer keeps access.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/did_fail_to_renew
+    func failRenewal(_ key: SubscriptionKey) {
+        guard var sub = subscriptions[key], let product = catalog.product(sub.autoRenewProductId),
+              let period = product.recurringSubscriptionPeriod else { return }
+        let graceDays = sub.pendingBillingIssueGrace ? (configuration.gracePeriodDays > 0 ? configuration.gracePeriodDays : 16) : 0
+        sub.pendingBillingIssue = false
+        sub.billingRetryEndsDate = sub.expiresDate + configuration.schedule.billingRetryPeriod(for: period)
+        if graceDays > 0 {
+            sub.state = .inGracePeriod
+            sub.gracePeriodExpiresDate = sub.expiresDate + configuration.schedule.gracePeriod(days: graceDays, for: period)
+        } else {
+            sub.state = .inBillingRetryPeriod
+        }
+        subscriptions[key] = sub
+        let subtype = graceDays > 0 ? "GRACE_PERIOD" : nil
+        notify("DID_FAIL_TO_RENEW", subtype, account: key.account, transactionId: sub.latestTransactionId, groupID: key.groupID)
+        mirrorToFamily(key, notification: ("DID_FAIL_TO_RENEW", subtype))
+    }
+
+    /// Performs the next `count` renewals of a subscription: the clock moves to each renewal date in turn.
+    public func renew(account: String, productID: String?, count: Int) throws(StoreError) {
+        let key = try subscriptionKey(account: account, productID: productID)
+        for _ in 0..<count {
+            guard let sub = subscriptions[key], sub.state == .subscribed else {
+                throw StoreError("the subscription is \(subscriptions[key]?.state.rawValue ?? "missing") and does not renew")
+            }
+            advance(to: sub.expiresDate)
+        }
+    }
+
+    /// The time a ``TimePoint`` names for the account's subscription, ms since 1970.
+    public func time(of point: TimePoint, account: String, productID: String?) throws(StoreError) -> Int64 {
+        let key = try subscriptionKey(account: account, productID: productID)
+        guard let sub = subscriptions[key] else { throw StoreError("no subscription") }
+        switch point {
+        case .expiration:
+            guard sub.state == .subscribed else { throw StoreError("the subscription is \(sub.state.rawValue); it has no pending expiration") }
+            return sub.expiresDate
+        case .gracePeriodEnd:
+            guard sub.state == .inGracePeriod, let end = sub.gracePeriodExpiresDate else {
+                throw StoreError("the subscription is \(sub.state.rawValue), not in a billing grace period")
+            }
+            return end
+        case .billingRetryEnd:
+            guard sub.state == .inBillingRetryPeriod || sub.state == .inGracePeriod, let end = sub.billingRetryEndsDate else {
+                throw StoreError("the subscription is \(sub.state.rawValue), not in billing retry")
+            }
+            return end
+        }
+    }
+
+    // MARK: Refunds
+
+    /// The App Store refunds the latest transaction of a product: it is revoked at once (`revocationDate`,
+    /// `revocationReason`), `REFUND` is sent, and the change reaches the app through `Transaction.updates`.
+    /// A refunded subscription is revoked; Family Sharing members lose what it shared.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/refund
+    @discardableResult
+    public func refund(account: String, productID: String, reason: Int = 0) throws(StoreError) -> String {
+        guard let target = transactions.last(where: {
+            $0.account == account && $0.productId == productID && !$0.isRevoked && $0.inAppOwnershipType == "PURCHASED"
+        }) else {
+            throw StoreError("account \"\(account)\" has no refundable transaction for \"\(productID)\"")
+        }
+        let id = target.transactionId
+        update(id) {
+            $0.revocationDate = now
+            $0.revocationReason = reason
+            $0.revocationType = "REFUND_FULL"
+        }
+        if let group = target.subscriptionGroupIdentifier {
+            let key = SubscriptionKey(account: account, groupID: group)
+            if subscriptions[key]?.latestTransactionId == id {
+                subscriptions[key]?.state = .revoked
+                subscriptions[key]?.autoRenewStatus = false
+            }
+        }
+        notify("REFUND", account: account, transactionId: id, groupID: target.subscriptionGroupIdentifier)
+        deliver(id, to: account)
+        for member in familyMembers(of: account) {
+            let shared = transactions.filter {
+                $0.account == member && $0.productId == productID && $0.inAppOwnershipType == "FAMILY_SHARED" && !$0.isRevoked
+            }
+            revokeShared(shared.map(\.transactionId), member: member)
+        }
+        return id
+    }
+
+    /// The App Store declines a refund request: nothing changes but `REFUND_DECLINED`.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/refund_declined
+    public func declineRefund(account: String, productID: String) throws(StoreError) {
+        guard let target = transactions.last(where: { $0.account == account && $0.productId == productID && !$0.isRevoked }) else {
+            throw StoreError("account \"\(account)\" has no transaction for \"\(productID)\" to request a refund for")
+        }
+        notify("REFUND_DECLINED", account: account, transactionId: target.transactionId, groupID: target.subscriptionGroupIdentifier)
+    }
+
+    /// The App Store reverses a refund it granted: the revocation is lifted, `REFUND_REVERSED` is sent.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/refund_reversed
+    public func reverseRefund(account: String, productID: String) throws(StoreError) {
+        guard let target = transactions.last(where: {
+            $0.account == account && $0.productId == productID && $0.revocationType == "REFUND_FULL"
+        }) else {
+            throw StoreError("account \"\(account)\" has no refunded transaction for \"\(productID)\"")
+        }
+        let id = target.transactionId
+        update(id) {
+            $0.revocationDate = nil
+            $0.revocationReason = nil
+            $0.revocationType = nil
+        }
+        if let group = target.subscriptionGroupIdentifier {
+            let key = SubscriptionKey(account: account, groupID: group)
+            if subscriptions[key]?.latestTransactionId == id, let sub = subscriptions[key] {
+                subscriptions[key]?.state = sub.expiresDate > now ? .subscribed : .expired
+            }
+        }
+        notify("REFUND_REVERSED", account: account, transactionId: id, groupID: target.subscriptionGroupIdentifier)
+        deliver(id, to: account)
+    }
+
+    // MARK: Price increases
+
+    /// The developer raises the price of a subscription that needs the customer's consent (`PRICE_INCREASE` /
+    /// `PENDING`; `priceIncreaseStatus` 0).
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/price_increase
+    public func requestPriceIncrease(account: String, productID: String?) throws(StoreError) {
+        let key = try subscriptionKey(account: account, productID: productID)
+        guard let sub = subscriptions[key], sub.isActive else { throw StoreError("the subscription is not active") }
+        subscriptions[key]?.priceIncreaseStatus = 0
+        notify("PRICE_INCREASE", "PENDING", account: account, transactionId: sub.latestTransactionId, groupID: key.groupID)
+    }
+
+    /// The customer consents (`PRICE_INCREASE` / `ACCEPTED`; `priceIncreaseStatus` 1) or declines (auto-renew
+    /// turns off; the subscription expires at the period's end with `expirationIntent` 3).
+    public func respondToPriceIncrease(consent: Bool, account: String, productID: String?) throws(StoreError) {
+        let key = try subscriptionKey(account: account, productID: productID)
+        guard let sub = subscriptions[key], sub.priceIncreaseStatus == 0 else {
+            throw StoreError("there is no price increase waiting for consent")
+        }
+        if consent {
+            subscriptions[key]?.priceIncreaseStatus = 1
+            notify("PRICE_INCREASE", "ACCEPTED", account: account, transactionId: sub.latestTransactionId, groupID: key.groupID)
+        } else {
+            try setAutoRenew(false, account: account, productID: productID)
+        }
+    }
+}

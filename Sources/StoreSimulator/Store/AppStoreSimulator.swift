@@ -1,0 +1,198 @@
+import Foundation
+import MatrixCore
+
+/// The App Store on a virtual clock: accounts, transactions, subscriptions, Family Sharing, notifications.
+///
+/// One instance serves one case and is owned by the task running it. Time moves only when told
+/// (``advance(to:)``). Every rule cites the Apple page it follows.
+public final class AppStoreSimulator {
+    public let catalog: StoreKitConfiguration
+    public let configuration: StoreConfiguration
+    /// The virtual clock, ms since 1970.
+    public internal(set) var now: Int64
+    /// Every transaction, in creation order.
+    public internal(set) var transactions: [StoreTransaction] = []
+    var transactionIndex: [String: Int] = [:]
+    /// Subscriptions by account and group ID.
+    public internal(set) var subscriptions: [SubscriptionKey: SubscriptionState] = [:]
+    /// Every notification sent, in order.
+    public internal(set) var notifications: [StoreNotification] = []
+    /// Transaction updates to deliver to devices, in order (see ``Device``).
+    public internal(set) var updateLog: [TransactionUpdate] = []
+    /// Purchases waiting for Ask to Buy approval.
+    public internal(set) var pendingApprovals: [PendingPurchase] = []
+    /// Purchases interrupted until the customer resolves an issue.
+    public internal(set) var interruptedPurchases: [PendingPurchase] = []
+    /// Family organizer of each member whose membership is active.
+    public internal(set) var familyOrganizer: [String: String] = [:]
+    /// Accounts that used an introductory offer in a group: "account|groupID".
+    var introductoryOfferUsed: Set<String> = []
+    var nextNumber: Int64 = 2_000_000_000_000_001
+    var nextWebOrder: Int64 = 2_000_000_000_500_001
+    var nextNotification = 1
+
+    /// Identifies a subscription: one per account and subscription group.
+    public struct SubscriptionKey: Sendable, Hashable, Comparable {
+        public var account: String
+        public var groupID: String
+
+        public init(account: String, groupID: String) {
+            self.account = account
+            self.groupID = groupID
+        }
+
+        public static func < (lhs: SubscriptionKey, rhs: SubscriptionKey) -> Bool {
+            (lhs.account, lhs.groupID) < (rhs.account, rhs.groupID)
+        }
+    }
+
+    /// A transaction to deliver through `Transaction.updates` to the devices of an account.
+    public struct TransactionUpdate: Sendable, Hashable {
+        public var account: String
+        public var transactionId: String
+        /// The device whose `purchase()` call already returned this transaction: `updates` does not re-emit it
+        /// there. Apple: https://developer.apple.com/documentation/storekit/transaction/updates
+        public var excludingDevice: String?
+    }
+
+    /// A purchase waiting for approval or for an issue to be resolved.
+    public struct PendingPurchase: Sendable, Hashable {
+        public var account: String
+        public var productId: String
+        public var quantity: Int
+        public var offer: String?
+        public var appAccountToken: String?
+    }
+
+    public init(catalog: StoreKitConfiguration, configuration: StoreConfiguration) {
+        self.catalog = catalog
+        self.configuration = configuration
+        self.now = configuration.startTime
+    }
+
+    // MARK: Lookup
+
+    public func transaction(_ id: String) -> StoreTransaction? {
+        transactionIndex[id].map { transactions[$0] }
+    }
+
+    func update(_ id: String, _ change: (inout StoreTransaction) -> Void) {
+        guard let index = transactionIndex[id] else { return }
+        change(&transactions[index])
+    }
+
+    func product(_ productID: String) throws(StoreError) -> CatalogProduct {
+        guard let product = catalog.product(productID) else {
+            throw StoreError("the catalog has no product \"\(productID)\"")
+        }
+        return product
+    }
+
+    /// The subscription of `account` in `productID`'s group, if the product is auto-renewable.
+    public func subscription(account: String, product productID: String) -> SubscriptionState? {
+        guard let group = catalog.product(productID)?.subscriptionGroupID else { return nil }
+        return subscriptions[SubscriptionKey(account: account, groupID: group)]
+    }
+
+    /// The group name of a group ID (the name expectations use).
+    public func groupName(_ groupID: String) -> String {
+        catalog.group(groupID)?.name ?? groupID
+    }
+
+    // MARK: Creating records
+
+    func makeID() -> String {
+        defer { nextNumber += 1 }
+        return String(nextNumber)
+    }
+
+    func makeWebOrderLineItemID() -> String {
+        defer { nextWebOrder += 1 }
+        return String(nextWebOrder)
+    }
+
+    /// Records a new transaction and returns its ID.
+    @discardableResult
+    func addTransaction(account: String, product: CatalogProduct, originalTransactionId: String? = nil,
+                        originalPurchaseDate: Int64? = nil, purchaseDate: Int64? = nil, expiresDate: Int64? = nil,
+                        quantity: Int = 1, ownership: String = "PURCHASED", reason: String = "PURCHASE",
+                        offer: SubscriptionOfferUse? = nil, appAccountToken: String? = nil, finished: Bool = false) -> String {
+        let id = makeID()
+        let (currency, storefrontId) = configuration.currencyAndStorefrontId
+        let date = purchaseDate ?? now
+        var price = product.priceMilliunits * Int64(quantity)
+        if let offer { price = offer.priceMilliunits }
+        let transaction = StoreTransaction(
+            transactionId: id, originalTransactionId: originalTransactionId ?? id,
+            webOrderLineItemId: product.type == .autoRenewable ? makeWebOrderLineItemID() : nil,
+            account: account, productId: product.productID, productType: product.type,
+            subscriptionGroupIdentifier: product.subscriptionGroupID, purchaseDate: date,
+            originalPurchaseDate: originalPurchaseDate ?? date, expiresDate: expiresDate, quantity: quantity,
+            inAppOwnershipType: ownership, transactionReason: reason, revocationDate: nil, revocationReason: nil,
+            revocationType: nil, isUpgraded: false, offerType: offer?.offerType, offerIdentifier: offer?.offerIdentifier,
+            offerDiscountType: offer?.discountType, offerPeriod: offer?.period, appAccountToken: appAccountToken,
+            price: ownership == "FAMILY_SHARED" ? 0 : price, currency: currency, storefront: configuration.storefront,
+            storefrontId: storefrontId, finished: finished)
+        transactionIndex[id] = transactions.count
+        transactions.append(transaction)
+        return id
+    }
+
+    /// Sends a notification (App Store Server Notifications V2).
+    func notify(_ type: String, _ subtype: String? = nil, account: String, transactionId: String?, groupID: String? = nil) {
+        let uuid = String(format: "00000000-0000-4000-8000-%012d", nextNotification)
+        nextNotification += 1
+        notifications.append(StoreNotification(
+            notificationUUID: uuid, notificationType: type, subtype: subtype, account: account, transactionId: transactionId,
+            groupID: groupID, signedDate: now))
+    }
+
+    /// Queues a transaction for `Transaction.updates` on the account's devices.
+    func deliver(_ transactionId: String, to account: String, excludingDevice: String? = nil) {
+        updateLog.append(TransactionUpdate(account: account, transactionId: transactionId, excludingDevice: excludingDevice))
+    }
+
+    /// Marks a transaction finished (`Transaction.finish()`).
+    /// Apple: https://developer.apple.com/documentation/storekit/transaction/finish()
+    public func finish(_ transactionId: String) {
+        update(transactionId) { $0.finished = true }
+    }
+
+    // MARK: Accounts
+
+    /// Sets up an account's starting state: family membership and products it already owns (bought a day
+    /// before the case starts, finished).
+    public func prepare(_ account: Account) throws(StoreError) {
+        if let organizer = account.familyOrganizer { familyOrganizer[account.alias] = organizer }
+        let saved = now
+        now = configuration.startTime - 86_400_000
+        defer { now = saved }
+        for productID in account.owns {
+            let product = try product(productID)
+            _ = try completePurchase(account: account.alias, product: product, quantity: 1, offer: nil, appAccountToken: nil,
+                                     finished: true, notify: false)
+        }
+    }
+
+    /// Family members whose membership with `organizer` is active.
+    public func familyMembers(of organizer: String) -> [String] {
+        familyOrganizer.filter { $0.value == organizer }.map(\.key).sorted()
+    }
+}
+
+/// A simulated App Store operation could not be performed as asked.
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// An offer applied to a purchase.
+struct SubscriptionOfferUse: Sendable, Hashable {
+    var offerType: Int
+    var offerIdentifier: String?
+    /// `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`.
+    var discountType: String
+    var period: String
+    var priceMilliunits: Int64
+}

@@ -1,0 +1,70 @@
+import MatrixCore
+
+/// What the simulated App Store needs to know besides the catalog.
+public struct StoreConfiguration: Sendable, Hashable {
+    public var bundleId: String
+    public var appAppleId: Int64?
+    /// The `environment` written into signed data: `Sandbox`, `Production`, `Xcode` or `LocalTesting`.
+    public var signedEnvironment: String
+    /// ISO 3166-1 alpha-3 storefront, e.g. `USA`.
+    public var storefront: String
+    /// Purchases wait for a parent's approval.
+    public var askToBuy: Bool
+    /// The billing grace period the app chose (3, 16 or 28 days), 0 when off.
+    public var gracePeriodDays: Int
+    public var schedule: RenewalSchedule
+    /// Where the virtual clock starts, ms since 1970.
+    public var startTime: Int64
+    /// Whether the app sets `SKIncludeConsumableInAppPurchaseHistory` (finished consumables stay in
+    /// `Transaction.all`).
+    public var includeConsumableInAppPurchaseHistory: Bool
+
+    /// 2026-01-01T12:00:00Z: a fixed start so that runs are reproducible.
+    public static let defaultStartTime: Int64 = 1_767_268_800_000
+
+    public init(bundleId: String, appAppleId: Int64? = nil, signedEnvironment: String = "Sandbox", storefront: String = "USA",
+                askToBuy: Bool = false, gracePeriodDays: Int = 0, schedule: RenewalSchedule = .real,
+                startTime: Int64 = StoreConfiguration.defaultStartTime, includeConsumableInAppPurchaseHistory: Bool = false) {
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.signedEnvironment = signedEnvironment
+        self.storefront = storefront
+        self.askToBuy = askToBuy
+        self.gracePeriodDays = gracePeriodDays
+        self.schedule = schedule
+        self.startTime = startTime
+        self.includeConsumableInAppPurchaseHistory = includeConsumableInAppPurchaseHistory
+    }
+
+    /// The configuration a matrix case runs with: case settings over matrix settings over the `.storekit`
+    /// settings. A grace period switched on in the `.storekit` file without a duration is 16 days, App Store
+    /// Connect's default.
+    public init(matrix: Matrix, case matrixCase: MatrixCase, signedEnvironment: String = "Sandbox", schedule: RenewalSchedule = .real) {
+        let settings = matrix.storeSettings(for: matrixCase)
+        let fileSettings = matrix.catalog.settings
+        self.init(
+            bundleId: matrix.app.bundleId, appAppleId: matrix.app.appAppleId, signedEnvironment: signedEnvironment,
+            storefront: settings.storefront ?? fileSettings.storefront ?? "USA",
+            askToBuy: settings.askToBuy ?? fileSettings.askToBuyEnabled ?? false,
+            gracePeriodDays: settings.gracePeriodDays ?? ((fileSettings.billingGracePeriodEnabled ?? false) ? 16 : 0),
+            schedule: schedule)
+    }
+
+    /// Currency and App Store storefront ID of a storefront.
+    /// Apple: https://developer.apple.com/documentation/storekit/storefront
+    public var currencyAndStorefrontId: (currency: String, storefrontId: String) {
+        Self.storefronts[storefront] ?? ("USD", "143441")
+    }
+
+    static let storefronts: [String: (currency: String, storefrontId: String)] = [
+        "USA": ("USD", "143441"), "FRA": ("EUR", "143442"), "DEU": ("EUR", "143443"), "GBR": ("GBP", "143444"),
+        "AUT": ("EUR", "143445"), "BEL": ("EUR", "143446"), "FIN": ("EUR", "143447"), "GRC": ("EUR", "143448"),
+        "IRL": ("EUR", "143449"), "ITA": ("EUR", "143450"), "LUX": ("EUR", "143451"), "NLD": ("EUR", "143452"),
+        "PRT": ("EUR", "143453"), "ESP": ("EUR", "143454"), "CAN": ("CAD", "143455"), "SWE": ("SEK", "143456"),
+        "NOR": ("NOK", "143457"), "DNK": ("DKK", "143458"), "CHE": ("CHF", "143459"), "AUS": ("AUD", "143460"),
+        "NZL": ("NZD", "143461"), "JPN": ("JPY", "143462"), "HKG": ("HKD", "143463"), "SGP": ("SGD", "143464"),
+        "CHN": ("CNY", "143465"), "KOR": ("KRW", "143466"), "IND": ("INR", "143467"), "MEX": ("MXN", "143468"),
+        "RUS": ("RUB", "143469"), "TWN": ("TWD", "143470"), "BRA": ("BRL", "143503"), "COL": ("COP", "143501"),
+        "TUR": ("TRY", "143480"), "POL": ("PLN", "143478"), "ISR": ("ILS", "143491"), "ZAF": ("ZAR", "143472"),
+    ]
+}
