@@ -1,1 +1,4 @@
-print("matrix")
+import Foundation
+import MatrixCLI
+
+exit(await MatrixCommand.main(CommandLine.arguments))

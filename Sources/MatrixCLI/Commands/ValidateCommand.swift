@@ -1,0 +1,103 @@
+import Foundation
+import MatrixCore
+
+/// `matrix validate MATRIX…`: every diagnostic of every matrix and its catalog; exit 65 on any error.
+struct ValidateCommand {
+    let console: Console
+
+    static let options: [Arguments.Option] = [
+        .init(name: "--strict", takesValue: false, help: "treat warnings as errors"),
+        .init(name: "--format", takesValue: true, help: "text (default) or json", valueName: "FORMAT"),
+        .init(name: "--help", takesValue: false, help: "show this help"),
+    ]
+
+    static let help = """
+        USAGE: matrix validate MATRIX… [--strict] [--format text|json]
+
+        Checks each matrix and the catalog it names without running anything. Prints every problem with file,
+        line, column, JSON Pointer and code. Exit status: 0 valid, 65 an error (or a warning with --strict),
+        66 a matrix cannot be read.
+
+        OPTIONS:
+        \(Arguments.help(options))
+        """
+
+    func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
+        let args = try Arguments(arguments, options: Self.options)
+        if args.has("--help") {
+            console.output(Self.help + "\n")
+            return .success
+        }
+        let format = args.value("--format") ?? "text"
+        guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }
+        guard !args.positionals.isEmpty else { throw .usage("missing MATRIX (one or more matrix files)") }
+        var all: [Diagnostic] = []
+        for path in args.positionals {
+            var (_, diagnostics, _) = try InputFiles.loadMatrix(path)
+            if args.has("--strict") {
+                diagnostics = diagnostics.map { diagnostic in
+                    var copy = diagnostic
+                    if copy.severity == .warning { copy.severity = .error }
+                    return copy
+                }
+            }
+            all += diagnostics
+        }
+        if format == "json" {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let rows = all.map(DiagnosticRow.init)
+            let data = (try? encoder.encode(rows)) ?? Data("[]".utf8)
+            console.outputData(data + Data("\n".utf8))
+        } else {
+            _ = MatrixCommand.report(all, on: console)
+            let errors = all.filter { $0.severity == .error }.count
+            let warnings = all.filter { $0.severity == .warning }.count
+            console.info("\(args.positionals.count) file\(args.positionals.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")", always: true)
+        }
+        return all.hasErrors ? .dataError : .success
+    }
+
+    /// One diagnostic for editors and CI annotations.
+    struct DiagnosticRow: Encodable {
+        var file: String?
+        var line: Int
+        var column: Int
+        var pointer: String
+        var code: String
+        var severity: String
+        var message: String
+        var hint: String?
+
+        init(_ diagnostic: Diagnostic) {
+            file = diagnostic.file
+            line = diagnostic.location.line
+            column = diagnostic.location.column
+            pointer = diagnostic.pointer
+            code = diagnostic.code.rawValue
+            severity = diagnostic.severity.rawValue
+            message = diagnostic.message
+            hint = diagnostic.hint
+        }
+    }
+}
+
+/// `matrix faults`: the app faults `--app-fault` accepts.
+struct FaultsCommand {
+    let console: Console
+
+    func execute() -> ExitCode {
+        let width = AppFaultNames.all.map(\.count).max() ?? 0
+        for (name, summary) in zip(AppFaultNames.all, AppFaultNames.summaries) {
+            console.output(name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + summary + "\n")
+        }
+        return .success
+    }
+}
+
+import StoreSimulator
+
+enum AppFaultNames {
+    static var all: [String] { AppFault.allCases.map(\.rawValue) }
+    static var summaries: [String] { AppFault.allCases.map(\.summary) }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import MatrixCore
+
+/// The `matrix` command line: parses the subcommand and runs it. Only ``main(_:)`` decides the exit code.
+public enum MatrixCommand {
+    /// The tool's version, recorded in every run manifest.
+    public static let version = "0.1.0"
+
+    static let usage = """
+        USAGE: matrix <command> [options]
+
+        Runs StoreKit 2 in-app purchase acceptance matrices and keeps the evidence.
+
+        COMMANDS:
+          run MATRIX              Run a matrix (default environment: the embedded local simulator)
+          validate MATRIX…        Check matrices and their catalogs; print every problem
+          score MATRIX            Run the reference app and every known app fault; report which the matrix catches
+          faults                  List the known app faults for --app-fault
+
+        Run `matrix <command> --help` for a command's options.
+        """
+
+    /// Runs the command line and returns the exit code.
+    public static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
+        let args = Array(arguments.dropFirst())
+        do {
+            guard let command = args.first else {
+                console.error("missing command")
+                console.info(usage, always: true)
+                return ExitCode.usage.rawValue
+            }
+            let rest = Array(args.dropFirst())
+            switch command {
+            case "--help", "-h", "help":
+                console.output(usage + "\n")
+                return ExitCode.success.rawValue
+            case "--version":
+                console.output(version + "\n")
+                return ExitCode.success.rawValue
+            case "run":
+                return try await RunCommand(console: console).execute(rest).rawValue
+            case "validate":
+                return try ValidateCommand(console: console).execute(rest).rawValue
+            case "score":
+                return try await ScoreCommand(console: console).execute(rest).rawValue
+            case "faults":
+                return FaultsCommand(console: console).execute().rawValue
+            default:
+                let hint = Suggestion.nearest(command, among: ["run", "validate", "score", "faults"]).map { "; did you mean \($0)?" } ?? ""
+                throw CommandFailure.usage("unknown command \"\(command)\"\(hint)")
+            }
+        } catch {
+            console.error(error.message)
+            if error.showUsage { console.info("\n" + usage, always: true) }
+            return error.code.rawValue
+        }
+    }
+
+    /// Prints diagnostics compiler-style; returns whether any was an error.
+    static func report(_ diagnostics: [Diagnostic], on console: Console) -> Bool {
+        for diagnostic in diagnostics {
+            let line = diagnostic.rendered
+            switch diagnostic.severity {
+            case .error: console.info(console.paint(line, .red), always: true)
+            case .warning: if !console.quiet { console.info(console.paint(line, .yellow)) }
+            case .note: console.info(line)
+            }
+        }
+        return diagnostics.hasErrors
+    }
+}

@@ -1,0 +1,39 @@
+/// Exit codes, as DESIGN.md §6 lists them (sysexits.h values where one fits).
+public enum ExitCode: Int32, Sendable {
+    /// Every step passed.
+    case success = 0
+    /// Some step failed (or errored, or was blocked).
+    case failure = 1
+    /// The command line is wrong.
+    case usage = 64
+    /// The matrix, catalog or another input file is invalid.
+    case dataError = 65
+    /// The file named on the command line cannot be read.
+    case noInput = 66
+    /// The environment is unavailable.
+    case unavailable = 69
+    /// A bug in `matrix`.
+    case software = 70
+    /// Evidence cannot be written.
+    case ioError = 74
+    /// Interrupted by a signal; the evidence written so far is kept.
+    case interrupted = 130
+}
+
+/// An error that ends a command with a message and an exit code. Only `main` exits.
+public struct CommandFailure: Error, Sendable {
+    public var message: String
+    public var code: ExitCode
+    /// Print the usage after the message (for usage errors).
+    public var showUsage: Bool
+
+    public init(_ message: String, code: ExitCode, showUsage: Bool = false) {
+        self.message = message
+        self.code = code
+        self.showUsage = showUsage
+    }
+
+    public static func usage(_ message: String) -> CommandFailure {
+        CommandFailure(message, code: .usage, showUsage: true)
+    }
+}

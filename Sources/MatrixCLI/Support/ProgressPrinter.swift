@@ -1,0 +1,68 @@
+import Foundation
+import MatrixCore
+
+/// Prints one line per finished case (and per step with `--verbose`), then the run's summary.
+final class ProgressPrinter: @unchecked Sendable {
+    // @unchecked Sendable: `done` is only touched under `lock`; Console is thread-safe.
+    private let console: Console
+    private let total: Int
+    private let lock = NSLock()
+    private var done = 0
+
+    init(console: Console, total: Int) {
+        self.console = console
+        self.total = total
+    }
+
+    func handle(_ event: RunEvent) {
+        switch event {
+        case .stepFinished(let record):
+            console.detail("    \(record.case) #\(record.step) \(record.action.action.rawValue): \(record.verdict.rawValue)"
+                + (record.reason.map { " — \($0)" } ?? ""))
+        case .caseFinished(let result):
+            let count = lock.withLock { () -> Int in
+                done += 1
+                return done
+            }
+            let width = String(total).count
+            let counter = "[\(String(count).leftPadded(to: width))/\(total)]"
+            var line = "\(counter) \(label(result.verdict)) \(result.id)"
+            if let problem = result.firstProblem, result.verdict != .pass {
+                line += " — " + problem
+            }
+            console.info(line, always: result.verdict == .fail || result.verdict == .error)
+        }
+    }
+
+    func label(_ verdict: Verdict) -> String {
+        let text = verdict.rawValue.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)
+        switch verdict {
+        case .pass: return console.paint(text, .green)
+        case .fail, .error: return console.paint(text, .red)
+        case .blocked, .skipped: return console.paint(text, .yellow)
+        }
+    }
+
+    /// `17 cases: 17 pass · 74 steps: 74 pass · evidence: reports/local/…`.
+    func summary(_ summary: RunSummary, directory: String) {
+        console.info(Self.summaryLine(summary, directory: directory), always: true)
+    }
+
+    static func summaryLine(_ summary: RunSummary, directory: String) -> String {
+        func counts(_ values: [Verdict: Int]) -> String {
+            let parts = Verdict.allCases.compactMap { verdict in values[verdict].map { "\($0) \(verdict.rawValue)" } }
+            return parts.isEmpty ? "none" : parts.joined(separator: ", ")
+        }
+        let cases = summary.cases.values.reduce(0, +)
+        let steps = summary.steps.values.reduce(0, +)
+        var line = "\(cases) case\(cases == 1 ? "" : "s"): \(counts(summary.cases)) · \(steps) step\(steps == 1 ? "" : "s"): \(counts(summary.steps))"
+        if summary.interrupted { line += " · interrupted" }
+        return line + " · evidence: \(directory)"
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

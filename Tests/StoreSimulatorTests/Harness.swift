@@ -1,0 +1,43 @@
+import MatrixCore
+import StoreSimulator
+import TestSupport
+
+/// Drives one case in the embedded environment step by step.
+final class Harness {
+    let session: LocalSession
+    private var index = 0
+
+    init(accounts: [Account] = [Account(alias: "a")], account: String = "a", store: StoreSettings = .init(),
+         fault: AppFault? = nil, schedule: RenewalSchedule = .real) throws {
+        let matrixCase = MatrixCase(id: "test", kind: "test", account: account, store: store, steps: [])
+        let matrix = ExampleMatrix.matrix(accounts: accounts, cases: [matrixCase])
+        session = try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: schedule, fault: fault)
+    }
+
+    var store: AppStoreSimulator { session.store }
+
+    /// Performs a step and returns what was observed; a skipped step is a test failure.
+    @discardableResult
+    func step(_ action: Action, _ product: String? = nil, configure: (inout Step) -> Void = { _ in }) async throws -> Observation {
+        var step = Step(action: action, product: product)
+        configure(&step)
+        defer { index += 1 }
+        switch try await session.perform(step, index: index) {
+        case .observed(let observation, _): return observation
+        case .skipped(let reason): throw HarnessError.skipped(reason)
+        }
+    }
+
+    /// Performs steps and returns the access observed after each.
+    func access(_ steps: [(Action, String?)]) async throws -> [[String]] {
+        var result: [[String]] = []
+        for (action, product) in steps {
+            result.append(try await step(action, product).access)
+        }
+        return result
+    }
+}
+
+enum HarnessError: Error {
+    case skipped(String)
+}
