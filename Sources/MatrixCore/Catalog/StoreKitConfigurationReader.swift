@@ -12,12 +12,10 @@ public enum StoreKitConfigurationReader {
     ///   - file: the path used in diagnostics.
     /// - Returns: the configuration (when no error was found) and every diagnostic.
     public static func read(_ bytes: some Collection<UInt8>, file: String?) -> (StoreKitConfiguration?, [Diagnostic]) {
-        let root: JSONValue
-        switch JSONReader.parse(bytes, file: file) {
-        case .success(let value): root = value
-        case .failure(let failure): return (nil, failure.diagnostics)
-        }
+        let document = JSONReader.read(bytes, file: file)
+        guard let root = document.value else { return (nil, document.diagnostics) }
         let sink = DiagnosticCollector(file: file)
+        sink.append(contentsOf: document.diagnostics)
         let configuration = decode(JSONField(root, pointer: ""), sink)
         return (sink.hasErrors ? nil : configuration, sink.diagnostics)
     }

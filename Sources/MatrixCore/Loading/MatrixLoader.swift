@@ -24,12 +24,10 @@ public enum MatrixLoader {
     ///   - file: the matrix path as the user named it, for diagnostics.
     ///   - readCatalog: reads the catalog path written in the matrix (relative to the matrix file).
     public static func load(_ bytes: some Collection<UInt8>, file: String?, readCatalog: (String) -> CatalogFile) -> Result {
-        let root: JSONValue
-        switch JSONReader.parse(bytes, file: file) {
-        case .success(let value): root = value
-        case .failure(let failure): return Result(matrix: nil, diagnostics: failure.diagnostics)
-        }
+        let document = JSONReader.read(bytes, file: file)
+        guard let root = document.value else { return Result(matrix: nil, diagnostics: document.diagnostics) }
         let sink = DiagnosticCollector(file: file)
+        sink.append(contentsOf: document.diagnostics)
         let (matrix, catalogDiagnostics) = withoutActuallyEscaping(readCatalog) { readCatalog in
             var decoder = MatrixDecoder(sink: sink, readCatalog: readCatalog)
             return (decoder.decode(JSONField(root, pointer: "")), decoder.catalogDiagnostics)
