@@ -103,9 +103,9 @@ struct MatrixDecoder {
     func decodeApp(_ field: JSONField) -> AppInfo {
         var fields = ObjectFields(field, sink)
         var app = AppInfo(bundleId: "")
-        if let bundle = fields.required("bundleId", "e.g. com.example.myapp")?.string(sink) {
+        if let bundleField = fields.required("bundleId", "e.g. com.example.myapp"), let bundle = bundleField.string(sink) {
             if bundle.isEmpty {
-                sink.error(.invalidValue, "bundleId is empty", pointer: JSONPointer.append(field.pointer, "bundleId"), at: field.location)
+                sink.error(.invalidValue, "bundleId is empty", pointer: bundleField.pointer, at: bundleField.location)
             }
             app.bundleId = bundle
         }
