@@ -24,15 +24,15 @@ public enum StoreKitConfigurationReader {
     static func decode(_ root: JSONField, _ sink: DiagnosticCollector, requireVersion: Bool = true) -> StoreKitConfiguration? {
         guard let object = root.value.objectValue else {
             sink.error(.notStoreKitConfiguration, "not a StoreKit configuration: expected a JSON object, found \(root.value.typeDescription)",
-                       pointer: "", at: root.location, hint: "a .storekit file is written by Xcode (File > New > File > StoreKit Configuration File)")
+                       pointer: root.pointer, at: root.location, hint: "a .storekit file is written by Xcode (File > New > File > StoreKit Configuration File)")
             return nil
         }
         let looksLikeConfiguration = (object["version"] != nil || !requireVersion)
             && (object["products"] != nil || object["subscriptionGroups"] != nil || object["nonRenewingSubscriptions"] != nil)
         guard looksLikeConfiguration else {
-            sink.error(.notStoreKitConfiguration,
-                       "not a StoreKit configuration: expected \"version\" and \"products\" or \"subscriptionGroups\"",
-                       pointer: "", at: root.location,
+            let expected = (requireVersion ? "\"version\" and " : "") + "\"products\" or \"subscriptionGroups\""
+            sink.error(.notStoreKitConfiguration, "not a StoreKit configuration: expected \(expected)",
+                       pointer: root.pointer, at: root.location,
                        hint: "a .storekit file is written by Xcode (File > New > File > StoreKit Configuration File)")
             return nil
         }
