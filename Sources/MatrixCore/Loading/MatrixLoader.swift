@@ -25,7 +25,7 @@ public enum MatrixLoader {
     ///   - readCatalog: reads the catalog path written in the matrix (relative to the matrix file).
     public static func load(_ bytes: some Collection<UInt8>, file: String?, readCatalog: (String) -> CatalogFile) -> Result {
         let document = JSONReader.read(bytes, file: file)
-        guard let root = document.value else { return Result(matrix: nil, diagnostics: document.diagnostics) }
+        guard let root = document.value else { return Result(matrix: nil, diagnostics: document.diagnostics.sortedByLocation) }
         let sink = DiagnosticCollector(file: file)
         sink.append(contentsOf: document.diagnostics)
         let (matrix, catalogDiagnostics) = withoutActuallyEscaping(readCatalog) { readCatalog in
