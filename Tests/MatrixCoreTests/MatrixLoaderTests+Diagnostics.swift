@@ -53,6 +53,15 @@ struct MatrixProblem: Sendable, CustomTestStringConvertible {
                       ["e error MX020 /schemaVersion"], message: "schemaVersion 2 is not supported",
                       hint: "this version of matrix reads schemaVersion 1"),
 
+        MatrixProblem("an inline catalog that is not one", Sample.matrix(cases: Sample.purchaseCase,
+            header: #""schemaVersion": 1, "app": {"bundleId": "com.example.myapp"}, "catalog": ⟨e⟩{"items": []},"#),
+                      ["e error MX101 /catalog"], message: #"not a StoreKit configuration: expected "products" or "subscriptionGroups""#,
+                      hint: "a .storekit file is written by Xcode (File > New > File > StoreKit Configuration File)"),
+        MatrixProblem("an inline catalog with a bad product", Sample.matrix(cases: Sample.purchaseCase,
+            header: #""schemaVersion": 1, "app": {"bundleId": "com.example.myapp"}, "catalog": {"products": [{"productID": "com.example.pro", "type": ⟨e⟩"Lifetime"}]},"#),
+                      ["e error MX102 /catalog/products/0/type"], message: #"unknown product type "Lifetime""#,
+                      hint: #"expected one of "Consumable", "NonConsumable", "NonRenewingSubscription", "RecurringSubscription""#),
+
         // Products
         MatrixProblem("an unknown product in a step", steps(#"{"action": "purchase", "product": ⟨e⟩"com.example.prp"}"#),
                       ["e error MX013 /cases/0/steps/0/product"], message: #"unknown product "com.example.prp""#,

@@ -259,6 +259,23 @@ struct MatrixLoaderTests {
         #expect(result.diagnostics.summaries == ["\(source.location("dup").text) warning MX004 /name"])
     }
 
+    @Test("a syntax error stops loading; warnings found before it come with it, in file order")
+    func syntaxErrorWithWarning() {
+        let source = MarkedSource("""
+            {
+              "schemaVersion": 1,
+              ⟨w⟩"schemaVersion": 1,
+              "cases": [⟨e⟩}
+            }
+            """)
+        let result = load(source)
+        #expect(result.matrix == nil)
+        #expect(result.diagnostics.summaries == [
+            "\(source.location("w").text) warning MX004 /schemaVersion",
+            "\(source.location("e").text) error MX001 /cases/0",
+        ])
+    }
+
     // MARK: Rendering
 
     @Test("diagnostics render compiler-style: file:line:column: severity: message (at /pointer); hint [code]")
