@@ -79,7 +79,9 @@ public enum StoreKitConfigurationReader {
 
     static func decodeVersion(_ field: JSONField, _ sink: DiagnosticCollector) -> StoreKitConfiguration.FormatVersion {
         var fields = ObjectFields(field, sink)
-        let major = fields.required("major", code: .invalidCatalogEntry)?.int(sink, in: 0...1000) ?? 0
+        guard let major = fields.required("major", code: .invalidCatalogEntry)?.int(sink, in: 0...1000) else {
+            return .init(major: 0, minor: 0)  // already reported
+        }
         let minor = fields.optional("minor")?.int(sink, in: 0...1000) ?? 0
         if major < 1 || major > 6 {
             sink.warning(.invalidCatalogEntry, "StoreKit configuration format \(major).\(minor) is not one this version knows (1.0 to 6.x); reading it anyway",
