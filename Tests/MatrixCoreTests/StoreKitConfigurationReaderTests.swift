@@ -325,6 +325,9 @@ struct StoreKitConfigurationReaderTests {
         CatalogError(name: "a group without id", source: """
             {"version": {"major": 2, "minor": 0}, "subscriptionGroups": [⟨e⟩{"name": "Pro", "subscriptions": []}]}
             """, code: .invalidCatalogEntry, pointer: "/subscriptionGroups/0", message: #"missing required field "id""#),
+        CatalogError(name: "a version that is not an object", source: """
+            {"version": ⟨e⟩4, "products": []}
+            """, code: .wrongType, pointer: "/version", message: "expected an object, found a number"),
         CatalogError(name: "a duplicate product ID", source: """
             {"version": {"major": 1, "minor": 0}, "products": [
               {"productID": "coins", "type": "Consumable"},
