@@ -29,7 +29,7 @@ public struct MarkedSource: Sendable {
                 continue
             }
             text.append(character)
-            if character == "\n" {
+            if character.unicodeScalars.contains("\n") {  // "\r\n" is one Character; the reader counts the LF
                 line += 1
                 column = 1
             } else {

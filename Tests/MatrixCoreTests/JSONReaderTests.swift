@@ -58,6 +58,18 @@ struct JSONReaderTests {
         #expect(object["x"]?.location == .init(line: 2, column: 18))
     }
 
+    @Test("markers count lines and byte columns as the reader does, CR LF included")
+    func markersMatchReader() throws {
+        let source = MarkedSource("{\r\n  ⟨k⟩\"é\": ⟨v⟩1,\r\n\t⟨x⟩\"x\": ⟨n⟩null\r\n}")
+        #expect(source.text == "{\r\n  \"é\": 1,\r\n\t\"x\": null\r\n}")
+        #expect(source.location("k") == .init(line: 2, column: 3))
+        #expect(source.location("v") == .init(line: 2, column: 9))
+        let object = try #require(try JSONReader.parse(source.bytes).get().objectValue)
+        #expect(object.members.map(\.keyLocation) == [source.location("k"), source.location("x")])
+        #expect(object["é"]?.location == source.location("v"))
+        #expect(object["x"]?.location == source.location("n"))
+    }
+
     @Test("a leading byte order mark is skipped and does not shift columns")
     func byteOrderMark() throws {
         let root = try JSONReader.parse([0xEF, 0xBB, 0xBF] + Array(#"{"a": [1]}"#.utf8)).get()
