@@ -161,14 +161,19 @@ public struct CatalogProduct: Sendable, Hashable {
     public var priceMilliunits: Int64 { Self.milliunits(displayPrice) }
 
     /// Converts a decimal price string to milliunits, rounding half up; 0 for text that is not a price.
+    ///
+    /// A price is ASCII digits with an optional `.` and fraction digits (`"4.99"`, `"79"`, `"0.00"`), below
+    /// one billion, with optional surrounding white space. Signs, exponents, grouping separators and currency
+    /// symbols are not prices.
     public static func milliunits(_ price: String) -> Int64 {
-        let parts = price.trimmingCharacters(in: .whitespaces).split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = Int64(parts.first ?? ""), whole >= 0, whole < 1_000_000_000 else { return 0 }
+        func isDigits(_ text: Substring) -> Bool { text.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+        let parts = price.trimmingCharacters(in: .whitespacesAndNewlines)
+            .split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let wholeText = parts.first, isDigits(wholeText), let whole = Int64(wholeText), whole < 1_000_000_000 else { return 0 }
         var fraction: Int64 = 0
         if parts.count == 2 {
-            let digits = Array(parts[1].prefix(4))
-            guard digits.allSatisfy(\.isASCII), let value = Int64(String(digits).padding(toLength: 4, withPad: "0", startingAt: 0)) else {
-                return whole * 1000
+            guard isDigits(parts[1]), let value = Int64(String(parts[1].prefix(4)).padding(toLength: 4, withPad: "0", startingAt: 0)) else {
+                return 0
             }
             fraction = (value + 5) / 10
         }

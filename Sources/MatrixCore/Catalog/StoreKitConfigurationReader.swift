@@ -12,12 +12,10 @@ public enum StoreKitConfigurationReader {
     ///   - file: the path used in diagnostics.
     /// - Returns: the configuration (when no error was found) and every diagnostic.
     public static func read(_ bytes: some Collection<UInt8>, file: String?) -> (StoreKitConfiguration?, [Diagnostic]) {
-        let root: JSONValue
-        switch JSONReader.parse(bytes, file: file) {
-        case .success(let value): root = value
-        case .failure(let failure): return (nil, failure.diagnostics)
-        }
+        let document = JSONReader.read(bytes, file: file)
+        guard let root = document.value else { return (nil, document.diagnostics) }
         let sink = DiagnosticCollector(file: file)
+        sink.append(contentsOf: document.diagnostics)
         let configuration = decode(JSONField(root, pointer: ""), sink)
         return (sink.hasErrors ? nil : configuration, sink.diagnostics)
     }
@@ -26,21 +24,21 @@ public enum StoreKitConfigurationReader {
     static func decode(_ root: JSONField, _ sink: DiagnosticCollector, requireVersion: Bool = true) -> StoreKitConfiguration? {
         guard let object = root.value.objectValue else {
             sink.error(.notStoreKitConfiguration, "not a StoreKit configuration: expected a JSON object, found \(root.value.typeDescription)",
-                       pointer: "", at: root.location, hint: "a .storekit file is written by Xcode (File > New > File > StoreKit Configuration File)")
+                       pointer: root.pointer, at: root.location, hint: "a .storekit file is written by Xcode (File > New > File > StoreKit Configuration File)")
             return nil
         }
         let looksLikeConfiguration = (object["version"] != nil || !requireVersion)
             && (object["products"] != nil || object["subscriptionGroups"] != nil || object["nonRenewingSubscriptions"] != nil)
         guard looksLikeConfiguration else {
-            sink.error(.notStoreKitConfiguration,
-                       "not a StoreKit configuration: expected \"version\" and \"products\" or \"subscriptionGroups\"",
-                       pointer: "", at: root.location,
+            let expected = (requireVersion ? "\"version\" and " : "") + "\"products\" or \"subscriptionGroups\""
+            sink.error(.notStoreKitConfiguration, "not a StoreKit configuration: expected \(expected)",
+                       pointer: root.pointer, at: root.location,
                        hint: "a .storekit file is written by Xcode (File > New > File > StoreKit Configuration File)")
             return nil
         }
         var fields = ObjectFields(root, sink)
         var configuration = StoreKitConfiguration()
-        if let version = requireVersion ? fields.required("version") : fields.optional("version") {
+        if let version = requireVersion ? fields.required("version", code: .invalidCatalogEntry) : fields.optional("version") {
             configuration.formatVersion = decodeVersion(version, sink)
         }
         configuration.identifier = fields.optional("identifier")?.value.stringValue
@@ -62,7 +60,7 @@ public enum StoreKitConfigurationReader {
             for groupField in groups {
                 var group = ObjectFields(groupField, sink)
                 guard group.isObject else { continue }
-                let id = group.required("id")?.string(sink) ?? ""
+                let id = group.required("id", code: .invalidCatalogEntry)?.string(sink) ?? ""
                 let name = group.optional("name")?.value.stringValue ?? id
                 var productIDs: [String] = []
                 for subscription in group.optional("subscriptions")?.array(sink) ?? [] {
@@ -81,7 +79,9 @@ public enum StoreKitConfigurationReader {
 
     static func decodeVersion(_ field: JSONField, _ sink: DiagnosticCollector) -> StoreKitConfiguration.FormatVersion {
         var fields = ObjectFields(field, sink)
-        let major = fields.required("major")?.int(sink, in: 0...1000) ?? 0
+        guard let major = fields.required("major", code: .invalidCatalogEntry)?.int(sink, in: 0...1000) else {
+            return .init(major: 0, minor: 0)  // already reported
+        }
         let minor = fields.optional("minor")?.int(sink, in: 0...1000) ?? 0
         if major < 1 || major > 6 {
             sink.warning(.invalidCatalogEntry, "StoreKit configuration format \(major).\(minor) is not one this version knows (1.0 to 6.x); reading it anyway",
@@ -93,12 +93,13 @@ public enum StoreKitConfigurationReader {
     static func decodeProduct(_ field: JSONField, groupID: String?, _ sink: DiagnosticCollector) -> CatalogProduct? {
         var fields = ObjectFields(field, sink)
         guard fields.isObject else { return nil }
-        guard let productID = fields.required("productID")?.string(sink) else { return nil }
+        guard let productIDField = fields.required("productID", code: .invalidCatalogEntry),
+              let productID = productIDField.string(sink) else { return nil }
         guard !productID.isEmpty else {
-            sink.error(.invalidCatalogEntry, "empty product ID", pointer: JSONPointer.append(field.pointer, "productID"), at: field.location)
+            sink.error(.invalidCatalogEntry, "empty product ID", pointer: productIDField.pointer, at: productIDField.location)
             return nil
         }
-        guard let typeField = fields.required("type"), let typeText = typeField.string(sink) else { return nil }
+        guard let typeField = fields.required("type", code: .invalidCatalogEntry), let typeText = typeField.string(sink) else { return nil }
         guard let type = ProductType(rawValue: typeText) else {
             sink.error(.invalidCatalogEntry, "unknown product type \"\(typeText)\"", pointer: typeField.pointer, at: typeField.location,
                        hint: "expected one of " + ProductType.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
@@ -116,7 +117,7 @@ public enum StoreKitConfigurationReader {
             } else {
                 product.groupNumber = 1
             }
-            if let period = fields.required("recurringSubscriptionPeriod", "an ISO 8601 duration such as P1M") {
+            if let period = fields.required("recurringSubscriptionPeriod", "an ISO 8601 duration such as P1M", code: .invalidCatalogEntry) {
                 product.recurringSubscriptionPeriod = decodePeriod(period, sink)
             }
             if let intro = fields.optional("introductoryOffer") {
@@ -154,7 +155,7 @@ public enum StoreKitConfigurationReader {
     static func decodePeriod(_ field: JSONField, _ sink: DiagnosticCollector) -> ISO8601Duration? {
         guard let text = field.string(sink) else { return nil }
         guard let period = ISO8601Duration(text), !period.isZero else {
-            sink.error(.invalidDuration, "\"\(text)\" is not an ISO 8601 duration", pointer: field.pointer, at: field.location,
+            sink.error(.invalidCatalogEntry, "\"\(text)\" is not an ISO 8601 duration", pointer: field.pointer, at: field.location,
                        hint: "subscription periods are written P1W, P1M, P2M, P3M, P6M or P1Y")
             return nil
         }
@@ -164,17 +165,19 @@ public enum StoreKitConfigurationReader {
     static func decodeOffer(_ field: JSONField, _ sink: DiagnosticCollector) -> SubscriptionOffer? {
         var fields = ObjectFields(field, sink)
         guard fields.isObject else { return nil }
-        guard let modeField = fields.required("paymentMode"), let modeText = modeField.string(sink) else { return nil }
+        guard let modeField = fields.required("paymentMode", code: .invalidCatalogEntry), let modeText = modeField.string(sink) else { return nil }
         guard let mode = SubscriptionOffer.PaymentMode(rawValue: modeText) else {
             sink.error(.invalidCatalogEntry, "unknown offer payment mode \"\(modeText)\"", pointer: modeField.pointer, at: modeField.location,
                        hint: "expected \"free\", \"payAsYouGo\" or \"payUpFront\"")
             return nil
         }
-        guard let periodField = fields.required("subscriptionPeriod"), let period = decodePeriod(periodField, sink) else { return nil }
+        guard let periodField = fields.required("subscriptionPeriod", code: .invalidCatalogEntry),
+              let period = decodePeriod(periodField, sink) else { return nil }
         let count = fields.optional("numberOfPeriods")?.int(sink, in: 1...1000) ?? 1
         return SubscriptionOffer(offerID: fields.optional("offerID")?.value.stringValue, paymentMode: mode,
                                  subscriptionPeriod: period, numberOfPeriods: count,
-                                 displayPrice: decodePrice(fields.optional("displayPrice")))
+                                 // Xcode keeps the last price when an offer becomes a free trial; a free trial costs nothing.
+                                 displayPrice: mode == .freeTrial ? nil : decodePrice(fields.optional("displayPrice")))
     }
 
     static func decodeSettings(_ field: JSONField, _ sink: DiagnosticCollector) -> StoreKitConfiguration.Settings {

@@ -126,12 +126,12 @@ public struct ObjectFields {
         }
     }
 
-    /// The member named `key`, or an error if it is missing. `null` counts as missing.
-    public mutating func required(_ key: String, _ description: String? = nil) -> JSONField? {
+    /// The member named `key`, or an error (`code`, by default MX011) if it is missing. `null` counts as missing.
+    public mutating func required(_ key: String, _ description: String? = nil, code: DiagnosticCode = .missingField) -> JSONField? {
         used.insert(key)
         guard let member = members.first(where: { $0.key == key }), !member.field.value.isNull else {
             if isObject {
-                sink.error(.missingField, "missing required field \"\(key)\"\(description.map { " (\($0))" } ?? "")",
+                sink.error(code, "missing required field \"\(key)\"\(description.map { " (\($0))" } ?? "")",
                            pointer: field.pointer, at: field.location)
             }
             return nil

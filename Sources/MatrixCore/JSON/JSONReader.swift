@@ -7,16 +7,37 @@ public struct JSONReader {
     /// The deepest nesting of arrays and objects accepted.
     public static let maximumDepth = 512
 
+    /// Reads `bytes` as one JSON document, keeping the warnings of a document that reads.
+    ///
+    /// - Parameters:
+    ///   - bytes: the document, UTF-8.
+    ///   - file: the name used in diagnostics.
+    /// - Returns: the value (`nil` after a syntax error) and every diagnostic: at most one error, plus
+    ///   warnings such as duplicate keys (MX004).
+    public static func read(_ bytes: some Collection<UInt8>, file: String? = nil) -> JSONReadResult {
+        var reader = Parser(bytes: Array(bytes), file: file)
+        return reader.parseDocument()
+    }
+
     /// Parses `bytes` as one JSON document.
+    ///
+    /// Warnings of a document that reads are dropped; use ``read(_:file:)`` to report them.
     ///
     /// - Parameters:
     ///   - bytes: the document, UTF-8.
     ///   - file: the name used in diagnostics.
     /// - Returns: the value, or the diagnostics (one error, plus warnings such as duplicate keys).
     public static func parse(_ bytes: some Collection<UInt8>, file: String? = nil) -> Result<JSONValue, JSONReadFailure> {
-        var reader = Parser(bytes: Array(bytes), file: file)
-        return reader.parseDocument()
+        let result = read(bytes, file: file)
+        guard let value = result.value else { return .failure(JSONReadFailure(diagnostics: result.diagnostics)) }
+        return .success(value)
     }
+}
+
+/// What reading a document gave: the value when there was no error, and every diagnostic.
+public struct JSONReadResult: Sendable {
+    public var value: JSONValue?
+    public var diagnostics: [Diagnostic]
 }
 
 /// Why a document could not be read: every diagnostic found before reading stopped.
@@ -62,7 +83,7 @@ private struct Parser {
         SourceLocation(line: line, column: index - lineStart + 1)
     }
 
-    mutating func parseDocument() -> Result<JSONValue, JSONReadFailure> {
+    mutating func parseDocument() -> JSONReadResult {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             index = 3
             lineStart = 3
@@ -77,14 +98,23 @@ private struct Parser {
             if index < bytes.count {
                 throw fail(.invalidJSON, "unexpected \(describeCurrent()) after the end of the document", pointer: "")
             }
-            return .success(value)
+            return JSONReadResult(value: value, diagnostics: warnings)
         } catch {
-            return .failure(JSONReadFailure(diagnostics: [error.diagnostic] + warnings))
+            return JSONReadResult(value: nil, diagnostics: [error.diagnostic] + warnings)
         }
     }
 
+    /// A syntax error at the current position; an encoding error instead when the current byte is not UTF-8.
     private func fail(_ code: DiagnosticCode, _ message: String, pointer: String, hint: String? = nil) -> Stop {
-        Stop(diagnostic: Diagnostic(.error, code, message, file: file, pointer: pointer, location: location, hint: hint))
+        if code == .invalidJSON, index < bytes.count, bytes[index] >= 0x80 {
+            var probe = self
+            do throws(Stop) {
+                _ = try probe.decodeUTF8Scalar(pointer: pointer)
+            } catch {
+                return error
+            }
+        }
+        return Stop(diagnostic: Diagnostic(.error, code, message, file: file, pointer: pointer, location: location, hint: hint))
     }
 
     private func describeCurrent() -> String {

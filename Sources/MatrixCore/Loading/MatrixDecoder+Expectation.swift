@@ -27,9 +27,11 @@ extension MatrixDecoder {
         var fields = ObjectFields(field, sink)
         var expectation = Expectation()
         if let accessField = fields.optional("access"), let tiers = accessField.strings(sink) {
-            for (tier, element) in tiers where !tierNames.contains(tier) {
-                sink.error(.unknownTier, "unknown tier \"\(tier)\"", pointer: element.pointer, at: element.location,
-                           hint: Suggestion.didYouMean(tier, among: tierNames) ?? "define it under \"tiers\"")
+            if let tierNames {
+                for (tier, element) in tiers where !tierNames.contains(tier) {
+                    sink.error(.unknownTier, "unknown tier \"\(tier)\"", pointer: element.pointer, at: element.location,
+                               hint: Suggestion.didYouMean(tier, among: tierNames) ?? "define it under \"tiers\"")
+                }
             }
             expectation.access = tiers.map(\.0)
         }

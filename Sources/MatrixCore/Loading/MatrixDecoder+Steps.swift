@@ -52,7 +52,8 @@ extension MatrixDecoder {
         }
         if allowed.contains("quantity"), let quantityField = fields.optional("quantity") {
             step.quantity = quantityField.int(sink, in: 1...10)
-            if let productID = step.product, let product = catalog.product(productID), product.type != .consumable, step.quantity != 1 {
+            if let productID = step.product, let product = catalog.product(productID), product.type != .consumable,
+               let quantity = step.quantity, quantity > 1 {
                 sink.error(.productTypeMismatch, "only consumables can be bought in a quantity above 1",
                            pointer: quantityField.pointer, at: quantityField.location)
             }

@@ -24,12 +24,10 @@ public enum MatrixLoader {
     ///   - file: the matrix path as the user named it, for diagnostics.
     ///   - readCatalog: reads the catalog path written in the matrix (relative to the matrix file).
     public static func load(_ bytes: some Collection<UInt8>, file: String?, readCatalog: (String) -> CatalogFile) -> Result {
-        let root: JSONValue
-        switch JSONReader.parse(bytes, file: file) {
-        case .success(let value): root = value
-        case .failure(let failure): return Result(matrix: nil, diagnostics: failure.diagnostics)
-        }
+        let document = JSONReader.read(bytes, file: file)
+        guard let root = document.value else { return Result(matrix: nil, diagnostics: document.diagnostics.sortedByLocation) }
         let sink = DiagnosticCollector(file: file)
+        sink.append(contentsOf: document.diagnostics)
         let (matrix, catalogDiagnostics) = withoutActuallyEscaping(readCatalog) { readCatalog in
             var decoder = MatrixDecoder(sink: sink, readCatalog: readCatalog)
             return (decoder.decode(JSONField(root, pointer: "")), decoder.catalogDiagnostics)
@@ -46,9 +44,11 @@ struct MatrixDecoder {
     var catalogDiagnostics: [Diagnostic] = []
     var catalog = StoreKitConfiguration()
     var catalogKnown = false
-    var tierNames: [String] = []
+    /// Tier names, or `nil` when `tiers` is missing or malformed (so tier names are not checked again).
+    var tierNames: [String]?
     var balanceNames: Set<String> = []
-    var accountAliases: [String] = []
+    /// Account aliases, or `nil` when `accounts` is missing or malformed (so aliases are not checked again).
+    var accountAliases: [String]?
 
     init(sink: DiagnosticCollector, readCatalog: @escaping (String) -> MatrixLoader.CatalogFile) {
         self.sink = sink
@@ -79,17 +79,19 @@ struct MatrixDecoder {
         var tiers: [Tier] = []
         if let tiersField = fields.required("tiers", "tier names mapped to the product IDs that grant them") {
             tiers = decodeTiers(tiersField)
+            if tiersField.value.objectValue != nil { tierNames = tiers.map(\.name) }
         }
-        tierNames = tiers.map(\.name)
         let consumables = fields.optional("consumables").map(decodeConsumables) ?? [:]
         balanceNames = Set(consumables.values.map(\.balance))
-        let nonRenewing = fields.optional("nonRenewing").map(decodeNonRenewing) ?? [:]
-        checkNonRenewingDurations(tiers: tiers, nonRenewing: nonRenewing, tiersField: fields.optional("tiers"))
+        let nonRenewingField = fields.optional("nonRenewing")
+        let nonRenewing = nonRenewingField.map(decodeNonRenewing) ?? [:]
+        checkNonRenewingDurations(tiers: tiers, declared: Set(nonRenewingField?.value.objectValue?.keys ?? []),
+                                  tiersField: fields.optional("tiers"))
         var accounts: [Account] = []
         if let accountsField = fields.required("accounts", "test account aliases") {
             accounts = decodeAccounts(accountsField)
+            if accountsField.value.objectValue != nil { accountAliases = accounts.map(\.alias) }
         }
-        accountAliases = accounts.map(\.alias)
         let store = fields.optional("store").map(decodeStoreSettings) ?? StoreSettings()
         var cases: [MatrixCase] = []
         if let casesField = fields.required("cases", "an array of cases") {
@@ -105,9 +107,9 @@ struct MatrixDecoder {
     func decodeApp(_ field: JSONField) -> AppInfo {
         var fields = ObjectFields(field, sink)
         var app = AppInfo(bundleId: "")
-        if let bundle = fields.required("bundleId", "e.g. com.example.myapp")?.string(sink) {
+        if let bundleField = fields.required("bundleId", "e.g. com.example.myapp"), let bundle = bundleField.string(sink) {
             if bundle.isEmpty {
-                sink.error(.invalidValue, "bundleId is empty", pointer: JSONPointer.append(field.pointer, "bundleId"), at: field.location)
+                sink.error(.invalidValue, "bundleId is empty", pointer: bundleField.pointer, at: bundleField.location)
             }
             app.bundleId = bundle
         }
@@ -196,10 +198,12 @@ struct MatrixDecoder {
         return result
     }
 
-    func checkNonRenewingDurations(tiers: [Tier], nonRenewing: [String: NonRenewingSpec], tiersField: JSONField?) {
+    /// Reports non-renewing products that grant a tier but are not `declared` under `nonRenewing` (an entry
+    /// whose duration is wrong is reported where it is written).
+    func checkNonRenewingDurations(tiers: [Tier], declared: Set<String>, tiersField: JSONField?) {
         guard let tiersField else { return }
         for tier in tiers {
-            for productID in tier.productIDs where catalog.product(productID)?.type == .nonRenewable && nonRenewing[productID] == nil {
+            for productID in tier.productIDs where catalog.product(productID)?.type == .nonRenewable && !declared.contains(productID) {
                 let pointer = JSONPointer.append(tiersField.pointer, tier.name)
                 let location = tiersField.value.objectValue?[tier.name]?.location ?? tiersField.location
                 sink.error(.missingField, "non-renewing subscription \"\(productID)\" grants tier \"\(tier.name)\" but has no duration",
@@ -269,14 +273,15 @@ struct MatrixDecoder {
         var cases: [MatrixCase] = []
         for element in elements {
             guard let matrixCase = decodeCase(element) else { continue }
-            if let first = seen[matrixCase.id] {
-                let idField = element.value.objectValue?["id"]
-                sink.error(.duplicateCaseID, "duplicate case id \"\(matrixCase.id)\"", pointer: JSONPointer.append(element.pointer, "id"),
-                           at: idField?.location ?? element.location, hint: "first used at line \(first.line); case ids must be unique")
-            } else {
-                seen[matrixCase.id] = element.value.objectValue?["id"]?.location ?? element.location
-            }
             cases.append(matrixCase)
+            // A case without an id string is reported as such, not as a duplicate of another.
+            guard let idField = element.value.objectValue?["id"], idField.stringValue != nil else { continue }
+            if let first = seen[matrixCase.id] {
+                sink.error(.duplicateCaseID, "duplicate case id \"\(matrixCase.id)\"", pointer: JSONPointer.append(element.pointer, "id"),
+                           at: idField.location, hint: "first used at line \(first.line); case ids must be unique")
+            } else {
+                seen[matrixCase.id] = idField.location
+            }
         }
         return cases
     }
@@ -313,7 +318,7 @@ struct MatrixDecoder {
     }
 
     func checkAccount(_ alias: String, _ field: JSONField) {
-        guard !accountAliases.contains(alias) else { return }
+        guard let accountAliases, !accountAliases.contains(alias) else { return }
         sink.error(.unknownAccount, "unknown account \"\(alias)\"", pointer: field.pointer, at: field.location,
                    hint: Suggestion.didYouMean(alias, among: accountAliases) ?? "define it under \"accounts\"")
     }
