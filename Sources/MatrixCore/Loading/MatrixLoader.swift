@@ -60,7 +60,7 @@ struct MatrixDecoder {
         guard fields.isObject else { return nil }
         fields.ignore("$schema", "description")
 
-        if let versionField = fields.required("schemaVersion", "1") {
+        if let versionField = fields.required("schemaVersion", "the format version; write 1") {
             if let version = versionField.int(sink), version != Matrix.supportedSchemaVersion {
                 sink.error(.unsupportedSchemaVersion, "schemaVersion \(version) is not supported",
                            pointer: versionField.pointer, at: versionField.location,
