@@ -134,4 +134,15 @@ struct HTMLReportTests {
         let xs = steps.compactMap { $0.attributes["data-x"].flatMap(Int.init) }
         #expect(xs == [Timeline.left, Timeline.left + Timeline.minimumGap, Timeline.left + 2 * Timeline.minimumGap])
     }
+
+    @Test("Store time reported going backwards keeps the steps in order on the axis")
+    func backwardsStoreTime() throws {
+        var records = Array(Sample.records[6...7])
+        records[0].storeTime = Sample.storeStart + Sample.day
+        records[0].observed?.storeTime = Sample.storeStart + Sample.day
+        records[1].storeTime = Sample.storeStart
+        records[1].observed?.storeTime = Sample.storeStart
+        let timeline = Timeline(matrixCase: try #require(CaseEvidence.group(records).first), index: 0)
+        #expect(timeline.points.map(\.x) == [Timeline.left + Timeline.timeWidth(2), Timeline.left + Timeline.timeWidth(2) + Timeline.minimumGap])
+    }
 }

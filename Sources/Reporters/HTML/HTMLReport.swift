@@ -115,7 +115,7 @@ public enum HTMLReport {
         let timeline = Timeline(matrixCase: matrixCase, index: index)
         let times = timeline.points.compactMap(\.time)
         let caption: String
-        if let first = times.first, let last = times.last {
+        if let first = times.min(), let last = times.max() {
             caption = first == last
                 ? "Every step at store time \(StepText.storeTimeText(first))."
                 : "Store time from \(StepText.storeTimeText(first)) to \(StepText.storeTimeText(last)) (\(StepText.elapsed(last - first)))."

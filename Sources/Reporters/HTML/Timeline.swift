@@ -57,15 +57,19 @@ struct Timeline {
         }
         let firstKnown = times.compactMap { $0 }.first
         times = times.map { $0 ?? firstKnown }
-        let start = firstKnown ?? 0
+        let start = times.compactMap { $0 }.min() ?? 0
         let span = (times.compactMap { $0 }.max() ?? start) - start
-        return records.indices.map { i in
+        var points: [Point] = []
+        for i in records.indices {
             var x = Self.left + i * Self.minimumGap
             if span > 0, let time = times[i] {
                 x += Int((Double(time - start) / Double(span) * Double(Self.timeWidth(records.count))).rounded())
             }
-            return Point(record: records[i], x: x, time: times[i])
+            // Store time should only move forward; if an environment reports it going back, keep step order.
+            if let previous = points.last { x = max(x, previous.x + Self.minimumGap) }
+            points.append(Point(record: records[i], x: x, time: times[i]))
         }
+        return points
     }
 
     /// Width given to elapsed store time for `count` steps.
@@ -90,7 +94,7 @@ struct Timeline {
         svg += text("row-label", x: Self.left - 8, y: expectedY + 17, anchor: "end", "expected")
         svg += text("row-label", x: Self.left - 8, y: observedY + 17, anchor: "end", "observed")
         svg += "<line class=\"axis\" x1=\"\(Self.left)\" y1=\"\(axisY)\" x2=\"\(width - Self.right)\" y2=\"\(axisY)\"/>\n"
-        let start = points.compactMap(\.time).first
+        let start = points.compactMap(\.time).min()
         for (i, point) in points.enumerated() {
             let end = i + 1 < points.count ? points[i + 1].x : point.x + Self.tailWidth
             svg += band(expected: true, point: point, end: end)
