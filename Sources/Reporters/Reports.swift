@@ -72,19 +72,28 @@ public struct RunReport: Sendable, Hashable, Codable {
 
     /// One case's result.
     public struct CaseSummary: Sendable, Hashable, Codable {
+        /// The case's `id`.
         public var id: String
+        /// The case's `kind`.
         public var kind: String
+        /// The alias of the case's account.
         public var account: String
+        /// The case's worst step verdict.
         public var verdict: Verdict
+        /// Step counts by verdict.
         public var steps: VerdictCounts
         /// The first step that neither passed nor was skipped: `step 1 (purchase): <reason>`.
         public var firstProblem: String?
     }
 
+    /// The report format's version, ``currentVersion`` when written by this version.
     public var reportVersion: Int
+    /// The run's manifest.
     public var manifest: RunManifest
+    /// Every case, in the order it first appears in the evidence.
     public var cases: [CaseSummary]
 
+    /// The report of `records` under `manifest`.
     public init(records: [EvidenceRecord], manifest: RunManifest) {
         self.reportVersion = Self.currentVersion
         self.manifest = manifest

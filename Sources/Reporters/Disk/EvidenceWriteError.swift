@@ -10,6 +10,7 @@ import Darwin
 public struct EvidenceWriteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Which write failed. Extensible: new codes may be added.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code's stable name, e.g. `runDirectoryExists`.
         public let name: String
 
         /// The run directory already exists; evidence is never overwritten.
@@ -32,6 +33,7 @@ public struct EvidenceWriteError: Error, Sendable, Hashable, CustomStringConvert
         public var description: String { name }
     }
 
+    /// Which write failed.
     public var code: Code
     /// The file or directory concerned.
     public var path: String
@@ -40,6 +42,7 @@ public struct EvidenceWriteError: Error, Sendable, Hashable, CustomStringConvert
     /// The `errno` of the failed system call, when there was one.
     public var systemError: Int32?
 
+    /// An error with its code, the path concerned, a message saying what to do, and the `errno` if any.
     public init(_ code: Code, path: String, message: String, systemError: Int32? = nil) {
         self.code = code
         self.path = path
@@ -71,6 +74,7 @@ public struct EvidenceWriteError: Error, Sendable, Hashable, CustomStringConvert
 public struct EvidenceReadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Which read failed. Extensible: new codes may be added.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code's stable name, e.g. `corrupt`.
         public let name: String
 
         /// The file cannot be opened or read.
@@ -83,13 +87,16 @@ public struct EvidenceReadError: Error, Sendable, Hashable, CustomStringConverti
         public var description: String { name }
     }
 
+    /// Which read failed.
     public var code: Code
+    /// The file concerned.
     public var path: String
     /// 1-based line of the damaged record, for `corrupt`.
     public var line: Int?
     /// What went wrong and what to do next.
     public var message: String
 
+    /// An error with its code, the file, the 1-based line for `corrupt`, and a message saying what to do.
     public init(_ code: Code, path: String, line: Int? = nil, message: String) {
         self.code = code
         self.path = path

@@ -10,17 +10,23 @@ public struct RunManifest: Sendable, Hashable, Codable {
     /// The `manifestVersion` this version writes and reads.
     public static let currentVersion = 1
 
+    /// The manifest format's version, ``currentVersion`` when written by this version.
     public var manifestVersion: Int
     /// The version of `matrix` that wrote the run.
     public var toolVersion: String
+    /// The run's identifier, also the run directory's name.
     public var runId: String
+    /// `running` from the start until the final manifest is written.
     public var status: RunStatus
+    /// The matrix file that ran.
     public var matrix: MatrixReference
     /// `local`, `exec`, `sandbox`, `testflight`, …
     public var environment: String
     /// The build as given, e.g. `1.4 (212)`.
     public var build: String
+    /// The device as given, e.g. `iPhone 16`.
     public var device: String
+    /// The operating system as given, e.g. `iOS 26.1`.
     public var os: String
     /// The schedule the run models, e.g. `real`, `sandbox:5`, `xcode:4`.
     public var clock: String?
@@ -130,6 +136,7 @@ public struct MatrixReference: Sendable, Hashable, Codable {
     /// The matrix's `name`.
     public var name: String
 
+    /// A reference with a digest computed elsewhere.
     public init(path: String, sha256: String, name: String) {
         self.path = path
         self.sha256 = sha256

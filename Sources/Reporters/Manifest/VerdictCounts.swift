@@ -2,12 +2,18 @@ import MatrixCore
 
 /// How many cases or steps ended with each verdict. Every verdict is always present, zero included.
 public struct VerdictCounts: Sendable, Hashable, Codable {
+    /// How many passed.
     public var pass = 0
+    /// How many failed.
     public var fail = 0
+    /// How many errored.
     public var error = 0
+    /// How many were skipped.
     public var skipped = 0
+    /// How many were blocked.
     public var blocked = 0
 
+    /// All zero.
     public init() {}
 
     /// Counts `verdicts`.
@@ -53,8 +59,10 @@ public struct VerdictCounts: Sendable, Hashable, Codable {
 public struct RunCounts: Sendable, Hashable, Codable {
     /// Each case counts once, with its worst step verdict.
     public var cases: VerdictCounts
+    /// Each step counts once.
     public var steps: VerdictCounts
 
+    /// Counts given directly.
     public init(cases: VerdictCounts = .init(), steps: VerdictCounts = .init()) {
         self.cases = cases
         self.steps = steps

@@ -4,6 +4,7 @@ import MatrixCore
 public struct CaseEvidence: Sendable, Hashable {
     /// The case's `id`.
     public var id: String
+    /// The case's `kind`, e.g. `refund`.
     public var kind: String
     /// The account of the case's first step.
     public var account: AccountRef

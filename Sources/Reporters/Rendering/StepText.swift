@@ -5,6 +5,7 @@ import MatrixCore
 public struct FieldComparison: Sendable, Hashable {
     /// The expectation field: `access`, `result`, `subscriptionStatus`, `transaction`, …
     public var field: String
+    /// The expected value as text, e.g. `["pro"]`.
     public var expected: String
     /// What was observed for the same field, or `not observed`.
     public var observed: String
