@@ -19,7 +19,7 @@ let package = Package(
         ),
         .target(name: "SignedData", dependencies: ["COpenSSL", "MatrixCore"]),
         .target(name: "Adapters", dependencies: ["MatrixCore", "StoreSimulator", "SignedData"]),
-        .target(name: "Reporters", dependencies: ["MatrixCore"]),
+        .target(name: "Reporters", dependencies: ["MatrixCore", "COpenSSL"]),
         .target(name: "MatrixCLI", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "Adapters", "Reporters"]),
         .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
         .target(name: "TestSupport", dependencies: ["MatrixCore"]),

@@ -1,0 +1,61 @@
+import Foundation
+import MatrixCore
+
+extension RunDirectory {
+    /// Writes `run.json` atomically, with `files` set to the SHA-256 of every other file present now.
+    ///
+    /// Call it when the run starts (status `running`); ``finish(_:status:endedAt:)`` writes the final one.
+    /// - Returns: the manifest as written.
+    /// - Throws: ``EvidenceWriteError`` (`cannotHash`, `cannotWrite`, `cannotSync`).
+    @discardableResult
+    public func writeManifest(_ manifest: RunManifest) throws -> RunManifest {
+        var manifest = manifest
+        manifest.files = try fileDigests()
+        try DurableFile.replace(manifestURL, with: manifest.encoded())
+        return manifest
+    }
+
+    /// Reads `run.json`.
+    ///
+    /// - Throws: ``EvidenceReadError`` with code `unreadable` or `unsupportedManifest`.
+    public func readManifest() throws -> RunManifest {
+        let data: Data
+        do {
+            data = try Data(contentsOf: manifestURL)
+        } catch {
+            throw EvidenceReadError(.unreadable, path: manifestURL.path,
+                                    message: "cannot read \(manifestURL.path): \(error.localizedDescription); "
+                                        + "check that \(url.path) is a run directory")
+        }
+        return try RunManifest.decode(data, path: manifestURL.path)
+    }
+
+    /// Reads `evidence.jsonl`; see ``EvidenceReader/read(_:)``.
+    public func readEvidence() throws -> (records: [EvidenceRecord], droppedTornLine: Bool) {
+        try EvidenceReader.read(evidenceURL)
+    }
+
+    /// Ends the run: renders `junit.xml`, `summary.md` and `report.html` from the evidence on disk, writes
+    /// them, then writes the final `run.json` with the status, end time, counts and file digests.
+    ///
+    /// Close the ``EvidenceWriter`` first. A torn last evidence line is left out of the reports and counts.
+    /// - Parameters:
+    ///   - manifest: the manifest written at the start.
+    ///   - status: `complete`, or `interrupted` when the run stopped early.
+    ///   - endedAt: the wall-clock end, from the caller's clock.
+    /// - Returns: the final manifest.
+    /// - Throws: ``EvidenceReadError`` when the evidence cannot be read back; ``EvidenceWriteError`` when a
+    ///   report or the manifest cannot be written.
+    @discardableResult
+    public func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date) throws -> RunManifest {
+        let records = try readEvidence().records
+        var final = manifest
+        final.status = status
+        final.endedAt = Timestamp.iso8601(endedAt)
+        final.counts = RunCounts(records: records)
+        for (name, data) in Reports.renderAll(records: records, manifest: final).sorted(by: { $0.key < $1.key }) {
+            try write(data, named: name)
+        }
+        return try writeManifest(final)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// One run's directory of evidence: `<root>/<environment>/<build-slug>/<run-id>/`.
+///
+/// It holds `run.json` (the ``RunManifest``), `evidence.jsonl` (one ``EvidenceRecord`` per line, written by
+/// ``EvidenceWriter``) and the reports `junit.xml`, `summary.md` and `report.html`. A run directory is created
+/// once and never overwritten.
+public struct RunDirectory: Sendable, Hashable {
+    /// `run.json`.
+    public static let manifestFileName = "run.json"
+    /// `evidence.jsonl`.
+    public static let evidenceFileName = "evidence.jsonl"
+    /// The build directory used when no build was given, or the build is `local`.
+    public static let unspecifiedBuild = "unspecified"
+
+    /// The run directory itself.
+    public let url: URL
+
+    /// A run directory that already exists, for re-rendering reports, verifying or resuming a run.
+    public init(url: URL) {
+        self.url = url.standardizedFileURL
+    }
+
+    /// `<run directory>/run.json`.
+    public var manifestURL: URL { url.appendingPathComponent(Self.manifestFileName) }
+    /// `<run directory>/evidence.jsonl`.
+    public var evidenceURL: URL { url.appendingPathComponent(Self.evidenceFileName) }
+
+    /// Creates `<root>/<environment>/<build-slug>/<runID>/`, creating `root` and the levels above the run as
+    /// needed.
+    ///
+    /// - Parameters:
+    ///   - root: the reports directory, e.g. `reports`.
+    ///   - environment: `local`, `sandbox`, …; used as written.
+    ///   - build: the build string as given, e.g. `1.4 (212)`; see ``buildSlug(_:)``.
+    ///   - runID: the run's identifier; used as written.
+    /// - Throws: ``EvidenceWriteError`` with code `runDirectoryExists` when the run directory exists (nothing
+    ///   in it is touched), `invalidPathComponent` when `environment` or `runID` cannot name a directory,
+    ///   `cannotCreateDirectory` otherwise.
+    public static func create(root: URL, environment: String, build: String, runID: String) throws -> RunDirectory {
+        try checkComponent(environment, what: "environment name")
+        try checkComponent(runID, what: "run id")
+        let parent = root.appendingPathComponent(environment).appendingPathComponent(buildSlug(build))
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw EvidenceWriteError(.cannotCreateDirectory, path: parent.path,
+                                     message: "cannot create directory \(parent.path): \(error.localizedDescription); "
+                                         + "check that the reports directory is writable")
+        }
+        let run = parent.appendingPathComponent(runID)
+        guard try DurableFile.makeNewDirectory(run.path) else {
+            throw EvidenceWriteError(.runDirectoryExists, path: run.path,
+                                     message: "run directory \(run.path) already exists and evidence is never overwritten; "
+                                         + "choose another run id, or move the existing directory away")
+        }
+        DurableFile.syncDirectory(parent.path)
+        return RunDirectory(url: run)
+    }
+
+    /// A file-system-safe form of a build string: `1.4 (212)` → `1.4-212`.
+    ///
+    /// ASCII letters, digits, `.` and `_` are kept; every run of other characters becomes one `-`;
+    /// leading and trailing `-` and `.` are removed; at most 64 characters are kept. An empty result, an empty
+    /// build, and `local` (the embedded environment's build) give `unspecified`.
+    public static func buildSlug(_ build: String) -> String {
+        let trimmed = build.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty || trimmed.lowercased() == "local" { return unspecifiedBuild }
+        var slug = ""
+        var pendingDash = false
+        for scalar in trimmed.unicodeScalars {
+            let keep = scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "." || scalar == "_")
+            if keep {
+                if pendingDash && !slug.isEmpty { slug.append("-") }
+                pendingDash = false
+                slug.unicodeScalars.append(scalar)
+            } else {
+                pendingDash = true
+            }
+        }
+        let cut = String(slug.prefix(64))
+        let result = cut.trimmingCharacters(in: CharacterSet(charactersIn: "-."))
+        return result.isEmpty ? unspecifiedBuild : result
+    }
+
+    /// The SHA-256 of every regular file in the directory except `run.json` and hidden (temporary) files.
+    ///
+    /// - Returns: lower-case hex digests by path relative to the run directory, `/`-separated.
+    /// - Throws: ``EvidenceWriteError`` with code `cannotHash` when a file cannot be read.
+    public func fileDigests() throws -> [String: String] {
+        let paths: [String]
+        do {
+            paths = try FileManager.default.subpathsOfDirectory(atPath: url.path)
+        } catch {
+            throw EvidenceWriteError(.cannotHash, path: url.path,
+                                     message: "cannot list \(url.path): \(error.localizedDescription); check that the run directory is readable")
+        }
+        var digests: [String: String] = [:]
+        for path in paths.sorted() {
+            if path == Self.manifestFileName { continue }
+            if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+            let file = url.appendingPathComponent(path)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            digests[path] = try Digests.sha256.hexDigest(ofFileAt: file)
+        }
+        return digests
+    }
+
+    /// Replaces (or creates) the file `name` in the run directory atomically.
+    ///
+    /// - Throws: ``EvidenceWriteError`` with code `cannotWrite` or `cannotSync`.
+    public func write(_ data: Data, named name: String) throws {
+        try Self.checkComponent(name, what: "file name")
+        try DurableFile.replace(url.appendingPathComponent(name), with: data)
+    }
+
+    private static func checkComponent(_ text: String, what: String) throws {
+        let bad = text.isEmpty || text == "." || text == ".." || text.contains("/") || text.contains("\0") || text.utf8.count > 200
+        if bad {
+            throw EvidenceWriteError(.invalidPathComponent, path: text,
+                                     message: "the \(what) \"\(text)\" cannot name a directory; use a non-empty name without '/'")
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import MatrixCore
+
+/// Renders a run as one self-contained HTML page, `report.html`.
+///
+/// The page has no external references (no network, no fonts, no images): CSS, SVG and script are inline.
+/// It shows the run's metadata, counts per verdict, a table of cases, and per case a ``Timeline`` picture and a
+/// table of steps with expected and observed values. Everything is readable with JavaScript off; the filters by
+/// verdict and by case kind need it and stay hidden without it. All text is escaped.
+public enum HTMLReport {
+    /// `report.html`.
+    public static let fileName = "report.html"
+
+    /// The HTML document, UTF-8 text ending with a newline.
+    public static func render(records: [EvidenceRecord], manifest: RunManifest) -> String {
+        let cases = CaseEvidence.group(records)
+        let counts = RunCounts(records: records)
+        let overall = records.isEmpty ? "NO STEPS" : StepText.label(Verdict.summarise(records.map(\.verdict)))
+        let title = "StoreKit Matrix: \(manifest.matrix.name) — \(overall)"
+        var html = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(Markup.text(title))</title>
+        <style>
+        \(HTMLAssets.css)</style>
+        </head>
+        <body>
+        <header>
+        <h1>StoreKit Matrix: \(Markup.text(manifest.matrix.name)) \(verdictBadge(overall))</h1>
+
+        """
+        html += metadata(manifest)
+        html += "</header>\n<main>\n"
+        html += countsTable(counts)
+        html += filters(cases)
+        html += caseIndex(cases)
+        for (index, matrixCase) in cases.enumerated() {
+            html += caseSection(matrixCase, index: index)
+        }
+        html += "</main>\n<footer>Rendered by matrix \(Markup.text(manifest.toolVersion)) from the evidence of run "
+            + "<code>\(Markup.text(manifest.runId))</code>.</footer>\n"
+        html += "<script>\n\(HTMLAssets.script)</script>\n</body>\n</html>\n"
+        return html
+    }
+
+    private static func verdictBadge(_ label: String) -> String {
+        "<span class=\"badge v-\(Markup.attribute(label.lowercased().replacingOccurrences(of: " ", with: "-")))\">\(Markup.text(label))</span>"
+    }
+
+    private static func metadata(_ manifest: RunManifest) -> String {
+        var rows: [(String, String)] = [
+            ("Run", manifest.runId), ("Status", manifest.status.rawValue), ("Environment", manifest.environment),
+            ("Build", manifest.build), ("Device", manifest.device), ("OS", manifest.os),
+        ]
+        if let clock = manifest.clock { rows.append(("Clock", clock)) }
+        rows += [
+            ("Matrix", "\(manifest.matrix.path) (\(manifest.matrix.name))"), ("Matrix SHA-256", manifest.matrix.sha256),
+            ("Started", manifest.startedAt), ("Ended", manifest.endedAt ?? "—"), ("Tool", "matrix \(manifest.toolVersion)"),
+        ]
+        for account in manifest.accounts {
+            rows.append(("Account \(account.alias)", account.state + (account.hash.map { " (hash \($0.prefix(12))…)" } ?? "")))
+        }
+        return "<dl class=\"meta\">\n" + rows.map { "<dt>\(Markup.text($0.0))</dt><dd>\(Markup.text($0.1))</dd>\n" }.joined() + "</dl>\n"
+    }
+
+    private static func countsTable(_ counts: RunCounts) -> String {
+        var html = "<section class=\"counts\"><h2>Counts</h2>\n<table>\n<thead><tr><th></th>"
+        html += Verdict.allCases.map { "<th class=\"v-\($0.rawValue)\">\($0.rawValue)</th>" }.joined() + "<th>total</th></tr></thead>\n<tbody>\n"
+        for (name, row) in [("Cases", counts.cases), ("Steps", counts.steps)] {
+            html += "<tr><th>\(name)</th>" + Verdict.allCases.map { "<td>\(row[$0])</td>" }.joined() + "<td>\(row.total)</td></tr>\n"
+        }
+        return html + "</tbody>\n</table>\n</section>\n"
+    }
+
+    private static func filters(_ cases: [CaseEvidence]) -> String {
+        let verdicts = VerdictCounts(cases.map(\.verdict))
+        var kinds: [String: Int] = [:]
+        for matrixCase in cases { kinds[matrixCase.kind, default: 0] += 1 }
+        var html = "<section id=\"filters\" class=\"filters\" hidden>\n<fieldset><legend>Case verdict</legend>\n"
+        for verdict in Verdict.allCases where verdicts[verdict] > 0 {
+            html += "<label><input type=\"checkbox\" data-filter=\"verdict\" value=\"\(verdict.rawValue)\" checked> "
+                + "\(StepText.label(verdict)) (\(verdicts[verdict]))</label>\n"
+        }
+        html += "</fieldset>\n<fieldset><legend>Case kind</legend>\n"
+        for (kind, count) in kinds.sorted(by: { $0.key < $1.key }) {
+            html += "<label><input type=\"checkbox\" data-filter=\"kind\" value=\"\(Markup.attribute(kind))\" checked> "
+                + "\(Markup.text(kind)) (\(count))</label>\n"
+        }
+        return html + "</fieldset>\n<p id=\"shown\" aria-live=\"polite\"></p>\n</section>\n"
+    }
+
+    private static func caseIndex(_ cases: [CaseEvidence]) -> String {
+        guard !cases.isEmpty else { return "<p>No steps were recorded.</p>\n" }
+        var html = "<section class=\"index\"><h2>Cases</h2>\n<table>\n<thead><tr><th>Case</th><th>Kind</th><th>Account</th>"
+            + "<th>Verdict</th><th>Steps</th><th>First problem</th></tr></thead>\n<tbody>\n"
+        for (index, matrixCase) in cases.enumerated() {
+            let problem = matrixCase.firstProblem.map { "step \($0.step) (\($0.action.action.rawValue)): " + ($0.reason ?? StepText.label($0.verdict)) }
+            html += "<tr class=\"case-row\" data-verdict=\"\(matrixCase.verdict.rawValue)\" data-kind=\"\(Markup.attribute(matrixCase.kind))\">"
+                + "<td><a href=\"#case-\(index)\"><code>\(Markup.text(matrixCase.id))</code></a></td>"
+                + "<td>\(Markup.text(matrixCase.kind))</td><td>\(Markup.text(matrixCase.account.alias))</td>"
+                + "<td>\(verdictBadge(StepText.label(matrixCase.verdict)))</td><td>\(matrixCase.counts.phrase)</td>"
+                + "<td>\(Markup.text(problem ?? ""))</td></tr>\n"
+        }
+        return html + "</tbody>\n</table>\n</section>\n"
+    }
+
+    private static func caseSection(_ matrixCase: CaseEvidence, index: Int) -> String {
+        var html = "<section class=\"case\" id=\"case-\(index)\" data-verdict=\"\(matrixCase.verdict.rawValue)\""
+            + " data-kind=\"\(Markup.attribute(matrixCase.kind))\">\n"
+        html += "<h2>\(verdictBadge(StepText.label(matrixCase.verdict))) <code>\(Markup.text(matrixCase.id))</code></h2>\n"
+        html += "<p class=\"case-meta\">kind <b>\(Markup.text(matrixCase.kind))</b> · account <b>\(Markup.text(matrixCase.account.alias))</b>"
+            + " (\(Markup.text(matrixCase.account.state))) · \(matrixCase.counts.phrase)</p>\n"
+        let timeline = Timeline(matrixCase: matrixCase, index: index)
+        let times = timeline.points.compactMap(\.time)
+        let caption: String
+        if let first = times.min(), let last = times.max() {
+            caption = first == last
+                ? "Every step at store time \(StepText.storeTimeText(first))."
+                : "Store time from \(StepText.storeTimeText(first)) to \(StepText.storeTimeText(last)) (\(StepText.elapsed(last - first)))."
+        } else {
+            caption = "No store time was observed; steps are shown in order."
+        }
+        html += "<figure class=\"timeline\"><div class=\"scroll\">\(timeline.render())</div>\n"
+            + "<figcaption>\(Markup.text(caption)) Steps at the same store time are drawn \(Timeline.minimumGap) px apart.</figcaption></figure>\n"
+        html += "<table class=\"steps\">\n<thead><tr><th>#</th><th>Step</th><th>Verdict</th><th>Store time</th>"
+            + "<th>Expected</th><th>Observed</th><th>Reason</th></tr></thead>\n<tbody>\n"
+        for record in matrixCase.records {
+            html += stepRow(record, in: matrixCase)
+        }
+        return html + "</tbody>\n</table>\n</section>\n"
+    }
+
+    private static func stepRow(_ record: EvidenceRecord, in matrixCase: CaseEvidence) -> String {
+        let rows = StepText.comparisons(record)
+        let expected = rows.isEmpty ? "<span class=\"muted\">not judged</span>"
+            : rows.map { "<div><span class=\"field\">\(Markup.text($0.field))</span> \(Markup.text($0.expected))</div>" }.joined()
+        var observed: String
+        if rows.isEmpty {
+            observed = record.observed.map { "<div><span class=\"field\">access</span> \(Markup.text(Judge.render($0.access)))</div>" }
+                ?? "<span class=\"muted\">\(StepText.notObserved)</span>"
+        } else {
+            observed = rows.map {
+                "<div\($0.differs ? " class=\"differs\"" : "")><span class=\"field\">\(Markup.text($0.field))</span> \(Markup.text($0.observed))</div>"
+            }.joined()
+        }
+        if let ids = record.observed?.transactionIds, !ids.isEmpty {
+            observed += "<div class=\"muted\">transactions \(Markup.text(ids.joined(separator: ", ")))</div>"
+        }
+        if let message = record.observed?.message {
+            observed += "<div class=\"muted\">app said “\(Markup.text(message))”</div>"
+        }
+        let reason = record.verdict == .blocked ? matrixCase.blockedMessage(for: record) : (record.reason ?? "")
+        return "<tr class=\"v-\(record.verdict.rawValue)\"><td>\(record.step)</td>"
+            + "<td><code>\(Markup.text(StepText.describe(record.action)))</code></td>"
+            + "<td>\(verdictBadge(StepText.label(record.verdict)))</td>"
+            + "<td class=\"time\">\(Markup.text(StepText.storeTimeText(StepText.storeTime(record))))</td>"
+            + "<td>\(expected)</td><td>\(observed)</td><td>\(Markup.text(reason))</td></tr>\n"
+    }
+}

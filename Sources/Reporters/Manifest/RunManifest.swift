@@ -1,0 +1,150 @@
+import Foundation
+import MatrixCore
+
+/// A run's manifest, `run.json`: what ran, where, when, how it went, and the SHA-256 of every other file of
+/// the run directory.
+///
+/// Written when the run starts (status `running`) and again when it ends, each time atomically. Versioned by
+/// `manifestVersion`; readers refuse versions they do not know.
+public struct RunManifest: Sendable, Hashable, Codable {
+    /// The `manifestVersion` this version writes and reads.
+    public static let currentVersion = 1
+
+    /// The manifest format's version, ``currentVersion`` when written by this version.
+    public var manifestVersion: Int
+    /// The version of `matrix` that wrote the run.
+    public var toolVersion: String
+    /// The run's identifier, also the run directory's name.
+    public var runId: String
+    /// `running` from the start until the final manifest is written.
+    public var status: RunStatus
+    /// The matrix file that ran.
+    public var matrix: MatrixReference
+    /// `local`, `exec`, `sandbox`, `testflight`, …
+    public var environment: String
+    /// The build as given, e.g. `1.4 (212)`.
+    public var build: String
+    /// The device as given, e.g. `iPhone 16`.
+    public var device: String
+    /// The operating system as given, e.g. `iOS 26.1`.
+    public var os: String
+    /// The schedule the run models, e.g. `real`, `sandbox:5`, `xcode:4`.
+    public var clock: String?
+    /// Every account of the matrix: alias, described state, and in guided runs a salted SHA-256 of the real
+    /// identifier (never the identifier itself).
+    public var accounts: [AccountRef]
+    /// ISO 8601 with milliseconds, UTC.
+    public var startedAt: String
+    /// ISO 8601 with milliseconds, UTC; absent while the run is `running`.
+    public var endedAt: String?
+    /// Cases and steps by verdict, counted from the evidence.
+    public var counts: RunCounts
+    /// SHA-256 (lower-case hex) of every other file of the run directory, by path relative to it.
+    public var files: [String: String]
+
+    /// A manifest for a run that is starting: status `running`, no end, zero counts, no files yet.
+    ///
+    /// - Parameters:
+    ///   - toolVersion: the `matrix` version, injected by the caller.
+    ///   - context: the run's id, environment, build, device and OS.
+    ///   - matrix: the matrix file's path, digest and name; see ``MatrixReference/init(path:contents:name:)``.
+    ///   - clock: the schedule the run models.
+    ///   - accounts: see ``accounts(of:)``.
+    ///   - startedAt: the wall-clock start, from the caller's clock.
+    public init(toolVersion: String, context: RunContext, matrix: MatrixReference, clock: String?, accounts: [AccountRef],
+                startedAt: Date) {
+        self.manifestVersion = Self.currentVersion
+        self.toolVersion = toolVersion
+        self.runId = context.runID
+        self.status = .running
+        self.matrix = matrix
+        self.environment = context.environment
+        self.build = context.build
+        self.device = context.device
+        self.os = context.os
+        self.clock = clock
+        self.accounts = accounts
+        self.startedAt = Timestamp.iso8601(startedAt)
+        self.endedAt = nil
+        self.counts = RunCounts()
+        self.files = [:]
+    }
+
+    /// The accounts of `matrix` as a manifest lists them: alias and described state, no hash.
+    public static func accounts(of matrix: Matrix) -> [AccountRef] {
+        matrix.accounts.map { AccountRef(alias: $0.alias, state: $0.stateDescription) }
+    }
+
+    /// A salted SHA-256 of a real account identifier (a Sandbox Apple Account e-mail, say), for
+    /// ``AccountRef/hash``: `sha256(salt + ":" + identifier)` with the identifier trimmed and lower-cased, as
+    /// lower-case hex. The identifier itself never reaches evidence.
+    public static func accountHash(identifier: String, salt: String) -> String {
+        let normalised = identifier.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        return Digests.sha256.hexDigest(of: Array((salt + ":" + normalised).utf8))
+    }
+
+    /// The manifest as `run.json` writes it: pretty-printed, sorted keys, unescaped slashes, trailing newline.
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Every field is a string, number, array or dictionary of them: encoding cannot fail.
+        var data = (try? encoder.encode(self)) ?? Data()
+        data.append(0x0A)
+        return data
+    }
+
+    /// Reads a manifest.
+    ///
+    /// - Throws: ``EvidenceReadError`` with code `unsupportedManifest` when the data is not a manifest or has a
+    ///   `manifestVersion` this version does not know.
+    public static func decode(_ data: Data, path: String) throws -> RunManifest {
+        struct Version: Decodable { var manifestVersion: Int? }
+        let version = (try? JSONDecoder().decode(Version.self, from: data))?.manifestVersion
+        guard let version else {
+            throw EvidenceReadError(.unsupportedManifest, path: path, message: "\(path) is not a run manifest (no manifestVersion)")
+        }
+        guard version == currentVersion else {
+            throw EvidenceReadError(.unsupportedManifest, path: path,
+                                    message: "\(path) has manifestVersion \(version); this matrix reads version \(currentVersion), "
+                                        + "so use the matrix version that wrote the run")
+        }
+        do {
+            return try JSONDecoder().decode(RunManifest.self, from: data)
+        } catch {
+            throw EvidenceReadError(.unsupportedManifest, path: path,
+                                    message: "\(path) is not a valid run manifest: \(error)")
+        }
+    }
+}
+
+/// Where a run is in its life.
+public enum RunStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The run has started and not ended (or the process died without ending it).
+    case running
+    /// Every case ran to its end.
+    case complete
+    /// The run stopped early (Ctrl-C, a signal, a write error); the evidence written so far is kept.
+    case interrupted
+}
+
+/// The matrix a run ran: its path as given, the SHA-256 of its bytes, its name.
+public struct MatrixReference: Sendable, Hashable, Codable {
+    /// The path as given on the command line.
+    public var path: String
+    /// SHA-256 of the file's bytes, lower-case hex.
+    public var sha256: String
+    /// The matrix's `name`.
+    public var name: String
+
+    /// A reference with a digest computed elsewhere.
+    public init(path: String, sha256: String, name: String) {
+        self.path = path
+        self.sha256 = sha256
+        self.name = name
+    }
+
+    /// A reference that digests the matrix file's bytes.
+    public init(path: String, contents: Data, name: String) {
+        self.init(path: path, sha256: Digests.sha256.hexDigest(of: [UInt8](contents)), name: name)
+    }
+}

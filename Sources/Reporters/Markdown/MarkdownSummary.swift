@@ -1,0 +1,106 @@
+import MatrixCore
+
+/// Renders a run as GitHub-flavoured Markdown, `summary.md`: metadata, counts per verdict, a table of cases,
+/// and every failure and error with expected versus observed values and the reason.
+///
+/// Verdicts are written as text (`PASS`, `FAIL`, …), never as emoji or colour alone.
+public enum MarkdownSummary {
+    /// `summary.md`.
+    public static let fileName = "summary.md"
+
+    /// The Markdown text, ending with a newline.
+    public static func render(records: [EvidenceRecord], manifest: RunManifest) -> String {
+        let cases = CaseEvidence.group(records)
+        let counts = RunCounts(records: records)
+        let overall = Verdict.summarise(records.map(\.verdict))
+        var lines: [String] = []
+        lines.append("# StoreKit Matrix: \(Markdown.text(manifest.matrix.name)) — \(headline(overall, manifest, records.isEmpty))")
+        lines.append("")
+        lines += metadata(manifest)
+        lines.append("")
+        lines.append("## Counts")
+        lines.append("")
+        lines.append("| | " + Verdict.allCases.map(\.rawValue).joined(separator: " | ") + " | total |")
+        lines.append("|---|" + String(repeating: "---:|", count: Verdict.allCases.count + 1))
+        for (name, row) in [("Cases", counts.cases), ("Steps", counts.steps)] {
+            lines.append("| \(name) | " + Verdict.allCases.map { String(row[$0]) }.joined(separator: " | ") + " | \(row.total) |")
+        }
+        lines.append("")
+        lines.append("## Cases")
+        lines.append("")
+        if cases.isEmpty {
+            lines.append("No steps were recorded.")
+        } else {
+            lines.append("| Case | Kind | Account | Verdict | Steps | First problem |")
+            lines.append("|---|---|---|---|---|---|")
+            for matrixCase in cases {
+                let problem = matrixCase.firstProblem.map {
+                    "step \($0.step) (\($0.action.action.rawValue)): " + ($0.reason ?? StepText.label($0.verdict))
+                }
+                lines.append("| " + [
+                    Markdown.code(matrixCase.id), Markdown.text(matrixCase.kind), Markdown.text(matrixCase.account.alias),
+                    "**\(StepText.label(matrixCase.verdict))**", matrixCase.counts.phrase, problem.map(Markdown.text) ?? "",
+                ].joined(separator: " | ") + " |")
+            }
+        }
+        let problems = cases.flatMap { c in c.records.filter { $0.verdict == .fail || $0.verdict == .error }.map { (c, $0) } }
+        if !problems.isEmpty {
+            lines.append("")
+            lines.append("## Failures and errors")
+            for (matrixCase, record) in problems {
+                lines.append("")
+                lines += problem(record, in: matrixCase)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func headline(_ overall: Verdict, _ manifest: RunManifest, _ empty: Bool) -> String {
+        switch manifest.status {
+        case .running: "RUNNING"
+        case .interrupted: "INTERRUPTED"
+        case .complete: empty ? "NO STEPS" : StepText.label(overall)
+        }
+    }
+
+    private static func metadata(_ manifest: RunManifest) -> [String] {
+        var rows: [(String, String)] = [
+            ("Run", Markdown.code(manifest.runId)),
+            ("Status", manifest.status.rawValue),
+            ("Environment", Markdown.text(manifest.environment)),
+            ("Build", Markdown.text(manifest.build)),
+            ("Device", Markdown.text(manifest.device)),
+            ("OS", Markdown.text(manifest.os)),
+        ]
+        if let clock = manifest.clock { rows.append(("Clock", Markdown.text(clock))) }
+        rows += [
+            ("Matrix", Markdown.code(manifest.matrix.path) + " (" + Markdown.text(manifest.matrix.name) + ", SHA-256 "
+                + Markdown.code(String(manifest.matrix.sha256.prefix(12))) + ")"),
+            ("Started", manifest.startedAt),
+            ("Ended", manifest.endedAt ?? "—"),
+            ("Tool", "matrix " + Markdown.text(manifest.toolVersion)),
+        ]
+        for account in manifest.accounts {
+            rows.append(("Account " + Markdown.code(account.alias), Markdown.text(account.state)))
+        }
+        return ["| | |", "|---|---|"] + rows.map { "| \($0.0) | \($0.1) |" }
+    }
+
+    private static func problem(_ record: EvidenceRecord, in matrixCase: CaseEvidence) -> [String] {
+        var lines = ["### \(StepText.label(record.verdict)): " + Markdown.code(matrixCase.id) + " step \(record.step) "
+            + Markdown.code(StepText.describe(record.action))]
+        lines.append("")
+        let rows = StepText.comparisons(record)
+        if !rows.isEmpty {
+            lines.append("| Field | Expected | Observed | |")
+            lines.append("|---|---|---|---|")
+            for row in rows {
+                lines.append("| \(Markdown.text(row.field)) | \(Markdown.code(row.expected)) | \(Markdown.code(row.observed)) | "
+                    + (row.differs ? "**differs**" : "") + " |")
+            }
+            lines.append("")
+        }
+        lines.append("Reason: " + Markdown.text(record.reason ?? "none given"))
+        return lines
+    }
+}

@@ -1,0 +1,102 @@
+/// Escaping for XML, HTML and SVG text and attribute values.
+///
+/// Characters XML 1.0 forbids (C0 controls other than tab, newline and carriage return; U+FFFE; U+FFFF) cannot
+/// appear even as character references, so they are written as visible text, `\u001B`. C1 controls
+/// (U+007F–U+009F) are treated the same, as HTML does not allow them either.
+enum Markup {
+    /// Escapes text content: `&`, `<`, `>` and forbidden characters.
+    static func text(_ value: String) -> String {
+        escape(value, attribute: false)
+    }
+
+    /// Escapes a double- or single-quoted attribute value: as ``text(_:)`` plus quotes, and tab, newline and
+    /// carriage return as character references so that attribute normalisation keeps them.
+    static func attribute(_ value: String) -> String {
+        escape(value, attribute: true)
+    }
+
+    private static func escape(_ value: String, attribute: Bool) -> String {
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where attribute: out += "&quot;"
+            case "'" where attribute: out += "&apos;"
+            case "\t" where attribute: out += "&#9;"
+            case "\n" where attribute: out += "&#10;"
+            case "\r": out += "&#13;"
+            case "\t", "\n": out.unicodeScalars.append(scalar)
+            default:
+                if isForbidden(scalar) {
+                    out += visible(scalar)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0xFFFE || value == 0xFFFF
+    }
+
+    /// `\u001B`.
+    static func visible(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}
+
+/// Escaping for GitHub-flavoured Markdown.
+enum Markdown {
+    /// Characters that could start emphasis, code, links, HTML, entities, strikethrough or a table cell.
+    private static let special: Set<Unicode.Scalar> = ["\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&"]
+
+    /// Plain text safe inside a paragraph or a table cell: special characters backslash-escaped, line breaks
+    /// as `<br>`, forbidden control characters made visible.
+    static func text(_ value: String) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            if special.contains(scalar) {
+                out += "\\"
+                out.unicodeScalars.append(scalar)
+            } else if scalar == "\n" {
+                out += "<br>"
+            } else if scalar == "\r" {
+                continue
+            } else if Markup.isForbidden(scalar) || scalar == "\t" {
+                out += scalar == "\t" ? " " : Markup.visible(scalar)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// A code span that shows `value` literally, safe inside a table cell (`|` is escaped, which GitHub
+    /// removes again inside the span); line breaks become spaces.
+    static func code(_ value: String) -> String {
+        var content = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\n", "\r", "\t": content += " "
+            case "|": content += "\\|"
+            default: content += Markup.isForbidden(scalar) ? Markup.visible(scalar) : String(scalar)
+            }
+        }
+        var longest = 0
+        var run = 0
+        for character in content {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let padded = content.isEmpty ? " " : content.hasPrefix("`") || content.hasSuffix("`") ? " " + content + " " : content
+        return fence + padded + fence
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import MatrixCore
+import Testing
+@testable import Reporters
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@Suite("Evidence writer")
+struct EvidenceWriterTests {
+    private func newRun() throws -> (RunDirectory, URL) {
+        let root = try Scratch.directory()
+        return (try RunDirectory.create(root: root, environment: "local", build: "local", runID: "run"), root)
+    }
+
+    @Test("Each appended record is one compact JSON line with sorted keys, on disk when append returns")
+    func appendsLines() async throws {
+        let (directory, root) = try newRun()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let writer = try EvidenceWriter(directory: directory)
+        for (index, record) in Sample.records.enumerated() {
+            try await writer.append(record)
+            let text = try String(contentsOf: directory.evidenceURL, encoding: .utf8)
+            #expect(text.hasSuffix("\n"))
+            #expect(text.split(separator: "\n").count == index + 1)
+        }
+        #expect(await writer.appendedCount == Sample.records.count)
+        let lines = try String(contentsOf: directory.evidenceURL, encoding: .utf8).split(separator: "\n")
+        #expect(lines[0].hasPrefix(#"{"account":{"alias":"fresh","#))
+        #expect(lines[0].contains(#""case":"fresh-purchase/pro""#))
+        #expect(!lines[0].contains(#"\/"#))
+        #expect(!lines[0].contains("\n"))
+        let decoded = try lines.map { try JSONDecoder().decode(EvidenceRecord.self, from: Data($0.utf8)) }
+        #expect(decoded == Sample.records)
+    }
+
+    @Test("A second writer cannot take over an existing evidence file")
+    func refusesExistingFile() async throws {
+        let (directory, root) = try newRun()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let writer = try EvidenceWriter(directory: directory)
+        try await writer.append(Sample.records[0])
+        let error = try #require(throws: EvidenceWriteError.self) { try EvidenceWriter(directory: directory) }
+        #expect(error.code == .cannotWrite)
+        #expect(try EvidenceReader.read(directory.evidenceURL).records.count == 1)
+    }
+
+    @Test("Appending after close throws writerClosed")
+    func closed() async throws {
+        let (directory, root) = try newRun()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let writer = try EvidenceWriter(directory: directory)
+        await writer.close()
+        let error = await #expect(throws: EvidenceWriteError.self) { try await writer.append(Sample.records[0]) }
+        #expect(error?.code == .writerClosed)
+    }
+
+    @Test("A run directory that vanished gives a cannotWrite error that says what to check")
+    func missingDirectory() throws {
+        let (directory, root) = try newRun()
+        try FileManager.default.removeItem(at: root)
+        let error = try #require(throws: EvidenceWriteError.self) { try EvidenceWriter(directory: directory) }
+        #expect(error.code == .cannotWrite)
+        #expect(error.systemError == ENOENT)
+        #expect(error.message.contains(directory.evidenceURL.path))
+        #expect(error.message.contains("check that the reports directory exists"))
+    }
+
+    @Test("A full disk stops the writer with an error saying to free space",
+          .enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func fullDisk() async throws {
+        let fd = open("/dev/full", O_WRONLY)
+        try #require(fd >= 0)
+        let writer = EvidenceWriter(url: URL(fileURLWithPath: "/dev/full"), fd: fd, length: 0)
+        let error = await #expect(throws: EvidenceWriteError.self) { try await writer.append(Sample.records[0]) }
+        #expect(error?.code == .cannotWrite)
+        #expect(error?.systemError == ENOSPC)
+        #expect(error?.message.contains("free some disk space") == true)
+        let again = await #expect(throws: EvidenceWriteError.self) { try await writer.append(Sample.records[1]) }
+        #expect(again?.code == .writerClosed)
+        #expect(await writer.appendedCount == 0)
+    }
+
+    @Test("Resuming cuts a torn last line and appends after the last complete record")
+    func resume() async throws {
+        let (directory, root) = try newRun()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let writer = try EvidenceWriter(directory: directory)
+        for record in Sample.records.prefix(3) { try await writer.append(record) }
+        await writer.close()
+        let handle = try FileHandle(forWritingTo: directory.evidenceURL)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"account":{"alias":"fre"#.utf8))
+        try handle.close()
+
+        let (resumed, records, dropped) = try EvidenceWriter.resuming(directory: directory)
+        #expect(records == Array(Sample.records.prefix(3)))
+        #expect(dropped)
+        try await resumed.append(Sample.records[3])
+        await resumed.close()
+        let (all, droppedNow) = try EvidenceReader.read(directory.evidenceURL)
+        #expect(all == Array(Sample.records.prefix(4)))
+        #expect(!droppedNow)
+    }
+}

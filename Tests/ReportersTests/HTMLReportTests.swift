@@ -1,0 +1,148 @@
+import Foundation
+import MatrixCore
+import Testing
+@testable import Reporters
+
+@Suite("HTML report")
+struct HTMLReportTests {
+    private func render(_ records: [EvidenceRecord] = Sample.records) -> String {
+        HTMLReport.render(records: records, manifest: Sample.manifest)
+    }
+
+    /// Every `<svg …>…</svg>` of the page, parsed.
+    private func timelines(_ html: String) throws -> [ParsedXML] {
+        var result: [ParsedXML] = []
+        var rest = html[...]
+        while let start = rest.range(of: "<svg "), let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex) {
+            let fragment = String(rest[start.lowerBound..<end.upperBound])
+            result.append(try #require(ParsedXML.parse(Data(fragment.utf8)), "an SVG timeline is not well-formed"))
+            rest = rest[end.upperBound...]
+        }
+        return result
+    }
+
+    @Test("The page is self-contained: no network, no external assets")
+    func selfContained() {
+        let html = render()
+        for reference in ["http:", "https:", "src=", "<link", "@import", "url("] {
+            #expect(!html.contains(reference), "found \(reference)")
+        }
+        #expect(!html.contains("href=\"//"))
+        #expect(html.contains("<style>") && html.contains("<script>"))
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+    }
+
+    @Test("Filters exist for every case verdict and kind, hidden until the script shows them")
+    func filters() throws {
+        let html = render()
+        #expect(html.contains(#"<section id="filters" class="filters" hidden>"#))
+        for verdict in ["pass", "fail", "error", "skipped"] {
+            #expect(html.contains(#"data-filter="verdict" value="\#(verdict)""#))
+        }
+        #expect(!html.contains(#"data-filter="verdict" value="blocked""#))
+        for kind in ["fresh-purchase", "refund", "renewal", "family-sharing"] {
+            #expect(html.contains(#"data-filter="kind" value="\#(kind)""#))
+            #expect(html.contains(#"data-kind="\#(kind)""#))
+        }
+    }
+
+    @Test("Each case has a timeline with one labelled marker per step, failing steps in red")
+    func markers() throws {
+        let svgs = try timelines(render())
+        #expect(svgs.count == 4)
+        let refund = svgs[1]
+        let steps = refund.descendants("g").filter { $0.attributes["class"]?.hasPrefix("step ") == true }
+        #expect(steps.map { $0.attributes["class"] } == ["step v-pass", "step v-fail", "step v-blocked"])
+        #expect(steps.map { $0.children("text").first?.text } == ["launch", "refund", "relaunch"])
+        #expect(steps[1].children("text").first?.attributes["class"] == "action failing")
+        #expect(refund.descendants("rect").filter { $0.attributes["class"] == "failing-column" }.count == 1)
+        #expect(svgs[0].descendants("rect").filter { $0.attributes["class"] == "failing-column" }.isEmpty)
+    }
+
+    @Test("Markers sit on a store-time axis: x grows with store time, and more time means more distance")
+    func storeTimeAxis() throws {
+        let renewal = try timelines(render())[2]
+        let steps = renewal.descendants("g").filter { $0.attributes["class"]?.hasPrefix("step ") == true }
+        let xs = steps.compactMap { $0.attributes["data-x"].flatMap(Int.init) }
+        #expect(xs.count == 4)
+        #expect(xs == xs.sorted() && Set(xs).count == 4)
+        #expect(steps[1].attributes["data-store-time"] == String(Sample.storeStart + 59 * Sample.day))
+        // 59 days between steps 0 and 1; none between steps 1, 2 and 3.
+        #expect(xs[1] - xs[0] > 4 * (xs[2] - xs[1]))
+        #expect(xs[2] - xs[1] == Timeline.minimumGap)
+        #expect(xs[3] - xs[2] == Timeline.minimumGap)
+        let ticks = renewal.descendants("text").filter { $0.attributes["class"] == "tick-label" }.map(\.text)
+        #expect(ticks == ["+0", "+59d"])
+    }
+
+    @Test("Expected and observed access are bands per step, coloured and labelled when tiers are granted")
+    func bands() throws {
+        let refund = try timelines(render())[1]
+        let bands = refund.descendants("g").filter { $0.attributes["class"]?.hasPrefix("band") == true }
+        let expected = bands.filter { $0.attributes["data-row"] == "expected" }
+        let observed = bands.filter { $0.attributes["data-row"] == "observed" }
+        #expect(expected.map { $0.attributes["class"] } == ["band tiers", "band empty", "band empty"])
+        #expect(observed.map { $0.attributes["class"] } == ["band tiers", "band tiers mismatch", "band unobserved"])
+        #expect(expected[0].children("text").first?.text == "pro")
+        #expect(expected[0].children("rect").first?.attributes["style"] == "fill:\(Timeline.colour(for: ["pro"]))")
+        #expect(expected[1].children("rect").first?.attributes["style"] == nil)
+        // Segments run from one step to the next.
+        let rects = expected.compactMap { $0.children("rect").first }
+        let x = rects.compactMap { $0.attributes["x"].flatMap(Int.init) }
+        let widths = rects.compactMap { $0.attributes["width"].flatMap(Int.init) }
+        #expect(x[0] + widths[0] == x[1])
+        #expect(x[1] + widths[1] == x[2])
+    }
+
+    @Test("Every step appears in its case's table with expected and observed values")
+    func stepTables() {
+        let html = render()
+        #expect(html.components(separatedBy: "<tr class=\"v-").count - 1 == Sample.records.count)
+        #expect(html.contains(#"<div class="differs"><span class="field">access</span> [&quot;pro&quot;]</div>"#)
+            || html.contains(#"<div class="differs"><span class="field">access</span> ["pro"]</div>"#))
+        #expect(html.contains("blocked: step 1 (refund) failed"))
+        #expect(html.contains("transactions 2000000004, 2000000005"))
+    }
+
+    @Test("All text is escaped: a hostile case id or reason cannot inject markup")
+    func escaping() throws {
+        var records = Array(Sample.records[3...5])
+        for index in records.indices {
+            records[index].case = "<script>alert(1)</script>"
+            records[index].kind = "k\"><img onerror=x>"
+        }
+        records[1].reason = "</svg><b>bold</b>\u{1B}"
+        let html = render(records)
+        #expect(!html.contains("<script>alert"))
+        #expect(!html.contains("<img"))
+        #expect(!html.contains("<b>bold"))
+        #expect(!html.unicodeScalars.contains { $0 == "\u{1B}" })
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(try timelines(html).count == 1)
+    }
+
+    @Test("A case without store time still gets a timeline, in step order")
+    func noStoreTime() throws {
+        var records = Array(Sample.records[0...2])
+        for index in records.indices {
+            records[index].storeTime = nil
+            records[index].observed?.storeTime = nil
+        }
+        let html = render(records)
+        #expect(html.contains("No store time was observed"))
+        let steps = try timelines(html)[0].descendants("g").filter { $0.attributes["class"]?.hasPrefix("step ") == true }
+        let xs = steps.compactMap { $0.attributes["data-x"].flatMap(Int.init) }
+        #expect(xs == [Timeline.left, Timeline.left + Timeline.minimumGap, Timeline.left + 2 * Timeline.minimumGap])
+    }
+
+    @Test("Store time reported going backwards keeps the steps in order on the axis")
+    func backwardsStoreTime() throws {
+        var records = Array(Sample.records[6...7])
+        records[0].storeTime = Sample.storeStart + Sample.day
+        records[0].observed?.storeTime = Sample.storeStart + Sample.day
+        records[1].storeTime = Sample.storeStart
+        records[1].observed?.storeTime = Sample.storeStart
+        let timeline = Timeline(matrixCase: try #require(CaseEvidence.group(records).first), index: 0)
+        #expect(timeline.points.map(\.x) == [Timeline.left + Timeline.timeWidth(2), Timeline.left + Timeline.timeWidth(2) + Timeline.minimumGap])
+    }
+}

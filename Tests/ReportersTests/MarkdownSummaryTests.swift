@@ -1,0 +1,88 @@
+import Foundation
+import MatrixCore
+import Testing
+@testable import Reporters
+
+@Suite("Markdown summary")
+struct MarkdownSummaryTests {
+    private var summary: String { MarkdownSummary.render(records: Sample.records, manifest: Sample.manifest) }
+
+    /// The number of cells in a table row: pipes not escaped by a backslash, minus one.
+    private func cells(_ row: Substring) -> Int {
+        var count = 0
+        var escaped = false
+        for character in row {
+            if character == "|" && !escaped { count += 1 }
+            escaped = character == "\\" && !escaped
+        }
+        return count - 1
+    }
+
+    @Test("The cases table has one row per case with a text verdict")
+    func casesTable() throws {
+        let lines = summary.split(separator: "\n")
+        let header = try #require(lines.firstIndex(of: "| Case | Kind | Account | Verdict | Steps | First problem |"))
+        let rows = lines[(header + 2)...].prefix { $0.hasPrefix("|") }
+        #expect(rows.count == 4)
+        #expect(rows.allSatisfy { cells($0) == 6 })
+        #expect(rows.map { $0.contains("**PASS**") || $0.contains("**FAIL**") || $0.contains("**ERROR**") || $0.contains("**SKIPPED**") }
+            == [true, true, true, true])
+        #expect(rows[rows.startIndex + 1].hasPrefix("| `refund/pro` | refund | owner | **FAIL** | 1 fail, 1 blocked, 1 pass |"))
+    }
+
+    @Test("Counts per verdict are given for cases and steps")
+    func counts() {
+        #expect(summary.contains("| Cases | 1 | 1 | 1 | 1 | 0 | 4 |"))
+        #expect(summary.contains("| Steps | 7 | 1 | 1 | 1 | 2 | 12 |"))
+    }
+
+    @Test("Every failure and error is listed with expected, observed and reason")
+    func problems() {
+        #expect(summary.contains("### FAIL: `refund/pro` step 1 `refund com.example.myapp.pro`"))
+        #expect(summary.contains(#"| access | `[]` | `["pro"]` | **differs** |"#))
+        #expect(summary.contains("### ERROR: `renewal/vip` step 2 `advanceTime (by P1M)`"))
+        #expect(summary.contains("| subscriptionStatus | `VIP: expired` | `not observed` |  |"))
+        #expect(summary.contains(#"Reason: the driver said \<timeout\> \& closed \| code \u001B\[31m after 30 s"#))
+    }
+
+    @Test("The summary uses no emoji and no raw control characters")
+    func plainText() {
+        #expect(!summary.unicodeScalars.contains { $0.properties.isEmojiPresentation })
+        #expect(!summary.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
+    @Test("A pipe or a line break in a case id cannot break the table")
+    func tableSafety() throws {
+        var records = Array(Sample.records[0...2])
+        for index in records.indices { records[index].case = "odd|case\nid`x`" }
+        let text = MarkdownSummary.render(records: records, manifest: Sample.manifest)
+        let row = try #require(text.split(separator: "\n").first { $0.contains("odd") })
+        #expect(cells(row) == 6)
+        #expect(row.hasPrefix(#"| `` odd\|case id`x` `` |"#))
+    }
+
+    @Test("The job summary is appended to the file GITHUB_STEP_SUMMARY names")
+    func stepSummary() throws {
+        let root = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = root.appendingPathComponent("step_summary.md")
+        try Data("earlier step\n".utf8).write(to: file)
+        let environment = ["GITHUB_STEP_SUMMARY": file.path]
+        #expect(try GitHubStepSummary.append("# one", environment: environment) == file)
+        try GitHubStepSummary.append("# two\n", environment: environment)
+        #expect(try String(contentsOf: file, encoding: .utf8) == "earlier step\n# one\n# two\n")
+    }
+
+    @Test("Without GITHUB_STEP_SUMMARY nothing is written", arguments: [[:], ["GITHUB_STEP_SUMMARY": ""]])
+    func noStepSummary(environment: [String: String]) throws {
+        #expect(try GitHubStepSummary.append("# one", environment: environment) == nil)
+    }
+
+    @Test("An unwritable job summary file gives a cannotWrite error")
+    func unwritableStepSummary() throws {
+        let error = try #require(throws: EvidenceWriteError.self) {
+            try GitHubStepSummary.append("# one", environment: ["GITHUB_STEP_SUMMARY": "/nonexistent/dir/summary.md"])
+        }
+        #expect(error.code == .cannotWrite)
+    }
+}

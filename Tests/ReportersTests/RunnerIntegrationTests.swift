@@ -1,0 +1,88 @@
+import Foundation
+import MatrixCore
+import Testing
+@testable import Reporters
+
+/// The way the command line uses reporters: the core's runner appends to an ``EvidenceWriter``, then the run
+/// directory is finished.
+@Suite("Runner integration")
+struct RunnerIntegrationTests {
+    /// Grants `pro` after a purchase; a refund is not noticed (so a refund expectation fails).
+    struct StubAdapter: EnvironmentAdapter {
+        var description: EnvironmentDescription { EnvironmentDescription(name: "exec") }
+
+        func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
+            StubSession()
+        }
+    }
+
+    final class StubSession: CaseSession {
+        var access: [String] = []
+        var time: Int64 = 1_767_225_600_000
+
+        func perform(_ step: Step, index: Int) async throws -> StepOutcome {
+            if step.action == .purchase { access = ["pro"] }
+            if step.action == .advanceTime { time += 86_400_000 }
+            return .observed(Observation(access: access, storeTime: time), modelledWallTimeMs: nil)
+        }
+
+        func close() async {}
+    }
+
+    struct FixedClock: WallClock {
+        func now() -> Date { Sample.wallStart }
+    }
+
+    static let matrix = Matrix(
+        name: "integration", app: AppInfo(bundleId: "com.example.myapp"), catalog: StoreKitConfiguration(),
+        tiers: [Tier(name: "pro", productIDs: ["com.example.myapp.pro"])],
+        accounts: [Account(alias: "fresh", description: "no purchases")],
+        cases: [
+            MatrixCase(id: "fresh-purchase/pro", kind: "fresh-purchase", account: "fresh", steps: [
+                Step(action: .launch, expect: Expectation(access: [])),
+                Step(action: .purchase, product: "com.example.myapp.pro", expect: Expectation(access: ["pro"])),
+            ]),
+            MatrixCase(id: "refund/pro", kind: "refund", account: "fresh", steps: [
+                Step(action: .purchase, product: "com.example.myapp.pro", expect: Expectation(access: ["pro"])),
+                Step(action: .advanceTime, by: ISO8601Duration(days: 1)),
+                Step(action: .refund, product: "com.example.myapp.pro", expect: Expectation(access: [])),
+                Step(action: .relaunch, expect: Expectation(access: [])),
+            ]),
+        ])
+
+    @Test("A run written through the evidence writer finishes into matching evidence, reports and manifest")
+    func run() async throws {
+        let root = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let context = RunContext(runID: "run-1", environment: "exec", build: "local", device: "Simulator", os: "iOS 26.1")
+        let directory = try RunDirectory.create(root: root, environment: context.environment, build: context.build,
+                                                runID: context.runID)
+        let writer = try EvidenceWriter(directory: directory)
+        let manifest = RunManifest(toolVersion: "0.1.0-test", context: context,
+                                   matrix: MatrixReference(path: "m.json", contents: Data("{}".utf8), name: Self.matrix.name),
+                                   clock: "real", accounts: RunManifest.accounts(of: Self.matrix), startedAt: Sample.wallStart)
+        try directory.writeManifest(manifest)
+
+        let runner = Runner(matrix: Self.matrix, adapter: StubAdapter(), context: context, wallClock: FixedClock())
+        let summary = try await runner.run(into: writer)
+        await writer.close()
+        let final = try directory.finish(manifest, status: summary.interrupted ? .interrupted : .complete,
+                                         endedAt: Sample.wallEnd)
+
+        #expect(directory.url.path.hasSuffix("/exec/unspecified/run-1"))
+        let (records, dropped) = try directory.readEvidence()
+        #expect(!dropped)
+        #expect(records.map(\.seq) == Array(1...6))
+        #expect(records.map(\.verdict) == [.pass, .pass, .pass, .pass, .fail, .blocked])
+        #expect(final.status == .complete)
+        #expect(final.counts.steps == VerdictCounts(records.map(\.verdict)))
+        #expect(final.counts.cases.pass == 1 && final.counts.cases.fail == 1)
+        #expect(summary.steps[.fail] == final.counts.steps.fail)
+
+        let junit = try #require(ParsedXML.parse(try Data(contentsOf: directory.url.appendingPathComponent("junit.xml"))))
+        #expect(junit.attributes["failures"] == "1")
+        #expect(junit.descendants("skipped").first?.attributes["message"] == "blocked: step 2 (refund) failed")
+        let html = try String(contentsOf: directory.url.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.contains("+1d"))
+    }
+}
