@@ -23,7 +23,7 @@ public enum MatrixCommand {
     /// Runs the command line and returns the exit code.
     public static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
         let args = Array(arguments.dropFirst())
-        do {
+        do throws(CommandFailure) {
             guard let command = args.first else {
                 console.error("missing command")
                 console.info(usage, always: true)

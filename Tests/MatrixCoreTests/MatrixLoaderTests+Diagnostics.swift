@@ -243,7 +243,7 @@ extension MatrixLoaderTests {
             "\(step) error MX011 /cases/0/steps/0",
         ])
         #expect(Set(result.diagnostics.map(\.message)) == [
-            #"missing required field "schemaVersion" (1)"#,
+            #"missing required field "schemaVersion" (the format version; write 1)"#,
             #"missing required field "catalog" (a path to a .storekit file, or an inline product list)"#,
             #"missing required field "tiers" (tier names mapped to the product IDs that grant them)"#,
             #"missing required field "accounts" (test account aliases)"#,

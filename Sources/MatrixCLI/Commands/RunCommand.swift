@@ -106,9 +106,16 @@ struct RunCommand {
                                  code: .ioError)
         }
         let directory = try await session.finish(interrupted: summary.interrupted)
-        printer.summary(summary, directory: directory.url.path)
+        printer.summary(summary, directory: Self.displayPath(directory.url))
         if summary.interrupted { return .interrupted }
         return summary.allPassed ? .success : .failure
+    }
+
+    /// A path relative to the working directory when it lies below it.
+    static func displayPath(_ url: URL) -> String {
+        let path = url.standardizedFileURL.path
+        let cwd = FileManager.default.currentDirectoryPath
+        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
     }
 
     /// `20261129T130950Z-3f2a`: sortable, unique enough for one machine.

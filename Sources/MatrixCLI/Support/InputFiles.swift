@@ -62,7 +62,7 @@ enum InputFiles {
         let directory = (path as NSString).deletingLastPathComponent
         let result = MatrixLoader.load(bytes, file: path) { catalogPath in
             let resolved = catalogPath.hasPrefix("/") ? catalogPath : (directory.isEmpty ? catalogPath : directory + "/" + catalogPath)
-            do {
+            do throws(Unreadable) {
                 return .contents(try read(resolved), displayPath: resolved)
             } catch {
                 return .unreadable(reason: "\(resolved) \(error.reason)")

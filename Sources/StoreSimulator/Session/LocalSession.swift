@@ -32,11 +32,7 @@ public final class LocalSession: CaseSession {
             configuration: StoreConfiguration(matrix: matrix, case: matrixCase, signedEnvironment: signedEnvironment, schedule: schedule))
         self.app = ReferenceApp(matrix: matrix, store: store, fault: fault)
         self.signer = signer
-        // Organizers first, so that members receive what organizers own.
-        let accounts = matrix.accounts.sorted { ($0.familyOrganizer == nil ? 0 : 1) < ($1.familyOrganizer == nil ? 0 : 1) }
-        for account in accounts {
-            try store.prepare(account)
-        }
+        try store.prepare(matrix.accounts)
     }
 
     /// The device `account` uses now (its first device until `switchDevice`).

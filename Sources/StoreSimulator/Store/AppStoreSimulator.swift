@@ -160,10 +160,18 @@ public final class AppStoreSimulator {
 
     // MARK: Accounts
 
-    /// Sets up an account's starting state: family membership and products it already owns (bought a day
-    /// before the case starts, finished).
-    public func prepare(_ account: Account) throws(StoreError) {
-        if let organizer = account.familyOrganizer { familyOrganizer[account.alias] = organizer }
+    /// Sets up the accounts' starting state: family memberships, then the products each already owns (bought a
+    /// day before the case starts, finished).
+    public func prepare(_ accounts: [Account]) throws(StoreError) {
+        for account in accounts {
+            if let organizer = account.familyOrganizer { familyOrganizer[account.alias] = organizer }
+        }
+        // Organizers first, so that members receive what organizers own.
+        for account in accounts where account.familyOrganizer == nil { try prepareOwned(account) }
+        for account in accounts where account.familyOrganizer != nil { try prepareOwned(account) }
+    }
+
+    func prepareOwned(_ account: Account) throws(StoreError) {
         let saved = now
         now = configuration.startTime - 86_400_000
         defer { now = saved }
