@@ -3,11 +3,13 @@ import PackageDescription
 
 // Layering (each target depends only on those above it):
 //   MatrixCore (pure) → StoreSimulator → COpenSSL/SignedData → Adapters → Reporters → MatrixCLI → matrix
+//   DriverKit (the driver protocol's messages and server loop) depends on MatrixCore only.
 let package = Package(
     name: "StoreKitMatrix",
     products: [
         .executable(name: "matrix", targets: ["matrix"]),
         .library(name: "MatrixCore", targets: ["MatrixCore"]),
+        .library(name: "DriverKit", targets: ["DriverKit"]),
     ],
     targets: [
         .target(name: "MatrixCore"),
@@ -18,6 +20,7 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .target(name: "SignedData", dependencies: ["COpenSSL", "MatrixCore"]),
+        .target(name: "DriverKit", dependencies: ["MatrixCore"]),
         .target(name: "Adapters", dependencies: ["MatrixCore", "StoreSimulator", "SignedData"]),
         .target(name: "Reporters", dependencies: ["MatrixCore", "COpenSSL"]),
         .target(name: "MatrixCLI", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "Adapters", "Reporters"]),
@@ -27,6 +30,7 @@ let package = Package(
         .testTarget(name: "MatrixCoreTests", dependencies: ["MatrixCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "TestSupport"]),
         .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "TestSupport"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
         .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "TestSupport"]),

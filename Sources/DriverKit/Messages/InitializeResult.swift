@@ -1,0 +1,61 @@
+import MatrixCore
+
+/// The result of `initialize`: what the environment is.
+public struct InitializeResult: Sendable, Hashable, Codable {
+    /// The protocol version the driver speaks; the runner stops (exit 69) unless it is its own.
+    public var protocolVersion: Int
+    /// The environment's name in evidence and in the report path, e.g. `xcode`, `device-farm`: 1 to 64
+    /// characters, ASCII letters, digits, `.`, `_` and `-`, starting with a letter or digit.
+    public var environment: String
+    /// The actions the driver performs (`launch`, `purchase`…); steps with other actions are recorded
+    /// `skipped` without being sent.
+    public var actions: [String]
+    /// The device, e.g. `iPhone 16 Simulator`.
+    public var device: String?
+    /// The operating system, e.g. `iOS 26.1`.
+    public var os: String?
+    /// The build under test, e.g. `1.4 (212)`; `--build` overrides it.
+    public var build: String?
+    /// The time scale the environment runs on, e.g. `real`, `xcode:4` (StoreKit Testing `timeRate`), `sandbox:5`.
+    public var clock: String?
+    /// The driver program, for the manifest and for bug reports.
+    public var driver: DriverInfo?
+
+    public init(protocolVersion: Int = DriverProtocol.version, environment: String, actions: [String], device: String? = nil,
+                os: String? = nil, build: String? = nil, clock: String? = nil, driver: DriverInfo? = nil) {
+        self.protocolVersion = protocolVersion
+        self.environment = environment
+        self.actions = actions
+        self.device = device
+        self.os = os
+        self.build = build
+        self.clock = clock
+        self.driver = driver
+    }
+
+    /// The result of a driver that supports `actions`.
+    public init(environment: String, actions: [Action], device: String? = nil, os: String? = nil, build: String? = nil,
+                clock: String? = nil, driver: DriverInfo? = nil) {
+        self.init(environment: environment, actions: actions.map(\.rawValue), device: device, os: os, build: build, clock: clock,
+                  driver: driver)
+    }
+
+    /// Whether `environment` can name a run directory and a `--env` column.
+    public var hasValidEnvironmentName: Bool {
+        let scalars = Array(environment.unicodeScalars)
+        guard let first = scalars.first, scalars.count <= 64, first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first)
+        else { return false }
+        return scalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+
+    /// The driver program.
+    public struct DriverInfo: Sendable, Hashable, Codable {
+        public var name: String
+        public var version: String?
+
+        public init(name: String, version: String? = nil) {
+            self.name = name
+            self.version = version
+        }
+    }
+}
