@@ -1,0 +1,86 @@
+import DriverKit
+import MatrixCore
+import StoreSimulator
+
+/// The embedded environment behind the driver protocol (`matrix driver local`): the same simulator,
+/// reference app and signing as ``LocalAdapter``, reached through `initialize`, `reset` and `perform`.
+///
+/// It is the protocol's reference implementation: a run through it must leave the same evidence as
+/// `--env local`, apart from the run's identity, the environment's name and wall-clock times.
+public final class LocalDriver: Driver {
+    /// The environment name this driver reports.
+    public static let environmentName = "local-driver"
+
+    let signedEnvironment: String
+    let fault: AppFault?
+    let signing: Bool
+    let version: String
+    private var matrix: Matrix?
+    private var adapter: LocalAdapter?
+    private var session: (any CaseSession)?
+    private var caseID: String?
+
+    /// - Parameters:
+    ///   - signedEnvironment: the `environment` written into signed data.
+    ///   - fault: run the reference app with one known bug.
+    ///   - signing: whether to sign transactions, renewal infos and notifications.
+    ///   - version: the tool's version, reported in `initialize`.
+    public init(signedEnvironment: String = "Sandbox", fault: AppFault? = nil, signing: Bool = true, version: String) {
+        self.signedEnvironment = signedEnvironment
+        self.fault = fault
+        self.signing = signing
+        self.version = version
+    }
+
+    public func initialize(_ params: InitializeParams) async throws -> InitializeResult {
+        matrix = try params.loadMatrix()
+        let adapter: LocalAdapter
+        do {
+            adapter = try LocalAdapter(signedEnvironment: signedEnvironment, fault: fault, signing: signing)
+        } catch {
+            throw DriverError.unavailable(String(describing: error))
+        }
+        self.adapter = adapter
+        let local = adapter.description
+        return InitializeResult(environment: Self.environmentName, actions: Action.allCases, device: local.device, os: local.os,
+                                build: local.build, clock: local.clock, driver: .init(name: "matrix driver local", version: version))
+    }
+
+    public func reset(_ params: ResetParams) async throws {
+        await closeSession()
+        guard let matrix, let adapter else {
+            throw DriverError(code: DriverError.invalidRequest, message: "reset before initialize")
+        }
+        guard let matrixCase = matrix.cases.first(where: { $0.id == params.case.id }) else {
+            throw DriverError(code: DriverError.invalidParams, message: "the matrix has no case \"\(params.case.id)\"")
+        }
+        do {
+            session = try await adapter.startCase(matrixCase, of: matrix)
+            caseID = matrixCase.id
+        } catch {
+            throw DriverError.environment(String(describing: error))
+        }
+    }
+
+    public func perform(_ params: PerformParams, progress: DriverProgress) async throws -> PerformResult {
+        guard let session, caseID == params.case else {
+            throw DriverError(code: DriverError.invalidRequest, message: "perform for case \"\(params.case)\" without a reset for it")
+        }
+        switch try await session.perform(params.step, index: params.index) {
+        case .observed(let observation, let modelled):
+            return .observed(observation, modelledWallTimeMs: modelled)
+        case .skipped(let reason):
+            return .unsupported(reason: reason)
+        }
+    }
+
+    public func shutdown() async {
+        await closeSession()
+    }
+
+    private func closeSession() async {
+        await session?.close()
+        session = nil
+        caseID = nil
+    }
+}

@@ -1,0 +1,117 @@
+import Adapters
+import Foundation
+import MatrixCore
+import Testing
+
+/// Every way a driver can misbehave, with the small scripts in `Drivers/` and a 1 s step timeout.
+@Suite("Exec adapter with misbehaving drivers")
+struct ExecAdapterTests {
+    @Test("a driver that never answers a step: error after the timeout, rest of the case blocked, a fresh driver for the next case")
+    func hangingDriver() async throws {
+        let run = try await DriverHarness.run("hang.sh")
+        #expect(run.records.map(\.verdict) == [.pass, .error, .blocked, .pass])
+        let reason = try #require(run.record("first", 1)?.reason)
+        #expect(reason.hasPrefix("the driver did not answer perform within 1 s; it was stopped"))
+        #expect(reason.contains("driver stderr: hang: purchase received, not answering"))
+        #expect(run.record("first", 2)?.reason == "blocked: step 1 (purchase) errored")
+        let pids = run.driverPIDs
+        #expect(pids.count == 2 && pids[0] != pids[1], "the second case runs on a new driver: \(pids)")
+        #expect(run.elapsed < .seconds(8))
+        #expect(await DriverHarness.unreapedChildren(pids) == [])
+    }
+
+    @Test("a driver that crashes mid-case: error naming its exit status and last stderr, rest blocked, a fresh driver next")
+    func crashingDriver() async throws {
+        let run = try await DriverHarness.run("crash.sh")
+        #expect(run.records.map(\.verdict) == [.pass, .error, .blocked, .pass])
+        #expect(run.record("first", 1)?.reason == "the driver exited with status 3 while handling perform — driver stderr: crash: the simulator went away")
+        #expect(run.record("first", 0)?.observed?.access == [], "evidence before the crash is kept")
+        let pids = run.driverPIDs
+        #expect(pids.count == 2 && pids[0] != pids[1])
+        #expect(run.elapsed < .seconds(5))
+        #expect(await DriverHarness.unreapedChildren(pids) == [])
+    }
+
+    @Test("a driver that writes a line that is not JSON: error quoting the line, cut to 200 characters")
+    func garbageDriver() async throws {
+        let run = try await DriverHarness.run("garbage.sh")
+        #expect(run.records.map(\.verdict) == [.pass, .error, .blocked, .pass])
+        let reason = try #require(run.record("first", 1)?.reason)
+        #expect(reason.contains(#"(it is not a JSON object with the protocol's members): "Purchase sheet presented <garbage> 0123456789"#))
+        #expect(reason.contains("…\" (379 bytes); it was stopped"))
+        #expect(!reason.contains("END-OF-GARBAGE"))
+        let pids = run.driverPIDs
+        #expect(pids.count == 2 && pids[0] != pids[1], "a driver that wrote garbage is replaced")
+        #expect(await DriverHarness.unreapedChildren(pids) == [])
+    }
+
+    @Test("a driver that answers with an error response: error with its message; the driver stays for the next case")
+    func errorResponse() async throws {
+        let run = try await DriverHarness.run("error.sh")
+        #expect(run.records.map(\.verdict) == [.pass, .error, .blocked, .pass])
+        #expect(run.record("first", 1)?.reason == "the driver answered perform with error 1000: the purchase sheet did not appear")
+        let pids = run.driverPIDs
+        #expect(pids.count == 2 && pids[0] == pids[1], "the same driver runs the next case")
+        #expect(await DriverHarness.unreapedChildren(pids) == [])
+    }
+
+    @Test("unsupported actions are skipped: answered unsupported with a reason, or never sent when not announced")
+    func unsupportedActions() async throws {
+        let run = try await DriverHarness.run("unsupported.sh")
+        #expect(run.records.map(\.verdict) == [.pass, .skipped, .skipped, .pass])
+        #expect(run.record("first", 1)?.reason == "the unsupported driver does not support purchase: no payment sheet in this environment")
+        #expect(run.record("first", 2)?.reason == "the unsupported driver does not support relaunch")
+        #expect(run.record("first", 2)?.observed == nil)
+        #expect(run.description.name == "unsupported")
+        #expect(run.description.device == "test device")
+    }
+
+    @Test("a driver that announces a longer wait with a progress notification is given it")
+    func progressExtendsTheDeadline() async throws {
+        let run = try await DriverHarness.run("slow.sh")
+        #expect(run.records.map(\.verdict) == [.pass, .pass, .pass, .pass])
+        #expect(run.elapsed >= .milliseconds(1500))
+    }
+
+    @Test("a driver that never answers initialize: the environment is unavailable after the timeout, with its stderr")
+    func silentDriver() async throws {
+        let matrix = try DriverHarness.matrix()
+        let start = ContinuousClock.now
+        do {
+            _ = try await ExecAdapter.start(DriverHarness.configuration("silence.sh"), params: DriverHarness.params(matrix))
+            Issue.record("a silent driver was accepted")
+        } catch {
+            #expect(error.environmentUnavailable)
+            #expect(error.message.hasPrefix("the exec environment is unavailable: the driver did not answer initialize within 1 s"))
+            #expect(error.message.contains("driver stderr: silence: started, will not answer"))
+        }
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test("a driver that does not exist: the environment is unavailable at once")
+    func missingDriver() async throws {
+        let matrix = try DriverHarness.matrix()
+        let configuration = ExecAdapter.Configuration(arguments: ["/nonexistent/driver.sh"], stepTimeout: .seconds(1))
+        await #expect(throws: AdapterError("the exec environment is unavailable: the driver /nonexistent/driver.sh is not an executable file",
+                                           environmentUnavailable: true)) {
+            _ = try await ExecAdapter.start(configuration, params: DriverHarness.params(matrix))
+        }
+    }
+
+    @Test("several jobs: one driver per job, records still in matrix order")
+    func severalJobs() async throws {
+        let cases = (1...6).map { index in
+            #"{"id": "case-\#(index)", "kind": "restore", "account": "a", "steps": [{"action": "launch", "expect": {"access": []}}, {"action": "relaunch", "expect": {"access": ["pro"]}}]}"#
+        }.joined(separator: ",")
+        let matrix = try DriverHarness.matrix(#"""
+            {"schemaVersion": 1, "name": "jobs", "app": {"bundleId": "com.example.storekitmatrix"}, "catalog": "Products.storekit",
+             "tiers": {"pro": ["com.example.storekitmatrix.pro"]}, "accounts": {"a": {}}, "cases": [\#(cases)]}
+            """#)
+        let run = try await DriverHarness.run("crash.sh", jobs: 2, matrix: matrix)
+        #expect(run.records.count == 12)
+        #expect(run.records.allSatisfy { $0.verdict == .pass })
+        #expect(run.records.map(\.case) == (1...6).flatMap { ["case-\($0)", "case-\($0)"] })
+        #expect(Set(run.driverPIDs).count == 2)
+        #expect(await DriverHarness.unreapedChildren(run.driverPIDs) == [])
+    }
+}
