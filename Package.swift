@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "DriverKit", dependencies: ["MatrixCore"]),
         .target(name: "Adapters", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "DriverKit"]),
         .target(name: "Reporters", dependencies: ["MatrixCore", "COpenSSL"]),
-        .target(name: "MatrixCLI", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "Adapters", "Reporters"]),
+        .target(name: "MatrixCLI", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "DriverKit", "Adapters", "Reporters"]),
         .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
         .target(name: "TestSupport", dependencies: ["MatrixCore"]),
 

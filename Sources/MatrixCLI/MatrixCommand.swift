@@ -16,6 +16,7 @@ public enum MatrixCommand {
           validate MATRIX…        Check matrices and their catalogs; print every problem
           score MATRIX            Run the reference app and every known app fault; report which the matrix catches
           faults                  List the known app faults for --app-fault
+          driver local            Serve the embedded environment over the driver protocol (for --env exec)
 
         Run `matrix <command> --help` for a command's options.
         """
@@ -45,8 +46,10 @@ public enum MatrixCommand {
                 return try await ScoreCommand(console: console).execute(rest).rawValue
             case "faults":
                 return FaultsCommand(console: console).execute().rawValue
+            case "driver":
+                return try await DriverCommand(console: console).execute(rest).rawValue
             default:
-                let hint = Suggestion.nearest(command, among: ["run", "validate", "score", "faults"]).map { "; did you mean \($0)?" } ?? ""
+                let hint = Suggestion.nearest(command, among: ["run", "validate", "score", "faults", "driver"]).map { "; did you mean \($0)?" } ?? ""
                 throw CommandFailure.usage("unknown command \"\(command)\"\(hint)")
             }
         } catch {

@@ -9,7 +9,9 @@ struct RunCommand {
     let console: Console
 
     static let options: [Arguments.Option] = [
-        .init(name: "--env", takesValue: true, help: "environment: local (default)", valueName: "NAME"),
+        .init(name: "--env", takesValue: true, help: "environment: local (default) or exec", valueName: "NAME"),
+        .init(name: "--driver", takesValue: true, help: "with --env exec: the driver's command line, e.g. \"python3 driver.py --verbose\"", valueName: "CMD"),
+        .init(name: "--step-timeout", takesValue: true, help: "with --env exec: seconds a driver may take per request (default 30)", valueName: "SECONDS"),
         .init(name: "--build", takesValue: true, help: "build under test, e.g. \"1.4 (212)\"", valueName: "BUILD"),
         .init(name: "--device", takesValue: true, help: "device, e.g. \"iPhone 16\"", valueName: "DEVICE"),
         .init(name: "--os", takesValue: true, help: "OS version, e.g. \"iOS 26.1\"", valueName: "OS"),
@@ -26,6 +28,8 @@ struct RunCommand {
         USAGE: matrix run MATRIX [options]
 
         Runs every case of MATRIX and writes evidence to <out>/<environment>/<build>/<run-id>/.
+        With --env exec, an external driver performs the steps (docs/driver-protocol.md); --driver is split into
+        arguments without a shell: '…' and "…" quote, \\ escapes the next character.
         Exit status: 0 every step passed, 1 a step failed, 65 invalid matrix, 66 unreadable matrix,
         69 environment unavailable, 74 cannot write evidence, 130 interrupted (evidence kept).
 
@@ -45,7 +49,8 @@ struct RunCommand {
             throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to run)" : "run takes one MATRIX, got \(args.positionals.count)")
         }
         let environment = args.value("--env") ?? "local"
-        let jobs = try args.int("--jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let jobs = try args.int("--jobs", in: 1...256) ?? (environment == "exec" ? 1 : ProcessInfo.processInfo.activeProcessorCount)
+        let exec = try ExecOptions(args, environment: environment)
         var fault: AppFault?
         if let name = args.value("--app-fault") {
             guard let value = AppFault(rawValue: name) else {
@@ -59,14 +64,16 @@ struct RunCommand {
             throw .usage("--signed-environment must be Sandbox, Production, Xcode or LocalTesting")
         }
 
-        let (loaded, diagnostics, bytes) = try InputFiles.loadMatrix(path)
-        _ = MatrixCommand.report(diagnostics, on: console)
-        guard let matrix = loaded else {
-            let count = diagnostics.filter { $0.severity == .error }.count
+        let sources = try InputFiles.loadMatrixSources(path)
+        let bytes = sources.bytes
+        _ = MatrixCommand.report(sources.diagnostics, on: console)
+        guard let matrix = sources.matrix else {
+            let count = sources.diagnostics.filter { $0.severity == .error }.count
             throw CommandFailure("\(path) has \(count) error\(count == 1 ? "" : "s"); nothing was run", code: .dataError)
         }
 
         let adapter: any EnvironmentAdapter
+        var execAdapter: ExecAdapter?
         switch environment {
         case "local":
             do {
@@ -74,8 +81,12 @@ struct RunCommand {
             } catch {
                 throw CommandFailure("the local environment is unavailable: \(error)", code: .unavailable)
             }
+        case "exec":
+            let started = try await exec.start(matrix: matrix, sources: sources, path: path, console: console)
+            execAdapter = started
+            adapter = started
         default:
-            throw CommandFailure("environment \"\(environment)\" is not available in this version of matrix; use --env local",
+            throw CommandFailure("environment \"\(environment)\" is not available in this version of matrix; use --env local or --env exec",
                                  code: .unavailable)
         }
 
@@ -83,19 +94,26 @@ struct RunCommand {
         let context = RunContext(
             runID: Self.makeRunID(),
             environment: adapter.description.name,
-            build: describedBuild ?? "unspecified (local run)",
+            build: describedBuild ?? (environment == "local" ? "unspecified (local run)" : "unspecified"),
             device: args.value("--device") ?? adapter.description.device ?? "unspecified",
             os: args.value("--os") ?? adapter.description.os ?? "unspecified")
         let root = URL(fileURLWithPath: args.value("--out") ?? "reports")
-        let session = try EvidenceSession.start(
-            root: root, buildSlugSource: describedBuild ?? RunDirectory.unspecifiedBuild, context: context, matrix: matrix,
-            matrixPath: path, matrixBytes: bytes, clock: adapter.description.clock)
+        let session: EvidenceSession
+        do throws(CommandFailure) {
+            session = try EvidenceSession.start(
+                root: root, buildSlugSource: describedBuild ?? RunDirectory.unspecifiedBuild, context: context, matrix: matrix,
+                matrixPath: path, matrixBytes: bytes, clock: adapter.description.clock)
+        } catch {
+            await execAdapter?.shutdown()
+            throw error
+        }
 
         let runner = Runner(matrix: matrix, adapter: adapter, context: context, jobs: jobs)
         let printer = ProgressPrinter(console: console, total: matrix.cases.count)
         let outcome = await SignalTrap.run {
             try await runner.run(into: session.writer) { printer.handle($0) }
         }
+        await execAdapter?.shutdown()
         let summary: RunSummary
         switch outcome {
         case .finished(let result):

@@ -58,16 +58,34 @@ enum InputFiles {
     /// Loads and validates a matrix: reads it (66 on failure), reads its catalog relative to it, and returns
     /// the matrix with every diagnostic.
     static func loadMatrix(_ path: String) throws(CommandFailure) -> (Matrix?, [Diagnostic], bytes: [UInt8]) {
+        let loaded = try loadMatrixSources(path)
+        return (loaded.matrix, loaded.diagnostics, loaded.bytes)
+    }
+
+    /// A loaded matrix with the bytes of the files it was loaded from (external drivers receive them).
+    struct LoadedMatrix {
+        var matrix: Matrix?
+        var diagnostics: [Diagnostic]
+        var bytes: [UInt8]
+        /// The `.storekit` file's bytes; `nil` for an inline catalog or an unreadable file.
+        var catalogBytes: [UInt8]?
+    }
+
+    /// Like ``loadMatrix(_:)``, keeping the catalog's bytes as well.
+    static func loadMatrixSources(_ path: String) throws(CommandFailure) -> LoadedMatrix {
         let bytes = try readArgument(path, what: "matrix")
         let directory = (path as NSString).deletingLastPathComponent
+        var catalogBytes: [UInt8]?
         let result = MatrixLoader.load(bytes, file: path) { catalogPath in
             let resolved = catalogPath.hasPrefix("/") ? catalogPath : (directory.isEmpty ? catalogPath : directory + "/" + catalogPath)
             do throws(Unreadable) {
-                return .contents(try read(resolved), displayPath: resolved)
+                let contents = try read(resolved)
+                catalogBytes = contents
+                return .contents(contents, displayPath: resolved)
             } catch {
                 return .unreadable(reason: "\(resolved) \(error.reason)")
             }
         }
-        return (result.matrix, result.diagnostics, bytes)
+        return LoadedMatrix(matrix: result.matrix, diagnostics: result.diagnostics, bytes: bytes, catalogBytes: catalogBytes)
     }
 }

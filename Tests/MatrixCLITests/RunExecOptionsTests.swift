@@ -1,0 +1,56 @@
+import Foundation
+import MatrixCLI
+import Testing
+import TestSupport
+
+/// `matrix run --env exec` options and the environment-unavailable exit, in process.
+@Suite("matrix run --env exec: options and an unavailable driver")
+struct RunExecOptionsTests {
+    let matrix = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
+    let drivers = Fixtures.packageDirectory.appendingPathComponent("Tests/AdaptersTests/Drivers")
+
+    /// Runs the command line in process; returns the exit code and what was written on stderr.
+    func run(_ arguments: [String]) async throws -> (Int32, String) {
+        let err = Pipe()
+        let out = try #require(FileHandle(forWritingAtPath: "/dev/null"))
+        let console = Console(environment: ["NO_COLOR": "1"], out: out, err: err.fileHandleForWriting)
+        let code = await MatrixCommand.main(["matrix"] + arguments, console: console)
+        try err.fileHandleForWriting.close()
+        return (code, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    @Test("usage errors exit 64 with a sentence", arguments: [
+        (["--env", "exec"], "--env exec needs --driver CMD"),
+        (["--driver", "x"], "--driver needs --env exec"),
+        (["--step-timeout", "2"], "--step-timeout needs --env exec"),
+        (["--env", "exec", "--driver", "'unterminated"], "--driver: unterminated single quote in the driver command"),
+        (["--env", "exec", "--driver", "x", "--step-timeout", "0"], "--step-timeout must be a number of seconds above 0"),
+        (["--env", "exec", "--driver", "x", "--app-fault", "pendingUnlocks"], "--app-fault applies to --env local"),
+    ] as [([String], String)])
+    func usageErrors(arguments: [String], message: String) async throws {
+        let (code, stderr) = try await run(["run", matrix] + arguments)
+        #expect(code == 64)
+        #expect(stderr.contains("error: " + message), "stderr: \(stderr)")
+    }
+
+    @Test("a driver that never answers initialize: exit 69 within the step timeout, a clear message, no run directory")
+    func silentDriverIsUnavailable() async throws {
+        let out = try MatrixBinary.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let start = ContinuousClock.now
+        let (code, stderr) = try await run(["run", matrix, "--out", out.path, "--env", "exec",
+                                            "--driver", drivers.appendingPathComponent("silence.sh").path, "--step-timeout", "1"])
+        #expect(code == 69)
+        #expect(stderr.contains("error: the exec environment is unavailable: the driver did not answer initialize within 1 s"), "stderr: \(stderr)")
+        #expect(stderr.contains("speaks the driver protocol (docs/driver-protocol.md)"))
+        #expect(ContinuousClock.now - start < .seconds(6))
+        #expect(MatrixBinary.runDirectories(under: out).isEmpty)
+    }
+
+    @Test("a driver that cannot be found: exit 69")
+    func missingDriver() async throws {
+        let (code, stderr) = try await run(["run", matrix, "--env", "exec", "--driver", "no-such-matrix-driver --flag"])
+        #expect(code == 69)
+        #expect(stderr.contains("cannot find the driver no-such-matrix-driver in PATH"))
+    }
+}
