@@ -13,9 +13,12 @@ import Foundation
 public enum DriverCommandLine {
     /// Why a command line cannot be used.
     public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong and how to fix it.
         public var message: String
+        /// The message.
         public var description: String { message }
 
+        /// A problem described by `message`.
         public init(message: String) {
             self.message = message
         }

@@ -19,6 +19,7 @@ public final class ExecAdapter: EnvironmentAdapter {
         /// Receives the driver's stderr lines and progress messages, for `--verbose`.
         public var log: (@Sendable (String) -> Void)?
 
+        /// How to run `arguments`, waiting at most `stepTimeout` for each answer.
         public init(arguments: [String], stepTimeout: Duration = .seconds(30), log: (@Sendable (String) -> Void)? = nil) {
             self.arguments = arguments
             self.stepTimeout = stepTimeout
@@ -26,6 +27,7 @@ public final class ExecAdapter: EnvironmentAdapter {
         }
     }
 
+    /// The driver's environment name and metadata, from its `initialize` answer.
     public let description: EnvironmentDescription
     /// What the driver answered to `initialize`.
     public let initializeResult: InitializeResult
@@ -81,6 +83,9 @@ public final class ExecAdapter: EnvironmentAdapter {
         }
     }
 
+    /// Checks a driver out (a fresh one if the last one broke) and sends `reset`.
+    ///
+    /// - Throws: ``AdapterError`` when no driver can be started or `reset` fails; `CancellationError` on Ctrl-C.
     public func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
         let connection = try await pool.checkOut()
         do {

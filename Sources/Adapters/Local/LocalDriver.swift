@@ -32,6 +32,7 @@ public final class LocalDriver: Driver {
         self.version = version
     }
 
+    /// Rebuilds the matrix from the sources and reports every action, the local device, OS and clock.
     public func initialize(_ params: InitializeParams) async throws -> InitializeResult {
         matrix = try params.loadMatrix()
         let adapter: LocalAdapter
@@ -46,6 +47,7 @@ public final class LocalDriver: Driver {
                                 build: local.build, clock: local.clock, driver: .init(name: "matrix driver local", version: version))
     }
 
+    /// Starts the case named in `params` on a fresh simulator, as ``LocalAdapter`` does.
     public func reset(_ params: ResetParams) async throws {
         await closeSession()
         guard let matrix, let adapter else {
@@ -62,6 +64,7 @@ public final class LocalDriver: Driver {
         }
     }
 
+    /// Performs the step in the current case's ``LocalSession``.
     public func perform(_ params: PerformParams, progress: DriverProgress) async throws -> PerformResult {
         guard let session, caseID == params.case else {
             throw DriverError(code: DriverError.invalidRequest, message: "perform for case \"\(params.case)\" without a reset for it")
@@ -74,6 +77,7 @@ public final class LocalDriver: Driver {
         }
     }
 
+    /// Closes the current case.
     public func shutdown() async {
         await closeSession()
     }

@@ -15,71 +15,50 @@ public enum LineEvent: Sendable, Hashable {
     case end
 }
 
-/// Reads lines from a file descriptor without tying up a thread of the cooperative pool: a dispatch read
-/// source wakes when data is readable, one `read()` takes what is there, and complete lines go to an
-/// `AsyncStream`.
+/// Reads lines from a file descriptor without tying up a thread of the cooperative pool: blocking `read()`
+/// calls run on a private dispatch queue (one worker thread per reader, for as long as the descriptor is
+/// open), and complete lines go to an `AsyncStream`.
 ///
-/// Cancelling the stream's consumer (or dropping the stream) cancels the source; `onClose` runs once the
-/// source is cancelled, which is when the descriptor may be closed.
+/// Reading stops at end of file (the peer closed its end or exited) or on a read error; then `onClose` runs,
+/// which is when the descriptor may be closed. A consumer that stops listening does not stop the reading: close
+/// the other end (or kill the peer) to end it.
+///
+/// A blocking read is used rather than a dispatch read source on purpose: sources are keyed by descriptor
+/// number, and a number reused while an earlier source on it is being torn down can leave the new source
+/// without events.
 public enum LineReader {
     /// The lines of `fileDescriptor`, ending with ``LineEvent/end``.
     ///
     /// - Parameters:
-    ///   - fileDescriptor: a pipe, socket or file open for reading; it is not made non-blocking.
+    ///   - fileDescriptor: a pipe, socket or file open for reading.
     ///   - maximumLength: the longest line accepted, bytes.
-    ///   - onClose: called once, on a dispatch queue, after reading has stopped.
+    ///   - onClose: called once, on the reader's queue, after reading has stopped.
     public static func lines(from fileDescriptor: Int32, maximumLength: Int = DriverProtocol.maximumLineBytes,
                              onClose: @escaping @Sendable () -> Void = {}) -> AsyncStream<LineEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: LineEvent.self, bufferingPolicy: .unbounded)
-        let queue = DispatchQueue(label: "storekit-matrix.line-reader")
-        let state = ReaderState(maximumLength: maximumLength)
-        let source = DispatchSource.makeReadSource(fileDescriptor: fileDescriptor, queue: queue)
-        source.setEventHandler {
-            guard !state.ended else { return }
+        DispatchQueue(label: "storekit-matrix.line-reader").async {
+            var splitter = LineSplitter(maximumLength: maximumLength)
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                for piece in state.splitter.append(buffer[0..<count]) { continuation.yield(LineEvent(piece)) }
-                return
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    for piece in splitter.append(buffer[0..<count]) { continuation.yield(LineEvent(piece)) }
+                    continue
+                }
+                if count < 0, errno == EINTR { continue }
+                if count < 0, errno == EAGAIN {
+                    var poller = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&poller, 1, 100)
+                    continue
+                }
+                break
             }
-            if count < 0, errno == EINTR || errno == EAGAIN { return }
-            for piece in state.splitter.finish() { continuation.yield(LineEvent(piece)) }
-            state.ended = true
+            for piece in splitter.finish() { continuation.yield(LineEvent(piece)) }
             continuation.yield(.end)
             continuation.finish()
-            source.cancel()
-        }
-        source.setCancelHandler {
-            if !state.ended {
-                state.ended = true
-                continuation.yield(.end)
-                continuation.finish()
-            }
             onClose()
         }
-        let cancel = CancelBox(source)
-        continuation.onTermination = { _ in cancel.cancel() }
-        source.resume()
         return stream
-    }
-
-    /// Lets the stream's termination handler cancel the source.
-    // @unchecked Sendable: `DispatchSource.cancel()` may be called from any thread.
-    private final class CancelBox: @unchecked Sendable {
-        let source: any DispatchSourceRead
-        init(_ source: any DispatchSourceRead) { self.source = source }
-        func cancel() { source.cancel() }
-    }
-
-    /// The splitter and the end flag of one reader.
-    // @unchecked Sendable: only touched by the source's handlers, which run one at a time on its serial queue.
-    private final class ReaderState: @unchecked Sendable {
-        var splitter: LineSplitter
-        var ended = false
-
-        init(maximumLength: Int) {
-            splitter = LineSplitter(maximumLength: maximumLength)
-        }
     }
 }
 

@@ -15,6 +15,7 @@ public struct LineSplitter: Sendable {
     private var buffer: [UInt8] = []
     private var discarding = false
 
+    /// A splitter refusing lines longer than `maximumLength` bytes (16 MiB by default).
     public init(maximumLength: Int = DriverProtocol.maximumLineBytes) {
         self.maximumLength = max(1, maximumLength)
     }

@@ -91,6 +91,7 @@ public final class LineWriter: Sendable {
 public struct LineWriterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why, e.g. `Broken pipe`.
     public var message: String
+    /// The message.
     public var description: String { message }
 }
 

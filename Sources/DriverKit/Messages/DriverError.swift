@@ -8,11 +8,13 @@ public struct DriverError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// What went wrong, for people: it ends up in the evidence as the step's reason.
     public var message: String
 
+    /// An error with `code` and `message`.
     public init(code: Int, message: String) {
         self.code = code
         self.message = message
     }
 
+    /// `message (code N)`.
     public var description: String { "\(message) (code \(code))" }
 
     /// The request line is not JSON.

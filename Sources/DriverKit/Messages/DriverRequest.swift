@@ -4,9 +4,12 @@ import Foundation
 ///
 /// `id` is a positive integer, unique within one driver process; the response echoes it.
 public struct DriverRequest: Sendable, Hashable, Encodable {
+    /// Positive, increasing, unique within one driver process.
     public var id: Int
+    /// The method and its params.
     public var call: DriverCall
 
+    /// Request `id` for `call`.
     public init(id: Int, call: DriverCall) {
         self.id = id
         self.call = call
@@ -16,6 +19,7 @@ public struct DriverRequest: Sendable, Hashable, Encodable {
         case id, method, params
     }
 
+    /// Writes `{"id", "method", "params"}` (`{}` params for `shutdown`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -100,5 +104,6 @@ public enum DriverCall: Sendable, Hashable {
 public struct DriverRequestError: Error, Sendable, Hashable {
     /// The request's `id`, when it could be read (`null` in the response otherwise).
     public var id: Int?
+    /// The error response to send.
     public var error: DriverError
 }

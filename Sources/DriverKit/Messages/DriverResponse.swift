@@ -4,6 +4,7 @@ import Foundation
 public struct DriverResponse: Sendable, Hashable {
     /// The `id` of the request answered; `nil` only for an error about a request whose id was unreadable.
     public var id: Int?
+    /// The result or the error.
     public var outcome: Outcome
 
     /// A result, kept as the response line until the caller knows its type, or an error.
@@ -13,6 +14,7 @@ public struct DriverResponse: Sendable, Hashable {
         case error(DriverError)
     }
 
+    /// A response to request `id`.
     public init(id: Int?, outcome: Outcome) {
         self.id = id
         self.outcome = outcome

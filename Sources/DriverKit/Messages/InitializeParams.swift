@@ -26,6 +26,7 @@ public struct InitializeParams: Sendable, Hashable, Codable {
     /// The cases in matrix order (their steps arrive one by one with `perform`).
     public var cases: [CaseSummary]
 
+    /// The params from their parts; see ``init(matrix:matrixPath:matrixSource:catalogSource:runner:)`` to build them from a matrix.
     public init(protocolVersion: Int = DriverProtocol.version, runner: Runner, matrix: MatrixFile, catalog: Catalog, tiers: [Tier],
                 consumables: [String: ConsumableSpec], nonRenewing: [String: NonRenewingSpec], accounts: [Account],
                 cases: [CaseSummary]) {
@@ -47,6 +48,7 @@ public struct InitializeParams: Sendable, Hashable, Codable {
         /// Its version, e.g. `0.1.0`.
         public var version: String
 
+        /// Memberwise.
         public init(name: String, version: String) {
             self.name = name
             self.version = version
@@ -64,6 +66,7 @@ public struct InitializeParams: Sendable, Hashable, Codable {
         /// The app under test: `bundleId` and, when known, `appAppleId`.
         public var app: AppInfo
 
+        /// Memberwise.
         public init(name: String, path: String?, source: String?, app: AppInfo) {
             self.name = name
             self.path = path
@@ -83,6 +86,7 @@ public struct InitializeParams: Sendable, Hashable, Codable {
         /// Subscription groups, in catalog order.
         public var subscriptionGroups: [SubscriptionGroup]
 
+        /// Memberwise.
         public init(path: String?, source: String?, products: [Product], subscriptionGroups: [SubscriptionGroup]) {
             self.path = path
             self.source = source
@@ -94,15 +98,18 @@ public struct InitializeParams: Sendable, Hashable, Codable {
     /// One product of the catalog.
     /// Apple: https://developer.apple.com/documentation/storekit/product
     public struct Product: Sendable, Hashable, Codable {
+        /// The product identifier, e.g. `com.example.myapp.pro`.
         public var productId: String
         /// StoreKit's `Product.ProductType`: `consumable`, `nonConsumable`, `nonRenewable`, `autoRenewable`.
         public var type: String
+        /// The catalog's reference name and display name, when present.
         public var referenceName: String?
         public var displayName: String?
         /// As written in the catalog, a decimal string such as `"4.99"`.
         public var displayPrice: String
         /// The price in milliunits of the currency (`4.99` → `4990`).
         public var priceMilliunits: Int64
+        /// Whether Family Sharing applies.
         public var familyShareable: Bool
         /// Auto-renewable subscriptions: the subscription group's `id`.
         public var subscriptionGroupId: String?
@@ -111,6 +118,7 @@ public struct InitializeParams: Sendable, Hashable, Codable {
         /// Auto-renewable subscriptions: the renewal period, an ISO 8601 duration (`P1M`).
         public var subscriptionPeriod: String?
 
+        /// Memberwise.
         public init(productId: String, type: String, referenceName: String? = nil, displayName: String? = nil, displayPrice: String,
                     priceMilliunits: Int64, familyShareable: Bool, subscriptionGroupId: String? = nil, groupNumber: Int? = nil,
                     subscriptionPeriod: String? = nil) {
@@ -129,11 +137,14 @@ public struct InitializeParams: Sendable, Hashable, Codable {
 
     /// A subscription group: its products share one subscription.
     public struct SubscriptionGroup: Sendable, Hashable, Codable {
+        /// The group's `id` in the catalog.
         public var id: String
         /// The group's name; `subscriptionStatus` and `renewalInfo` in observations are keyed by it.
         public var name: String
+        /// The group's products.
         public var productIds: [String]
 
+        /// Memberwise.
         public init(id: String, name: String, productIds: [String]) {
             self.id = id
             self.name = name
@@ -143,6 +154,7 @@ public struct InitializeParams: Sendable, Hashable, Codable {
 
     /// A case, without its steps.
     public struct CaseSummary: Sendable, Hashable, Codable {
+        /// The case's `id` and `kind`.
         public var id: String
         public var kind: String
         /// The alias of the account the case acts on.
@@ -150,6 +162,7 @@ public struct InitializeParams: Sendable, Hashable, Codable {
         /// How many steps the case has.
         public var stepCount: Int
 
+        /// Memberwise.
         public init(id: String, kind: String, account: String, stepCount: Int) {
             self.id = id
             self.kind = kind

@@ -21,6 +21,7 @@ public struct InitializeResult: Sendable, Hashable, Codable {
     /// The driver program, for the manifest and for bug reports.
     public var driver: DriverInfo?
 
+    /// A result naming actions by their raw values (unknown names are kept and never match a step).
     public init(protocolVersion: Int = DriverProtocol.version, environment: String, actions: [String], device: String? = nil,
                 os: String? = nil, build: String? = nil, clock: String? = nil, driver: DriverInfo? = nil) {
         self.protocolVersion = protocolVersion
@@ -50,9 +51,11 @@ public struct InitializeResult: Sendable, Hashable, Codable {
 
     /// The driver program.
     public struct DriverInfo: Sendable, Hashable, Codable {
+        /// The program's name and version.
         public var name: String
         public var version: String?
 
+        /// Memberwise.
         public init(name: String, version: String? = nil) {
             self.name = name
             self.version = version

@@ -12,6 +12,7 @@ public struct PerformParams: Sendable, Hashable, Codable {
     /// the driver only performs and observes.
     public var step: Step
 
+    /// The params for step `index` of case `caseID`; the step's expectation is removed.
     public init(case caseID: String, index: Int, account: String, step: Step) {
         self.case = caseID
         self.index = index
@@ -37,6 +38,7 @@ public enum PerformResult: Sendable, Hashable, Codable {
         case status, observation, modelledWallTimeMs, reason
     }
 
+    /// Reads the wire form. - Throws: `DecodingError` for a missing or unknown `status`, or a bad observation.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let status = try container.decode(String.self, forKey: .status)
@@ -52,6 +54,7 @@ public enum PerformResult: Sendable, Hashable, Codable {
         }
     }
 
+    /// Writes the wire form.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
@@ -78,6 +81,7 @@ public struct ProgressParams: Sendable, Hashable, Codable {
     /// What the driver is doing, for people (`--verbose` shows it).
     public var message: String?
 
+    /// A notice for request `id`: wait `waitMs` more (ms), doing `message`.
     public init(id: Int, waitMs: Int64? = nil, message: String? = nil) {
         self.id = id
         self.waitMs = waitMs

@@ -14,6 +14,7 @@ public struct ResetParams: Sendable, Hashable, Codable {
     /// then the defaults.
     public var store: Store
 
+    /// The params from their parts.
     public init(case matrixCase: Case, account: Account, store: Store) {
         self.case = matrixCase
         self.account = account
@@ -26,12 +27,14 @@ public struct ResetParams: Sendable, Hashable, Codable {
         public var id: String
         /// What the case exercises, e.g. `refund`.
         public var kind: String
+        /// The case's description, when the matrix gives one.
         public var description: String?
         /// 0-based position of the case in the matrix.
         public var index: Int
         /// How many `perform` requests follow (fewer when a step fails or errors: the rest are not performed).
         public var stepCount: Int
 
+        /// Memberwise.
         public init(id: String, kind: String, description: String? = nil, index: Int, stepCount: Int) {
             self.id = id
             self.kind = kind
@@ -50,6 +53,7 @@ public struct ResetParams: Sendable, Hashable, Codable {
         /// The storefront, ISO 3166-1 alpha-3, e.g. `USA`.
         public var storefront: String
 
+        /// Memberwise.
         public init(askToBuy: Bool, gracePeriodDays: Int, storefront: String) {
             self.askToBuy = askToBuy
             self.gracePeriodDays = gracePeriodDays

@@ -30,6 +30,7 @@ public protocol Driver: AnyObject {
 }
 
 extension Driver {
+    /// Does nothing: drivers without anything to release need not implement it.
     public func shutdown() async {}
 }
 
