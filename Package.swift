@@ -28,7 +28,7 @@ let package = Package(
         .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "TestSupport"]),
         .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "TestSupport"]),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
