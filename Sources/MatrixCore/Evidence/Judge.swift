@@ -43,6 +43,10 @@ public enum Judge {
             check("notifications", render(notifications), render(observation.notifications),
                   notifications.sorted() == observation.notifications.sorted())
         }
+        for (group, eligible) in (expectation.eligibleForIntroOffer ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let observed = observation.eligibleForIntroOffer[group]
+            check("eligibleForIntroOffer.\(group)", String(eligible), observed.map { String($0) } ?? "unknown", eligible == observed)
+        }
         if let renewals = expectation.renewals {
             check("renewals", String(renewals), String(observation.renewals), renewals == observation.renewals)
         }

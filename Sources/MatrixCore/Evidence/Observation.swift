@@ -20,6 +20,9 @@ public struct Observation: Sendable, Hashable, Codable {
     public var transactions: [ObservedTransaction]
     /// Renewal info per subscription group name.
     public var renewalInfo: [String: ObservedRenewalInfo]
+    /// Whether the account may use an introductory offer, per subscription group name
+    /// (`Product.SubscriptionInfo.isEligibleForIntroOffer`).
+    public var eligibleForIntroOffer: [String: Bool]
     /// IDs of transactions this step created or changed.
     public var transactionIds: [String]
     /// Signed data (compact JWS) this step produced: transactions, renewal infos and notifications.
@@ -32,7 +35,7 @@ public struct Observation: Sendable, Hashable, Codable {
     public init(access: [String] = [], entitlements: [String] = [], result: String? = nil,
                 subscriptionStatus: [String: String] = [:], balance: [String: Int] = [:], notifications: [String] = [],
                 renewals: Int = 0, transactions: [ObservedTransaction] = [], renewalInfo: [String: ObservedRenewalInfo] = [:],
-                transactionIds: [String] = [], signedData: [SignedItem] = [], message: String? = nil, storeTime: Int64? = nil) {
+                eligibleForIntroOffer: [String: Bool] = [:], transactionIds: [String] = [], signedData: [SignedItem] = [], message: String? = nil, storeTime: Int64? = nil) {
         self.access = access
         self.entitlements = entitlements
         self.result = result
@@ -42,6 +45,7 @@ public struct Observation: Sendable, Hashable, Codable {
         self.renewals = renewals
         self.transactions = transactions
         self.renewalInfo = renewalInfo
+        self.eligibleForIntroOffer = eligibleForIntroOffer
         self.transactionIds = transactionIds
         self.signedData = signedData
         self.message = message
@@ -50,7 +54,7 @@ public struct Observation: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case access, entitlements, result, subscriptionStatus, balance, notifications, renewals, transactions, renewalInfo
-        case transactionIds, signedData, message, storeTime
+        case eligibleForIntroOffer, transactionIds, signedData, message, storeTime
     }
 
     /// Lenient decoding: drivers may leave out anything they cannot observe.
@@ -65,6 +69,7 @@ public struct Observation: Sendable, Hashable, Codable {
         renewals = try c.decodeIfPresent(Int.self, forKey: .renewals) ?? 0
         transactions = try c.decodeIfPresent([ObservedTransaction].self, forKey: .transactions) ?? []
         renewalInfo = try c.decodeIfPresent([String: ObservedRenewalInfo].self, forKey: .renewalInfo) ?? [:]
+        eligibleForIntroOffer = try c.decodeIfPresent([String: Bool].self, forKey: .eligibleForIntroOffer) ?? [:]
         transactionIds = try c.decodeIfPresent([String].self, forKey: .transactionIds) ?? []
         signedData = try c.decodeIfPresent([SignedItem].self, forKey: .signedData) ?? []
         message = try c.decodeIfPresent(String.self, forKey: .message)

@@ -179,6 +179,7 @@ public final class LocalSession: CaseSession {
             renewals: store.renewalCount(account: account),
             transactions: transactions,
             renewalInfo: store.renewalInfo(account: account),
+            eligibleForIntroOffer: store.introOfferEligibility(account: account),
             transactionIds: touched,
             signedData: sign(touched: touched, notifications: sent),
             message: message,
