@@ -23,6 +23,7 @@ public enum MatrixCommand {
     /// Runs the command line and returns the exit code.
     public static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
         let args = Array(arguments.dropFirst())
+        let known = ["run", "validate", "score", "faults"]
         do throws(CommandFailure) {
             guard let command = args.first else {
                 console.error("missing command")
@@ -46,12 +47,18 @@ public enum MatrixCommand {
             case "faults":
                 return FaultsCommand(console: console).execute().rawValue
             default:
-                let hint = Suggestion.nearest(command, among: ["run", "validate", "score", "faults"]).map { "; did you mean \($0)?" } ?? ""
+                let hint = Suggestion.nearest(command, among: known).map { "; did you mean \($0)?" } ?? ""
                 throw CommandFailure.usage("unknown command \"\(command)\"\(hint)")
             }
         } catch {
             console.error(error.message)
-            if error.showUsage { console.info("\n" + usage, always: true) }
+            if error.showUsage {
+                if let command = args.first, known.contains(command) {
+                    console.info("Run `matrix \(command) --help` for its options.", always: true)
+                } else {
+                    console.info("\n" + usage, always: true)
+                }
+            }
             return error.code.rawValue
         }
     }

@@ -323,3 +323,77 @@ struct ScenarioTests {
         #expect(try await run(.expiredSubscriptionKept) == [["plus"], ["plus"], ["plus"], ["plus"]])
     }
 }
+
+/// S18: environment limits read as bugs.
+@Suite("Scenario S18: Sandbox and TestFlight renewal limits")
+struct EnvironmentLimitScenarioTests {
+    let m = ExampleMatrix.monthly
+
+    // Apple: https://developer.apple.com/documentation/storekit/testing-an-auto-renewable-subscription ("renew up to 12 times")
+    @Test("S18: on the Sandbox clock a subscription renews 12 times, then expires as an environment limit")
+    func sandbox() async throws {
+        func run(_ fault: AppFault?) async throws -> [Observation] {
+            let h = try Harness(fault: fault, schedule: .sandbox(.default))
+            _ = try await h.step(.launch)
+            return [
+                try await h.step(.purchase, m),
+                try await h.step(.renew, m) { $0.count = 12 },
+                try await h.step(.advanceTime, m) { $0.to = .expiration },
+            ]
+        }
+        let reference = try await run(nil)
+        #expect(reference.map(\.access) == [["plus"], ["plus"], []])
+        #expect(reference[1].renewals == 12)
+        #expect(reference[2].subscriptionStatus[ExampleMatrix.groupName] == "expired")
+        #expect(reference[2].message?.contains("at most 12 times") == true)
+        #expect(try await run(.computesExpiryFromCalendar)[2].access == ["plus"])
+    }
+
+    // Apple: https://developer.apple.com/help/app-store-connect/test-a-beta-version/testing-subscriptions-and-in-app-purchases-in-testflight
+    @Test("S18: on the TestFlight clock renewals are one day apart, at most 6")
+    func testFlight() async throws {
+        let h = try Harness(schedule: .testFlight)
+        _ = try await h.step(.launch)
+        _ = try await h.step(.purchase, m)
+        let renewed = try await h.step(.renew, m) { $0.count = 6 }
+        let chain = h.store.transactions
+        #expect(chain.count == 7)
+        for (earlier, later) in zip(chain, chain.dropFirst()) {
+            #expect(later.purchaseDate - earlier.purchaseDate == 86_400_000)
+        }
+        #expect(renewed.access == ["plus"] && renewed.renewals == 6)
+        let ended = try await h.step(.advanceTime, m) { $0.to = .expiration }
+        #expect(ended.access == [] && ended.renewals == 6)
+    }
+
+    @Test("the evidence of a sandbox:5 run predicts the wall time of each renewal: 5 minutes a month, 1 hour a year")
+    func sandboxWallTimes() async throws {
+        let h = try Harness(schedule: .sandbox(.default))
+        _ = try await h.step(.launch)
+        _ = try await h.step(.purchase, m)
+        guard case .observed(_, let monthly) = try await h.session.perform(Step(action: .renew, product: m), index: 9) else {
+            Issue.record("renew was not performed")
+            return
+        }
+        #expect(monthly == Int64(5 * 60_000))
+        _ = try await h.step(.purchase, ExampleMatrix.yearly)
+        guard case .observed(_, let yearly) = try await h.session.perform(Step(action: .renew, product: ExampleMatrix.yearly), index: 10) else {
+            Issue.record("renew was not performed")
+            return
+        }
+        #expect(yearly == Int64(60 * 60_000))
+    }
+
+    @Test("TestFlight cannot simulate billing problems: failRenewal is skipped as an environment limit")
+    func testFlightBilling() async throws {
+        let h = try Harness(schedule: .testFlight)
+        _ = try await h.step(.launch)
+        _ = try await h.step(.purchase, m)
+        let outcome = try await h.session.perform(Step(action: .failRenewal, product: m), index: 2)
+        guard case .skipped(let reason) = outcome else {
+            Issue.record("failRenewal was performed on the TestFlight clock")
+            return
+        }
+        #expect(reason.hasPrefix("environment limit:"))
+    }
+}

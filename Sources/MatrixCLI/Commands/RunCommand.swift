@@ -16,6 +16,7 @@ struct RunCommand {
         .init(name: "--out", takesValue: true, help: "reports root (default: reports)", valueName: "DIR"),
         .init(name: "--jobs", takesValue: true, help: "cases run at once (default: number of cores)", valueName: "N"),
         .init(name: "--app-fault", takesValue: true, help: "run the reference app with a known bug (see `matrix faults`)", valueName: "NAME"),
+        .init(name: "--clock", takesValue: true, help: "clock the local environment models: real (default), xcode[:timeRate], sandbox:<3|5|15|30|60>, testflight", valueName: "CLOCK"),
         .init(name: "--signed-environment", takesValue: true, help: "environment written in signed data: Sandbox (default), Production, Xcode, LocalTesting", valueName: "ENV"),
         .init(name: "--quiet", takesValue: false, help: "print only errors and the summary"),
         .init(name: "--verbose", takesValue: false, help: "print every step"),
@@ -66,11 +67,18 @@ struct RunCommand {
             throw CommandFailure("\(path) has \(count) error\(count == 1 ? "" : "s"); nothing was run", code: .dataError)
         }
 
+        var schedule = RenewalSchedule.real
+        if let clock = args.value("--clock") {
+            switch RenewalSchedule.parse(clock, storeKitTimeRate: matrix.catalog.settings.timeRate) {
+            case .success(let parsed): schedule = parsed
+            case .failure(let problem): throw .usage("--clock: \(problem.message)")
+            }
+        }
         let adapter: any EnvironmentAdapter
         switch environment {
         case "local":
             do {
-                adapter = try LocalAdapter(signedEnvironment: signedEnvironment, fault: fault)
+                adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, fault: fault)
             } catch {
                 throw CommandFailure("the local environment is unavailable: \(error)", code: .unavailable)
             }

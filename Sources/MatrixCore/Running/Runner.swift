@@ -160,7 +160,9 @@ public struct Runner: Sendable {
     /// Runs one case, handing each record to `record`; returns false if cancelled before the case ended.
     func runCase(_ caseIndex: Int, record: (EvidenceRecord) async throws -> Void) async throws -> Bool {
         let matrixCase = matrix.cases[caseIndex]
+        let clock = matrix.storeSettings(for: matrixCase).clock ?? adapter.description.clock
         var blockedBy: String?
+        var skippedBy: String?
         var session: (any CaseSession)?
         do {
             session = try await adapter.startCase(matrixCase, of: matrix)
@@ -184,6 +186,10 @@ public struct Runner: Sendable {
                     verdict = .blocked
                     reason = "blocked: \(blockedBy)"
                 }
+            } else if let skippedBy {
+                // What follows a step the environment cannot perform would judge a different story.
+                verdict = .skipped
+                reason = skippedBy
             } else if let session {
                 do {
                     switch try await session.perform(step, index: index) {
@@ -197,6 +203,7 @@ public struct Runner: Sendable {
                     case .skipped(let why):
                         verdict = .skipped
                         reason = why
+                        skippedBy = "step \(index) (\(step.action.rawValue)) was skipped: \(why)"
                     }
                 } catch is CancellationError {
                     await session.close()
@@ -217,7 +224,7 @@ public struct Runner: Sendable {
                 case: matrixCase.id, kind: matrixCase.kind, step: index, action: action, product: step.product,
                 expected: step.expect, observed: observed, verdict: verdict, reason: reason,
                 wallStart: Timestamp.iso8601(start), wallEnd: Timestamp.iso8601(end), storeTime: observed?.storeTime,
-                modelledWallTimeMs: modelled))
+                modelledWallTimeMs: modelled, clock: clock))
         }
         await session?.close()
         return true
@@ -239,9 +246,10 @@ public struct Runner: Sendable {
     func caseResult(_ matrixCase: MatrixCase, _ records: [EvidenceRecord]) -> CaseResult {
         var counts: [Verdict: Int] = [:]
         for record in records { counts[record.verdict, default: 0] += 1 }
-        let problem = records.first { $0.verdict != .pass && $0.verdict != .skipped }
+        let verdict = Verdict.summarise(records.map(\.verdict))
+        let problem = records.first { $0.verdict != .pass && ($0.verdict != .skipped || verdict == .skipped) }
         return CaseResult(id: matrixCase.id, kind: matrixCase.kind, account: matrixCase.account,
-                          verdict: Verdict.summarise(records.map(\.verdict)), steps: counts,
+                          verdict: verdict, steps: counts,
                           firstProblem: problem.map { "step \($0.step) (\($0.action.action.rawValue)): \($0.reason ?? $0.verdict.rawValue)" })
     }
 }

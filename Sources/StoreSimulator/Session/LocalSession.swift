@@ -69,6 +69,9 @@ public final class LocalSession: CaseSession {
         var message: String?
         var touched: [String] = []
 
+        if let limit = environmentLimit(for: step) {
+            return .skipped(reason: limit)
+        }
         switch step.action {
         case .launch:
             if device.isRunning { throw StoreError("the app is already running on \(device.name); use relaunch") }
@@ -157,6 +160,21 @@ public final class LocalSession: CaseSession {
         }
         let observation = observe(account: account, device: device, result: result, message: message, touched: touched)
         return .observed(observation, modelledWallTimeMs: store.now - startTime)
+    }
+
+    /// Why the modelled environment cannot perform a step, if it cannot: TestFlight does not simulate billing
+    /// problems.
+    func environmentLimit(for step: Step) -> String? {
+        let schedule = store.configuration.schedule
+        guard let reason = schedule.billingRetryUnsupportedReason else { return nil }
+        switch step.action {
+        case .failRenewal, .recoverBilling:
+            return "environment limit: \(reason)"
+        case .advanceTime where step.to == .gracePeriodEnd || step.to == .billingRetryEnd:
+            return "environment limit: \(reason)"
+        default:
+            return nil
+        }
     }
 
     /// What the acting account sees now.
