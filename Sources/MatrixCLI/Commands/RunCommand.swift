@@ -114,6 +114,7 @@ struct RunCommand {
                                  code: .ioError)
         }
         let directory = try await session.finish(interrupted: summary.interrupted)
+        JobSummary.append(from: directory, console: console)
         printer.summary(summary, directory: Self.displayPath(directory.url))
         if summary.interrupted { return .interrupted }
         return summary.allPassed ? .success : .failure
