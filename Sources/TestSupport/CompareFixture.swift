@@ -2,9 +2,11 @@ import MatrixCore
 
 /// Evidence records and runs built in code, for comparing runs without files.
 public enum CompareFixture {
-    /// A matrix digest; ``otherDigest`` stands for an edited matrix.
+    /// A matrix digest.
     public static let digest = String(repeating: "1a2b3c4d", count: 8)
+    /// The digest of an edited matrix.
     public static let otherDigest = String(repeating: "9f8e7d6c", count: 8)
+    /// The monthly subscription's product ID.
     public static let plus = ExampleMatrix.monthly
 
     /// One step's record in environment `environment`; `seq` is set by ``run(_:_:digest:status:)``.

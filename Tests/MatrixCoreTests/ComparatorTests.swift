@@ -131,6 +131,16 @@ struct ComparatorTests {
         #expect(difference.divergences.map(\.id) == [.testFlightBillingRetry])
     }
 
+    @Test("A failRenewal step skipped in TestFlight is the billing retry limit whatever the reason says")
+    func skippedFailRenewal() throws {
+        let runs = [F.run("sandbox", [F.record("b/r", 0, .pass, action: .failRenewal, access: ["plus"])]),
+                    F.run("testflight", [F.record("b/r", 0, .skipped, action: .failRenewal, reason: "the tester could not do this")])]
+        #expect(try onlyDifference(runs).divergences.map(\.id) == [.testFlightBillingRetry])
+        let sandboxSkip = [F.run("local", [F.record("b/r", 0, .pass, action: .failRenewal, access: ["plus"])]),
+                           F.run("sandbox", [F.record("b/r", 0, .skipped, action: .failRenewal, reason: "the tester could not do this")])]
+        #expect(try onlyDifference(sandboxSkip).classification == .inconclusive)
+    }
+
     @Test("A skip whose reason names a documented limit is a known divergence; another reason is inconclusive", arguments: [
         ("sandbox", "Sandbox renews a subscription up to 12 times", KnownDivergence?.some(.sandboxRenewalLimit)),
         ("testflight", "TestFlight purchases cannot fail to renew: test billing retry in Sandbox", .testFlightBillingRetry),

@@ -10,14 +10,21 @@ public struct Comparison: Sendable, Hashable, Codable {
     public struct Run: Sendable, Hashable, Codable {
         /// The run's column name in reports: its environment, with `#1`, `#2`… when several runs share one.
         public var label: String
+        /// The run directory as the user named it.
         public var path: String
+        /// The run's identifier.
         public var runId: String
+        /// The environment the run recorded.
         public var environment: String
+        /// What the environment stands for in the comparison.
         public var role: EnvironmentRole
+        /// The build as given, e.g. `1.4 (212)`.
         public var build: String
+        /// The matrix's `name`.
         public var matrixName: String
         /// SHA-256 of the matrix file, lower-case hex.
         public var matrixSHA256: String
+        /// `complete`, `interrupted` or `running`.
         public var status: String
         /// Evidence records read.
         public var steps: Int
@@ -27,7 +34,9 @@ public struct Comparison: Sendable, Hashable, Codable {
     public struct Cell: Sendable, Hashable, Codable {
         /// The run's ``Run/label``.
         public var run: String
+        /// The run's environment.
         public var environment: String
+        /// The step's verdict in that run.
         public var verdict: Verdict
         /// Observed access, sorted; `nil` when nothing was observed.
         public var access: [String]?
@@ -41,11 +50,14 @@ public struct Comparison: Sendable, Hashable, Codable {
 
     /// A documented limit cited by a difference, with its source.
     public struct DivergenceNote: Sendable, Hashable, Codable {
+        /// Which limit.
         public var id: KnownDivergence
+        /// The limit in one sentence.
         public var summary: String
         /// The Apple documentation page.
         public var source: String
 
+        /// The note for `divergence`, with its summary and source.
         public init(_ divergence: KnownDivergence) {
             id = divergence
             summary = divergence.summary
@@ -57,12 +69,15 @@ public struct Comparison: Sendable, Hashable, Codable {
     public struct Difference: Sendable, Hashable, Codable {
         /// The case's `id`.
         public var `case`: String
+        /// The case's `kind`.
         public var kind: String
         /// 0-based step index.
         public var step: Int
         /// The step's action, e.g. `purchase`.
         public var action: String
+        /// The step's product, when it has one.
         public var product: String?
+        /// Where the difference comes from.
         public var classification: Classification
         /// Why this classification, in one sentence naming the runs.
         public var explanation: String
@@ -76,6 +91,7 @@ public struct Comparison: Sendable, Hashable, Codable {
 
     /// A case, or a step of a case, that some runs have and others do not.
     public struct Unmatched: Sendable, Hashable, Codable {
+        /// The case's `id`.
         public var `case`: String
         /// The missing step, or `nil` when the whole case is missing.
         public var step: Int?

@@ -67,7 +67,7 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
     /// Rules, in order (docs/compare.md):
     /// 1. `skipped` with a reason that names a limit of the run's environment (renewing 12 times in Sandbox;
     ///    billing retry or grace period, renewing 6 times, or daily renewals in TestFlight).
-    /// 2. TestFlight, not `pass`: the step is `failRenewal`, `recoverBilling` or `resolveIssue`, follows a
+    /// 2. TestFlight, not `pass` (a skip whatever its reason): the step is `failRenewal`, `recoverBilling` or `resolveIssue`, follows a
     ///    `failRenewal` of the case, or expects billing retry or a grace period.
     /// 3. Sandbox (12) or TestFlight (6), `fail`: the run observed at least the cap of renewals, and the step
     ///    expects more renewals than the cap or a run that passed the step observed more.
@@ -82,8 +82,8 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
     public static func explain(_ record: EvidenceRecord, role: EnvironmentRole, caseRecords: [EvidenceRecord],
                                passing: [EvidenceRecord]) -> KnownDivergence? {
         guard role == .sandbox || role == .testflight, record.verdict != .pass, record.verdict != .blocked else { return nil }
-        if record.verdict == .skipped {
-            return fromReason(record.reason ?? "", role: role)
+        if record.verdict == .skipped, let named = fromReason(record.reason ?? "", role: role) {
+            return named
         }
         if role == .testflight, involvesBillingRetry(record, caseRecords: caseRecords) {
             return .testFlightBillingRetry
