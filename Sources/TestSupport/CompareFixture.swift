@@ -15,7 +15,8 @@ public enum CompareFixture {
     public static func record(_ caseID: String, _ step: Int, _ verdict: Verdict, in environment: String = "local",
                               action: Action = .observe, product: String? = nil, count: Int? = nil,
                               kind: String? = nil, expected: Expectation? = nil, access: [String]? = nil, renewals: Int = 0,
-                              reason: String? = nil, storeTime: Int64? = nil, modelledWallTimeMs: Int64? = nil) -> EvidenceRecord {
+                              reason: String? = nil, storeTime: Int64? = nil, modelledWallTimeMs: Int64? = nil,
+                              clock: String? = nil) -> EvidenceRecord {
         let observed = access.map { Observation(access: $0, renewals: renewals, storeTime: storeTime) }
         return EvidenceRecord(
             run: "run-\(environment)", seq: 0, environment: environment, build: "1.4 (212)", device: "iPhone 16",
@@ -24,7 +25,7 @@ public enum CompareFixture {
             action: Step(action: action, product: product, count: count), product: product, expected: expected,
             observed: observed, verdict: verdict, reason: reason ?? (verdict == .pass ? nil : verdict.rawValue),
             wallStart: "2026-01-15T10:00:00.000Z", wallEnd: "2026-01-15T10:00:00.250Z", storeTime: storeTime,
-            modelledWallTimeMs: modelledWallTimeMs)
+            modelledWallTimeMs: modelledWallTimeMs, clock: clock)
     }
 
     /// A run of `records` (their `environment` is set to the run's), numbered 1… in the order given.
@@ -53,7 +54,7 @@ public enum CompareFixture {
 
     /// Four runs (local, exec, sandbox, testflight) with one difference of every classification, blocked steps
     /// after a difference, a case the later runs lack, a TestFlight run of another matrix version that was
-    /// interrupted, and a skip reason with characters that need escaping.
+    /// interrupted, a skip reason with characters that need escaping, and an exec run that recorded no clock.
     public static var everyClassification: [ComparedRun] {
         let environments = ["local", "exec", "sandbox", "testflight"]
         var records: [String: [EvidenceRecord]] = [:]
@@ -95,9 +96,12 @@ public enum CompareFixture {
             records[environment, default: []].append(record("offer/intro", 0, .pass, in: environment, action: .purchase, product: plus,
                                                             access: ["plus"]))
         }
+        let clocks = ["local": "real", "sandbox": "sandbox:5", "testflight": "testflight"]
         return environments.map { environment in
-            run(environment, records[environment] ?? [], digest: environment == "testflight" ? otherDigest : digest,
-                status: environment == "testflight" ? "interrupted" : "complete")
+            var compared = run(environment, records[environment] ?? [], digest: environment == "testflight" ? otherDigest : digest,
+                               status: environment == "testflight" ? "interrupted" : "complete")
+            compared.clock = clocks[environment]
+            return compared
         }
     }
 }

@@ -37,7 +37,9 @@ struct ReportCompareEndToEndTests {
         let records = try String(contentsOf: runDir.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
             .split(separator: "\n").count
         #expect(counts.root == "testsuites")
-        #expect(counts.suites == 17 && counts.testcases == records)
+        let matrix = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: release))) as? [String: Any])
+        let cases = try #require((matrix["cases"] as? [Any])?.count)
+        #expect(counts.suites == cases && counts.testcases == records)
         #expect(counts.declaredTests == records && counts.declaredFailures == 0)
 
         let outFile = dir.appendingPathComponent("report.json")
@@ -45,7 +47,7 @@ struct ReportCompareEndToEndTests {
         #expect(json.status == 0 && json.stdout.isEmpty)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: outFile)) as? [String: Any])
         #expect(object["reportVersion"] as? Int == 1)
-        #expect((object["cases"] as? [Any])?.count == 17)
+        #expect((object["cases"] as? [Any])?.count == cases)
     }
 
     @Test("report drops a torn last line with a warning; 66 for a missing directory, 65 for one that is not a run")
@@ -70,7 +72,7 @@ struct ReportCompareEndToEndTests {
         #expect(badFormat.status == 64)
     }
 
-    @Test("compare: a fault in an app environment is app logic, exit 1; a run against itself has no difference, exit 0")
+    @Test("compare: a fault in an app environment is app logic, exit 1; TestFlight's limits and a run against itself, exit 0")
     func compareRuns() throws {
         let dir = try MatrixBinary.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -94,6 +96,11 @@ struct ReportCompareEndToEndTests {
         #expect(object["compareVersion"] as? Int == 1)
         #expect((object["counts"] as? [String: Int])?["appLogic"] == 1)
         #expect(object["unexplained"] as? Int == 1)
+
+        let testFlight = try run(into: dir.appendingPathComponent("c"), ["--clock", "testflight"])
+        let limits = try MatrixBinary.run(["compare", local.path, testFlight.path, "--format", "markdown"])
+        #expect(limits.status == 0, "stdout: \(limits.stdout)")
+        #expect(limits.stdout.contains("all known environment divergences") && limits.stdout.contains("**testFlightBillingRetry**"))
 
         let same = try MatrixBinary.run(["compare", local.path, local.path])
         #expect(same.status == 0 && same.stdout.contains("No differences"))

@@ -131,6 +131,35 @@ struct ComparatorTests {
         #expect(difference.divergences.map(\.id) == [.testFlightBillingRetry])
     }
 
+    @Test("A local run on a Sandbox or TestFlight clock has those limits: its renewal cap and skips are known divergences")
+    func localOnModelledClock() throws {
+        let capped = [
+            F.run("local", [F.record("renewal/plus", 0, .pass, action: .renew, access: ["plus"], renewals: 13)]),
+            F.run("local", [F.record("renewal/plus", 0, .fail, action: .renew, expected: Expectation(renewals: 13), access: [],
+                                     renewals: 12, clock: "sandbox:5")]),
+        ]
+        let difference = try onlyDifference(capped)
+        #expect(difference.classification == .knownEnvironmentDivergence)
+        #expect(difference.divergences.map(\.id) == [.sandboxRenewalLimit])
+        let reason = "step 2 (failRenewal) was skipped: environment limit: TestFlight purchases cannot fail to renew: to test "
+            + "billing retry or a billing grace period, subscribe with a Sandbox Apple Account"
+        var testFlightClock = F.run("local", [F.record("billing/plus", 3, .skipped, action: .observe, reason: reason)])
+        testFlightClock.clock = "testflight"
+        let skipped = try onlyDifference([F.run("local", [F.record("billing/plus", 3, .pass, access: [])]), testFlightClock])
+        #expect(skipped.divergences.map(\.id) == [.testFlightBillingRetry])
+        let realClock = [F.run("local", [F.record("r/p", 0, .pass, action: .renew, access: ["plus"], renewals: 13)]),
+                         F.run("local", [F.record("r/p", 0, .fail, action: .renew, access: [], renewals: 12, clock: "real")])]
+        #expect(try onlyDifference(realClock).classification == .expectationContradictsStoreKit)
+    }
+
+    @Test("A failing step whose observation says the environment stopped auto-renew is the renewal limit")
+    func renewalLimitMessage() throws {
+        var observed = F.record("r/p", 0, .fail, action: .advanceTime, access: [], renewals: 3)
+        observed.observed?.message = "sandbox:3 renews a subscription at most 12 times; auto-renew stopped"
+        let runs = [F.run("exec", [F.record("r/p", 0, .pass, action: .advanceTime, access: ["plus"])]), F.run("sandbox", [observed])]
+        #expect(try onlyDifference(runs).divergences.map(\.id) == [.sandboxRenewalLimit])
+    }
+
     @Test("A failRenewal step skipped in TestFlight is the billing retry limit whatever the reason says")
     func skippedFailRenewal() throws {
         let runs = [F.run("sandbox", [F.record("b/r", 0, .pass, action: .failRenewal, access: ["plus"])]),

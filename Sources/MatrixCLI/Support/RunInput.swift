@@ -15,7 +15,7 @@ struct LoadedRun {
     /// The run as ``Comparator`` takes it.
     var compared: ComparedRun {
         ComparedRun(path: path, runId: manifest.runId, environment: manifest.environment, build: manifest.build,
-                    matrixName: manifest.matrix.name, matrixSHA256: manifest.matrix.sha256, status: manifest.status.rawValue,
+                    clock: manifest.clock, matrixName: manifest.matrix.name, matrixSHA256: manifest.matrix.sha256, status: manifest.status.rawValue,
                     records: records)
     }
 }

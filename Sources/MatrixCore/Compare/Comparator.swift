@@ -71,8 +71,8 @@ public enum Comparator {
         let summaries = runs.indices.map { index in
             Comparison.Run(label: labels[index], path: runs[index].path, runId: runs[index].runId,
                            environment: runs[index].environment, role: roles[index], build: runs[index].build,
-                           matrixName: runs[index].matrixName, matrixSHA256: runs[index].matrixSHA256,
-                           status: runs[index].status, steps: indexed[index].count)
+                           clock: runs[index].clock, matrixName: runs[index].matrixName,
+                           matrixSHA256: runs[index].matrixSHA256, status: runs[index].status, steps: indexed[index].count)
         }
         let differ = Set(runs.map(\.matrixSHA256)).count > 1
         return Comparison(
@@ -138,7 +138,9 @@ public enum Comparator {
     }
 
     static func classify(_ cells: [StepCell]) -> (Classification, String) {
-        let referenceProblems = cells.filter { $0.role == .reference && ($0.verdict == .fail || $0.verdict == .error) }
+        let referenceProblems = cells.filter {
+            $0.role == .reference && ($0.verdict == .fail || $0.verdict == .error) && $0.divergence == nil
+        }
         if !referenceProblems.isEmpty {
             return (.expectationContradictsStoreKit,
                     "\(outcome(referenceProblems)) in local, the reference: the expectation contradicts documented StoreKit behaviour")
@@ -241,7 +243,7 @@ public enum Comparator {
 }
 
 /// One run's records indexed by case and step; when a step has several records (a resumed run), the one with
-/// the highest `seq` counts.
+/// the highest `seq` counts. A record without a `clock` takes the run's.
 struct IndexedRun {
     /// Case ids in the order their first record appears.
     var caseOrder: [String] = []
@@ -253,7 +255,8 @@ struct IndexedRun {
     init(_ run: ComparedRun) {
         count = run.records.count
         var latest: [String: [Int: EvidenceRecord]] = [:]
-        for record in run.records.sorted(by: { $0.seq < $1.seq }) {
+        for var record in run.records.sorted(by: { $0.seq < $1.seq }) {
+            if record.clock == nil { record.clock = run.clock }
             if latest[record.case] == nil { caseOrder.append(record.case) }
             latest[record.case, default: [:]][record.step] = record
         }

@@ -11,6 +11,9 @@ public struct ComparedRun: Sendable, Hashable {
     public var environment: String
     /// The build as given, e.g. `1.4 (212)`.
     public var build: String
+    /// The schedule the run modelled (`real`, `sandbox:5`, `testflight`, …), when it recorded one; a record's own
+    /// `clock` takes precedence for its step.
+    public var clock: String?
     /// The matrix's `name`.
     public var matrixName: String
     /// SHA-256 of the matrix file's bytes, lower-case hex: runs with different digests ran different matrices.
@@ -21,12 +24,13 @@ public struct ComparedRun: Sendable, Hashable {
     public var records: [EvidenceRecord]
 
     /// A run with its metadata and evidence.
-    public init(path: String, runId: String, environment: String, build: String, matrixName: String, matrixSHA256: String,
-                status: String = "complete", records: [EvidenceRecord]) {
+    public init(path: String, runId: String, environment: String, build: String, clock: String? = nil, matrixName: String,
+                matrixSHA256: String, status: String = "complete", records: [EvidenceRecord]) {
         self.path = path
         self.runId = runId
         self.environment = environment
         self.build = build
+        self.clock = clock
         self.matrixName = matrixName
         self.matrixSHA256 = matrixSHA256
         self.status = status

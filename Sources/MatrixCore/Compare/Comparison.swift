@@ -20,6 +20,8 @@ public struct Comparison: Sendable, Hashable, Codable {
         public var role: EnvironmentRole
         /// The build as given, e.g. `1.4 (212)`.
         public var build: String
+        /// The schedule the run modelled, when it recorded one.
+        public var clock: String?
         /// The matrix's `name`.
         public var matrixName: String
         /// SHA-256 of the matrix file, lower-case hex.

@@ -64,14 +64,17 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The documented limit that explains why `record` did not pass, if one does.
     ///
-    /// Rules, in order (docs/compare.md):
-    /// 1. `skipped` with a reason that names a limit of the run's environment (renewing 12 times in Sandbox;
-    ///    billing retry or grace period, renewing 6 times, or daily renewals in TestFlight).
-    /// 2. TestFlight, not `pass` (a skip whatever its reason): the step is `failRenewal`, `recoverBilling` or `resolveIssue`, follows a
-    ///    `failRenewal` of the case, or expects billing retry or a grace period.
-    /// 3. Sandbox (12) or TestFlight (6), `fail`: the run observed at least the cap of renewals, and the step
-    ///    expects more renewals than the cap or a run that passed the step observed more.
-    /// 4. TestFlight, `error`: the step takes at least a day of wall time (`modelledWallTimeMs`, else the store
+    /// The limits of Sandbox apply to a `sandbox` run and to any record whose `clock` models Sandbox
+    /// (`sandbox:<rate>`, as `matrix run --clock` writes); TestFlight's likewise (`testflight`). Rules, in order
+    /// (docs/compare.md):
+    /// 1. `skipped` with a reason that names a limit (renewing 12 times in Sandbox; billing retry or grace
+    ///    period, renewing 6 times, or daily renewals in TestFlight).
+    /// 2. TestFlight, not `pass` (a skip whatever its reason): the step is `failRenewal`, `recoverBilling` or
+    ///    `resolveIssue`, follows a `failRenewal` of the case, or expects billing retry or a grace period.
+    /// 3. `fail`, and the observation's message names the renewal limit (the environment stopped auto-renew).
+    /// 4. `fail`: the run observed at least the cap of renewals (Sandbox 12, TestFlight 6), and the step expects
+    ///    more renewals than the cap or a run that passed the step observed more.
+    /// 5. TestFlight, `error`: the step takes at least a day of wall time (`modelledWallTimeMs`, else the store
     ///    time since the case's previous step).
     ///
     /// - Parameters:
@@ -81,7 +84,8 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
     ///   - passing: the records of the same step in runs where it passed.
     public static func explain(_ record: EvidenceRecord, role: EnvironmentRole, caseRecords: [EvidenceRecord],
                                passing: [EvidenceRecord]) -> KnownDivergence? {
-        guard role == .sandbox || role == .testflight, record.verdict != .pass, record.verdict != .blocked else { return nil }
+        guard record.verdict != .pass, record.verdict != .blocked,
+              let role = limitedRole(role, clock: record.clock) else { return nil }
         if record.verdict == .skipped, let named = fromReason(record.reason ?? "", role: role) {
             return named
         }
@@ -89,14 +93,25 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
             return .testFlightBillingRetry
         }
         let cap: KnownDivergence = role == .sandbox ? .sandboxRenewalLimit : .testFlightRenewalLimit
-        if record.verdict == .fail, let limit = cap.renewalCap, let observed = record.observed, observed.renewals >= limit {
+        if record.verdict == .fail, let limit = cap.renewalCap, let observed = record.observed {
+            if let message = observed.message, fromReason(message, role: role) == cap { return cap }
             let expectsMore = (record.expected?.renewals ?? 0) > limit
             let othersSawMore = passing.contains { ($0.observed?.renewals ?? 0) > limit }
-            if expectsMore || othersSawMore { return cap }
+            if observed.renewals >= limit && (expectsMore || othersSawMore) { return cap }
         }
         if role == .testflight, record.verdict == .error, let wait = wallTime(record, caseRecords: caseRecords), wait >= day {
             return .testFlightDailyRenewals
         }
+        return nil
+    }
+
+    /// Whose limits apply: a Sandbox or TestFlight run's own, else those of the schedule the record's clock
+    /// models (`sandbox:5`, `testflight`); `nil` when neither.
+    static func limitedRole(_ role: EnvironmentRole, clock: String?) -> EnvironmentRole? {
+        if role == .sandbox || role == .testflight { return role }
+        let modelled = clock?.lowercased() ?? ""
+        if modelled == "sandbox" || modelled.hasPrefix("sandbox:") { return .sandbox }
+        if modelled == "testflight" { return .testflight }
         return nil
     }
 

@@ -15,11 +15,11 @@ enum ComparisonMarkdown {
         lines.append("")
         lines.append("## Runs")
         lines.append("")
-        lines.append("| Run | Environment | Build | Run id | Matrix | Status | Path |")
-        lines.append("|---|---|---|---|---|---|---|")
+        lines.append("| Run | Environment | Clock | Build | Run id | Matrix | Status | Path |")
+        lines.append("|---|---|---|---|---|---|---|---|")
         for run in comparison.runs {
             lines.append("| " + [
-                Markdown.text(run.label), Markdown.text(run.environment), Markdown.text(run.build), Markdown.code(run.runId),
+                Markdown.text(run.label), Markdown.text(run.environment), run.clock.map(Markdown.text) ?? "—", Markdown.text(run.build), Markdown.code(run.runId),
                 Markdown.text(run.matrixName) + " " + Markdown.code(String(run.matrixSHA256.prefix(12))), Markdown.text(run.status),
                 Markdown.code(run.path),
             ].joined(separator: " | ") + " |")

@@ -7,8 +7,8 @@ enum ComparisonText {
         var lines: [String] = []
         lines.append("Runs:")
         lines += table(comparison.runs.map { run in
-            ["  " + run.label, "run " + run.runId, "build " + run.build, "matrix \(run.matrixName) \(run.matrixSHA256.prefix(12))",
-             run.path]
+            ["  " + run.label, "run " + run.runId, "build " + run.build, run.clock.map { "clock " + $0 } ?? "",
+             "matrix \(run.matrixName) \(run.matrixSHA256.prefix(12))", run.path]
         })
         for warning in comparison.warnings {
             lines.append("warning: " + warning)
