@@ -15,6 +15,8 @@ public enum MatrixCommand {
           run MATRIX              Run a matrix (default environment: the embedded local simulator)
           validate MATRIX…        Check matrices and their catalogs; print every problem
           score MATRIX            Run the reference app and every known app fault; report which the matrix catches
+          report RUN_DIR          Render a run's JUnit, Markdown, HTML or JSON report again from its evidence
+          compare RUN_DIR…        Compare runs step by step and classify where each difference comes from
           faults                  List the known app faults for --app-fault
 
         Run `matrix <command> --help` for a command's options.
@@ -23,7 +25,7 @@ public enum MatrixCommand {
     /// Runs the command line and returns the exit code.
     public static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
         let args = Array(arguments.dropFirst())
-        let known = ["run", "validate", "score", "faults"]
+        let known = ["run", "validate", "score", "faults", "report", "compare"]
         do throws(CommandFailure) {
             guard let command = args.first else {
                 console.error("missing command")
@@ -46,6 +48,10 @@ public enum MatrixCommand {
                 return try await ScoreCommand(console: console).execute(rest).rawValue
             case "faults":
                 return FaultsCommand(console: console).execute().rawValue
+            case "report":
+                return try ReportCommand(console: console).execute(rest).rawValue
+            case "compare":
+                return try CompareCommand(console: console).execute(rest).rawValue
             default:
                 let hint = Suggestion.nearest(command, among: known).map { "; did you mean \($0)?" } ?? ""
                 throw CommandFailure.usage("unknown command \"\(command)\"\(hint)")

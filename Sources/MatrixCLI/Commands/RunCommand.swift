@@ -79,6 +79,7 @@ struct RunCommand {
                                  + "resume with `matrix run --resume \(Self.displayPath(setup.session.directory.url))`", code: .ioError)
         }
         let directory = try await setup.session.finish(interrupted: summary.interrupted)
+        JobSummary.append(from: directory, console: console)
         printer.summary(summary, directory: Self.displayPath(directory.url))
         if summary.interrupted {
             console.info("resume with `matrix run --resume \(Self.displayPath(directory.url))`", always: true)
