@@ -17,6 +17,7 @@ public enum MatrixCommand {
           score MATRIX            Run the reference app and every known app fault; report which the matrix catches
           report RUN_DIR          Render a run's JUnit, Markdown, HTML or JSON report again from its evidence
           compare RUN_DIR…        Compare runs step by step and classify where each difference comes from
+          merge RUN_DIR… --out D  Join the slices of a sharded run (run --shard K/N) into one run
           faults                  List the known app faults for --app-fault
 
         Run `matrix <command> --help` for a command's options.
@@ -25,7 +26,7 @@ public enum MatrixCommand {
     /// Runs the command line and returns the exit code.
     public static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
         let args = Array(arguments.dropFirst())
-        let known = ["run", "validate", "score", "faults", "report", "compare"]
+        let known = ["run", "validate", "score", "faults", "report", "compare", "merge"]
         do throws(CommandFailure) {
             guard let command = args.first else {
                 console.error("missing command")
@@ -46,6 +47,8 @@ public enum MatrixCommand {
                 return try ValidateCommand(console: console).execute(rest).rawValue
             case "score":
                 return try await ScoreCommand(console: console).execute(rest).rawValue
+            case "merge":
+                return try await MergeCommand(console: console).execute(rest).rawValue
             case "faults":
                 return FaultsCommand(console: console).execute().rawValue
             case "report":

@@ -39,6 +39,8 @@ public struct RunManifest: Sendable, Hashable, Codable {
     public var shard: String?
     /// The ids of the cases this shard runs, in matrix order.
     public var shardCases: [String]?
+    /// The run ids of the slices `matrix merge` made this run of.
+    public var mergedFrom: [String]?
     /// Every account of the matrix: alias, described state, and in guided runs a salted SHA-256 of the real
     /// identifier (never the identifier itself).
     public var accounts: [AccountRef]
