@@ -10,7 +10,7 @@ struct RunCommand {
     let console: Console
 
     static let options: [Arguments.Option] = [
-        .init(name: "--env", takesValue: true, help: "environment: local (default)", valueName: "NAME"),
+        .init(name: "--env", takesValue: true, help: "environment: local (default), sandbox, testflight", valueName: "NAME"),
         .init(name: "--build", takesValue: true, help: "build under test, e.g. \"1.4 (212)\"", valueName: "BUILD"),
         .init(name: "--device", takesValue: true, help: "device, e.g. \"iPhone 16\"", valueName: "DEVICE"),
         .init(name: "--os", takesValue: true, help: "OS version, e.g. \"iOS 26.1\"", valueName: "OS"),
@@ -21,6 +21,8 @@ struct RunCommand {
         .init(name: "--app-fault", takesValue: true, help: "run the reference app with a known bug (see `matrix faults`)", valueName: "NAME"),
         .init(name: "--clock", takesValue: true, help: "clock the local environment models: real (default), xcode[:timeRate], sandbox:<3|5|15|30|60>, testflight", valueName: "CLOCK"),
         .init(name: "--signed-environment", takesValue: true, help: "environment written in signed data: Sandbox (default), Production, Xcode, LocalTesting", valueName: "ENV"),
+        .init(name: "--answers", takesValue: true, help: "sandbox/testflight: the tester's answers as JSON Lines, for scripted or replayed runs", valueName: "FILE"),
+        .init(name: "--accounts", takesValue: true, help: "sandbox/testflight: account aliases to Sandbox Apple Accounts (kept outside the repository)", valueName: "FILE"),
         .init(name: "--quiet", takesValue: false, help: "print only failures and the summary"),
         .init(name: "--verbose", takesValue: false, help: "print every step"),
         .init(name: "--help", takesValue: false, help: "show this help"),
@@ -59,8 +61,10 @@ struct RunCommand {
         }
         console.quiet = args.has("--quiet")
         console.verbose = args.has("--verbose")
-        let jobs = try args.int("--jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let setup = args.value("--resume") != nil ? try resume(args) : try start(args)
+        // A person performs one case at a time.
+        let defaultJobs = setup.adapter is GuidedAdapter ? 1 : ProcessInfo.processInfo.activeProcessorCount
+        let jobs = try args.int("--jobs", in: 1...256) ?? defaultJobs
 
         let runner = Runner(matrix: setup.matrix, adapter: setup.adapter, context: setup.context, jobs: jobs)
         let printer = ProgressPrinter(console: console, total: setup.cases.count)
@@ -100,16 +104,21 @@ struct RunCommand {
             guard let parsed = Shard(text) else { throw .usage("--shard must be K/N with 1 ≤ K ≤ N, e.g. 2/4; got \"\(text)\"") }
             shard = parsed
         }
+        let environment = args.value("--env") ?? "local"
         let (matrix, bytes) = try loadMatrix(path)
         let schedule = try Self.schedule(args.value("--clock"), matrix: matrix)
-        let adapter = try makeAdapter(args.value("--env") ?? "local", schedule: schedule, signedEnvironment: signedEnvironment, fault: fault)
+        let salt = Self.makeSalt()
+        let guided = try guidedSetup(environment, args: args, salt: salt)
+        let adapter = try makeAdapter(environment, schedule: schedule, clockGiven: args.value("--clock") != nil,
+                                      signedEnvironment: signedEnvironment, fault: fault, guided: guided, args: args)
         let describedBuild = args.value("--build") ?? adapter.description.build
         let context = RunContext(
             runID: Self.makeRunID(),
             environment: adapter.description.name,
             build: describedBuild ?? "unspecified (local run)",
             device: args.value("--device") ?? adapter.description.device ?? "unspecified",
-            os: args.value("--os") ?? adapter.description.os ?? "unspecified")
+            os: args.value("--os") ?? adapter.description.os ?? "unspecified",
+            accountHashes: guided?.hashes ?? [:])
         let cases = shard.map { $0.caseIndices(of: matrix) } ?? Array(matrix.cases.indices)
         var manifest = RunManifest(
             toolVersion: MatrixCommand.version, context: context,
@@ -119,6 +128,14 @@ struct RunCommand {
         manifest.signedEnvironment = signedEnvironment
         manifest.shard = shard?.description
         manifest.shardCases = shard.map { _ in cases.map { matrix.cases[$0].id } }
+        if let guided {
+            manifest.accountSalt = salt
+            manifest.accounts = manifest.accounts.map { account in
+                var copy = account
+                copy.hash = guided.hashes[account.alias]
+                return copy
+            }
+        }
         let session = try EvidenceSession.start(
             root: URL(fileURLWithPath: args.value("--out") ?? "reports"), build: describedBuild ?? RunDirectory.unspecifiedBuild,
             manifest: manifest)
@@ -147,10 +164,12 @@ struct RunCommand {
         }
         let fault = try Self.fault(manifest.appFault)
         let schedule = try Self.schedule(manifest.clock, matrix: matrix)
-        let adapter = try makeAdapter(manifest.environment, schedule: schedule,
-                                      signedEnvironment: manifest.signedEnvironment ?? "Sandbox", fault: fault)
+        let guided = try guidedSetup(manifest.environment, args: args, salt: manifest.accountSalt ?? Self.makeSalt(),
+                                     build: manifest.build, device: manifest.device, os: manifest.os)
+        let adapter = try makeAdapter(manifest.environment, schedule: schedule, clockGiven: manifest.clock != nil,
+                                      signedEnvironment: manifest.signedEnvironment ?? "Sandbox", fault: fault, guided: guided, args: args)
         let context = RunContext(runID: manifest.runId, environment: manifest.environment, build: manifest.build,
-                                 device: manifest.device, os: manifest.os)
+                                 device: manifest.device, os: manifest.os, accountHashes: guided?.hashes ?? [:])
         var cases = Array(matrix.cases.indices)
         if let ids = manifest.shardCases {
             let wanted = Set(ids)
@@ -173,8 +192,53 @@ struct RunCommand {
         return (matrix, bytes)
     }
 
-    func makeAdapter(_ environment: String, schedule: RenewalSchedule, signedEnvironment: String,
-                     fault: AppFault?) throws(CommandFailure) -> any EnvironmentAdapter {
+    /// What a guided run needs besides the matrix: the prompter, the accounts, the build metadata.
+    struct Guided {
+        var prompter: any Prompter
+        var identifiers: [String: String]
+        var hashes: [String: String]
+        var build: String
+        var device: String
+        var os: String
+    }
+
+    /// For `sandbox` and `testflight`: `--build`, `--device`, `--os` are required; answers come from
+    /// `--answers FILE` or a person at a terminal, and without either the run cannot be guided (exit 69).
+    func guidedSetup(_ environment: String, args: Arguments, salt: String, build: String? = nil, device: String? = nil,
+                     os: String? = nil) throws(CommandFailure) -> Guided? {
+        guard environment == "sandbox" || environment == "testflight" else {
+            for option in ["--answers", "--accounts"] where args.value(option) != nil {
+                throw .usage("\(option) is for --env sandbox or testflight")
+            }
+            return nil
+        }
+        guard let build = build ?? args.value("--build"), let device = device ?? args.value("--device"), let os = os ?? args.value("--os") else {
+            throw .usage("--env \(environment) needs --build, --device and --os (e.g. --build \"1.4 (212)\" --device \"iPhone 16\" --os \"iOS 26.1\")")
+        }
+        let console = self.console
+        let prompter: any Prompter
+        if let answers = args.value("--answers") {
+            let bytes = try InputFiles.readArgument(answers, what: "answers file")
+            do {
+                prompter = try ScriptedPrompter(jsonLines: Data(bytes), path: answers, log: { console.detail($0) },
+                                                stopped: { console.info(console.paint("stopped:", .yellow) + " " + $0, always: true) })
+            } catch {
+                throw CommandFailure((error as? AdapterError)?.message ?? "\(error)", code: .dataError)
+            }
+        } else if isatty(0) == 1 {
+            prompter = TerminalPrompter(write: { console.prompt($0) })
+        } else {
+            throw CommandFailure("a \(environment) run is guided: run it at a terminal, or give the tester's answers with --answers FILE",
+                                 code: .unavailable)
+        }
+        var identifiers: [String: String] = [:]
+        if let path = args.value("--accounts") { identifiers = try SandboxAccounts.load(path).identifiers }
+        let hashes = identifiers.mapValues { RunManifest.accountHash(identifier: $0, salt: salt) }
+        return Guided(prompter: prompter, identifiers: identifiers, hashes: hashes, build: build, device: device, os: os)
+    }
+
+    func makeAdapter(_ environment: String, schedule: RenewalSchedule, clockGiven: Bool, signedEnvironment: String,
+                     fault: AppFault?, guided: Guided?, args: Arguments) throws(CommandFailure) -> any EnvironmentAdapter {
         switch environment {
         case "local":
             do {
@@ -182,6 +246,18 @@ struct RunCommand {
             } catch {
                 throw CommandFailure("the local environment is unavailable: \(error)", code: .unavailable)
             }
+        case "sandbox", "testflight":
+            guard let guided else { throw CommandFailure("internal: no guided setup", code: .software) }
+            if fault != nil { throw .usage("--app-fault is for the local environment; a guided run tests your own build") }
+            var guidedSchedule: RenewalSchedule = environment == "sandbox" ? .sandbox(.default) : .testFlight
+            if clockGiven {
+                guard case .sandbox = schedule.kind, environment == "sandbox" else {
+                    throw .usage("--clock for --env \(environment) must be \(environment == "sandbox" ? "sandbox:<3|5|15|30|60> (the tester's renewal rate)" : "testflight or left out")")
+                }
+                guidedSchedule = schedule
+            }
+            return GuidedAdapter(environment: environment, schedule: guidedSchedule, build: guided.build, device: guided.device,
+                                 os: guided.os, accounts: guided.identifiers, prompter: guided.prompter)
         default:
             throw CommandFailure("environment \"\(environment)\" is not available in this version of matrix; use --env local",
                                  code: .unavailable)
@@ -218,6 +294,11 @@ struct RunCommand {
         let path = url.standardizedFileURL.path
         let cwd = FileManager.default.currentDirectoryPath
         return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
+    }
+
+    /// A random salt for account hashes.
+    static func makeSalt() -> String {
+        (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
     }
 
     /// `20261129T130950Z-3f2a`: sortable, unique enough for one machine.

@@ -49,13 +49,16 @@ public struct RunContext: Sendable, Hashable, Codable {
     public var build: String
     public var device: String
     public var os: String
+    /// Salted SHA-256 of each account's real identifier, by alias, in guided runs.
+    public var accountHashes: [String: String]
 
-    public init(runID: String, environment: String, build: String, device: String, os: String) {
+    public init(runID: String, environment: String, build: String, device: String, os: String, accountHashes: [String: String] = [:]) {
         self.runID = runID
         self.environment = environment
         self.build = build
         self.device = device
         self.os = os
+        self.accountHashes = accountHashes
     }
 }
 
@@ -148,17 +151,24 @@ public struct Runner: Sendable {
                 }
             }
             for _ in 0..<min(jobs, order.count) { start() }
+            var stopped = false
             while let (position, records, complete) = try await group.next() {
                 done[position] = (records, complete)
-                while let (records, complete) = done[written] {
+                while !stopped, let (records, complete) = done[written] {
                     done[written] = nil
                     let caseIndex = order[written]
                     try await emit(records, caseIndex)
                     finish(caseIndex, (prior[matrix.cases[caseIndex].id] ?? []) + records, complete: complete)
-                    if !complete { summary.interrupted = true }
                     written += 1
+                    if !complete {
+                        // Later cases are not written: the evidence stays in matrix order, and a resumed run
+                        // performs them again.
+                        summary.interrupted = true
+                        stopped = true
+                        group.cancelAll()
+                    }
                 }
-                if !Task.isCancelled { start() }
+                if !Task.isCancelled && !stopped { start() }
             }
             if written < order.count { summary.interrupted = true }
         }
@@ -258,7 +268,8 @@ public struct Runner: Sendable {
             try await record(EvidenceRecord(
                 run: context.runID, seq: 0, environment: context.environment, build: context.build, device: context.device,
                 os: context.os,
-                account: AccountRef(alias: alias, state: matrix.account(alias)?.stateDescription ?? "unknown"),
+                account: AccountRef(alias: alias, state: matrix.account(alias)?.stateDescription ?? "unknown",
+                                    hash: context.accountHashes[alias]),
                 case: matrixCase.id, kind: matrixCase.kind, step: index, action: action, product: step.product,
                 expected: step.expect, observed: observed, verdict: verdict, reason: reason,
                 wallStart: Timestamp.iso8601(start), wallEnd: Timestamp.iso8601(end), storeTime: observed?.storeTime,

@@ -41,6 +41,9 @@ public struct RunManifest: Sendable, Hashable, Codable {
     public var shardCases: [String]?
     /// The run ids of the slices `matrix merge` made this run of.
     public var mergedFrom: [String]?
+    /// The salt of the accounts' hashes (``accountHash(identifier:salt:)``), so that someone who knows an
+    /// account's identifier can check it; the identifiers themselves are never stored.
+    public var accountSalt: String?
     /// Every account of the matrix: alias, described state, and in guided runs a salted SHA-256 of the real
     /// identifier (never the identifier itself).
     public var accounts: [AccountRef]
