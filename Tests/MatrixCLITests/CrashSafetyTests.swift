@@ -120,4 +120,44 @@ struct CrashSafetyTests {
         let changed = try MatrixBinary.run(["run", "--resume", run.path])
         #expect(changed.status == 65 && changed.stderr.contains("changed since the run started"))
     }
+
+    @Test("SIGINT and SIGTERM stop at a step boundary, keep the evidence, write an interrupted run.json and exit 130", arguments: [SIGINT, SIGTERM])
+    func signals(signal: Int32) throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-signal")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let matrix = try bigMatrix(in: dir, copies: 8)
+        let process = Process()
+        process.executableURL = MatrixBinary.url
+        process.arguments = ["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet", "--jobs", "1"]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.4)
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
+        let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(manifest.contains(#""status" : "interrupted""#) && manifest.contains("endedAt"))
+        let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
+        #expect(text.hasSuffix("\n"), "the evidence ends with a complete record")
+        #expect(FileManager.default.fileExists(atPath: run.appendingPathComponent("junit.xml").path))
+        let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
+        #expect(resumed.status == 0)
+    }
+
+    @Test("the evidence is the same, in the same order, with one job or several")
+    func jobsDoNotChangeEvidence() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-jobs")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let matrix = try bigMatrix(in: dir, copies: 2)
+        var runs: [[String]] = []
+        for jobs in ["1", "2", "4"] {
+            let out = dir.appendingPathComponent("jobs-\(jobs)")
+            let result = try MatrixBinary.run(["run", matrix.path, "--out", out.path, "--quiet", "--jobs", jobs])
+            #expect(result.status == 0)
+            runs.append(try normalised(try #require(MatrixBinary.runDirectories(under: out).first)))
+        }
+        #expect(runs[0] == runs[1] && runs[1] == runs[2])
+    }
 }
