@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "TestSupport"]),
         .testTarget(name: "AppStoreAPITests", dependencies: ["AppStoreAPI", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "TestSupport"]),
+        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
