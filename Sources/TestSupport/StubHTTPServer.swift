@@ -14,9 +14,13 @@ public final class StubHTTPServer: @unchecked Sendable {
 
     /// A request as the server received it.
     public struct Request: Sendable {
+        /// `GET`, `POST`, `PATCH`…
         public var method: String
+        /// The full URL, query included.
         public var url: URL
+        /// The request headers as sent.
         public var headers: [String: String]
+        /// The body, if any.
         public var body: Data?
 
         /// The value of header `name`, any case.

@@ -55,11 +55,11 @@ struct APITransport: Sendable {
                 failure = interpret(answer, request, redaction, clock.now())
             } catch {
                 failure = describe(error, request)
-                if failure.code == .cancelled { failure.attempts = attempt; throw failure }
             }
             failure.api = api
             failure.endpoint = request.endpoint
             failure.attempts = attempt
+            if failure.code == .cancelled { throw failure }
             guard failure.isRetryable, attempt < retry.maximumAttempts else {
                 if attempt > 1 { failure.message += "; gave up after \(attempt) attempts" }
                 throw failure
