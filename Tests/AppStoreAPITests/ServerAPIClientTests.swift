@@ -69,7 +69,11 @@ struct ServerAPIClientTests {
         let requests = server.requests
         #expect(requests.map(\.path) == Array(repeating: "/inApps/v2/history/12345", count: 3))
         #expect(requests.map { $0.query("revision") } == [[], ["r1"], ["r2"]])
+        let publicKey = try APIFixtures.apiKey().privateKey.publicKey
         for request in requests {
+            let token = try DecodedToken(authorization: request.header("Authorization"))
+            #expect(token.verifies(with: publicKey))
+            #expect(token.claims["bid"] as? String == "com.example")
             #expect(request.query("productType") == ["AUTO_RENEWABLE", "CONSUMABLE"])
             #expect(request.query("sort") == ["DESCENDING"])
             #expect(request.query("revoked") == ["false"])

@@ -15,7 +15,7 @@ enum ConnectAPIFailure {
         case 401:
             error.code = .unauthorized
             error.message = "App Store Connect refused the token: check the issuer id, the key id and the .p8 key, and that the key is an active "
-                + "App Store Connect API team key (Users and Access → Integrations → App Store Connect API); a wrong system clock also makes a token look expired"
+                + "App Store Connect API team key (Users and Access → Integrations → App Store Connect API); the token may also have expired or not be valid yet when the system clock is wrong"
         case 403:
             error.code = .forbidden
             error.message = "the key's role may not manage sandbox testers; use a team key whose role can (App Store Connect Help → Role permissions)"

@@ -18,7 +18,8 @@ enum ServerAPIFailure {
         case 401:
             error.code = .unauthorized
             error.message = "Apple refused the token: check the issuer id, the key id and the .p8 key, that the key is an In-App Purchase key "
-                + "(App Store Server API access) of this team, and that the bundle id is the app's; a wrong system clock also makes a token look expired"
+                + "(App Store Server API access) of this team, and that the bundle id is the app's; the token may also have expired or not be valid yet "
+                + "when the system clock is wrong"
         case 403:
             error.code = .forbidden
             error.message = "the key may not use this endpoint; use an active In-App Purchase key of the app's team"
