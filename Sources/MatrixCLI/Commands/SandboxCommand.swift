@@ -108,7 +108,7 @@ struct SandboxCommand {
 
     // MARK: - Subcommands
 
-    private func list(_ client: AppStoreConnectAPIClient, accounts: SandboxAccounts?) async throws(AppStoreAPIError) {
+    private func list(_ client: AppStoreConnectAPIClient, accounts: SandboxAccountsFile?) async throws(AppStoreAPIError) {
         let testers = try await client.sandboxTesters()
         var rows = [["ALIAS", "TESTER ID", "ACCOUNT", "TERRITORY", "RENEWAL", "INTERRUPT"]]
         for tester in testers {
@@ -125,15 +125,15 @@ struct SandboxCommand {
         if !showsAccountNames, !testers.isEmpty {
             console.info("account e-mail addresses are shown only when the output is a terminal")
         }
-        for entry in accounts?.entries ?? [] where !testers.contains(where: { SandboxAccounts.matches(entry.reference, $0) }) {
+        for entry in accounts?.entries ?? [] where !testers.contains(where: { SandboxAccountsFile.matches(entry.reference, $0) }) {
             console.warning("alias \"\(entry.alias)\" of the accounts file matches no sandbox tester")
         }
     }
 
     /// The tester id of each alias, listing testers only when an alias names an e-mail address.
-    private func resolve(_ aliases: [String], in accounts: SandboxAccounts?, client: AppStoreConnectAPIClient) async throws -> [(alias: String, id: String)] {
+    private func resolve(_ aliases: [String], in accounts: SandboxAccountsFile?, client: AppStoreConnectAPIClient) async throws -> [(alias: String, id: String)] {
         guard let accounts else { return [] }
-        var entries: [SandboxAccounts.Entry] = []
+        var entries: [SandboxAccountsFile.Entry] = []
         for alias in aliases {
             guard let entry = accounts.entry(alias) else {
                 let hint = Suggestion.nearest(alias, among: accounts.aliases).map { "; did you mean \"\($0)\"?" } ?? ""
@@ -149,7 +149,7 @@ struct SandboxCommand {
                 resolved.append((entry.alias, id))
             case .appleAccount:
                 if testers == nil { testers = try await client.sandboxTesters() }
-                guard let tester = testers?.first(where: { SandboxAccounts.matches(entry.reference, $0) }) else {
+                guard let tester = testers?.first(where: { SandboxAccountsFile.matches(entry.reference, $0) }) else {
                     throw CommandFailure("no sandbox tester has the Apple Account of alias \"\(entry.alias)\" (the address is not shown); check the "
                                          + "accounts file, or create the account in App Store Connect → Users and Access → Sandbox", code: .dataError)
                 }
@@ -161,9 +161,9 @@ struct SandboxCommand {
 
     // MARK: - Options
 
-    private func loadAccounts(_ path: String) throws(CommandFailure) -> SandboxAccounts {
+    private func loadAccounts(_ path: String) throws(CommandFailure) -> SandboxAccountsFile {
         do {
-            return try SandboxAccounts.load(path, guard: RepositoryGuard(currentDirectory: currentDirectory))
+            return try SandboxAccountsFile.load(path, guard: RepositoryGuard(currentDirectory: currentDirectory))
         } catch {
             throw AppStoreOptions.failure(error, console: console)
         }

@@ -13,7 +13,7 @@ import MatrixCore
 /// Each alias names either the account's e-mail address (`appleAccount`, matched without regard to case
 /// against App Store Connect's `acAccountName`) or its App Store Connect id (`testerId`). The file holds
 /// personal data: it must lie outside the repository, and nothing here ever puts an address in a message.
-public struct SandboxAccounts: Sendable {
+public struct SandboxAccountsFile: Sendable {
     /// How an alias names its account.
     public enum Reference: Sendable, Hashable {
         /// By e-mail address.
@@ -42,7 +42,7 @@ public struct SandboxAccounts: Sendable {
     ///
     /// - Throws: ``CredentialsError``: `.insideRepository`, `.unreadable`, or `.invalid` with located
     ///   diagnostics.
-    public static func load(_ path: String, guard repository: RepositoryGuard) throws(CredentialsError) -> SandboxAccounts {
+    public static func load(_ path: String, guard repository: RepositoryGuard) throws(CredentialsError) -> SandboxAccountsFile {
         let (_, bytes) = try PrivateFile.read(path, what: "accounts file", guard: repository)
         let (accounts, diagnostics) = parse(bytes, file: path)
         guard let accounts, !diagnostics.hasErrors else {
@@ -54,7 +54,7 @@ public struct SandboxAccounts: Sendable {
     /// Parses accounts file bytes.
     ///
     /// - Returns: The accounts (`nil` when the file has errors) and every diagnostic; values are never quoted.
-    public static func parse(_ bytes: [UInt8], file: String) -> (SandboxAccounts?, [Diagnostic]) {
+    public static func parse(_ bytes: [UInt8], file: String) -> (SandboxAccountsFile?, [Diagnostic]) {
         let sink = DiagnosticCollector(file: file)
         let read = JSONReader.read(bytes, file: file)
         sink.append(contentsOf: read.diagnostics)
@@ -79,7 +79,7 @@ public struct SandboxAccounts: Sendable {
                 }
             }
         }
-        return (sink.hasErrors ? nil : SandboxAccounts(entries: entries), sink.diagnostics)
+        return (sink.hasErrors ? nil : SandboxAccountsFile(entries: entries), sink.diagnostics)
     }
 
     /// The entry for `alias`.
