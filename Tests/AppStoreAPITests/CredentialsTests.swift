@@ -3,10 +3,17 @@ import Testing
 @testable import AppStoreAPI
 
 @Suite("Credentials")
-struct CredentialsTests {
+final class CredentialsTests {
+    /// Every directory a test makes lives here and goes when the test ends.
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("matrix-credentials-\(UUID().uuidString)")
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
     /// A fresh directory outside any git work tree, with a copy of the test `.p8` key.
     func sandbox() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("matrix-credentials-\(UUID().uuidString)")
+        let directory = root.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try APIFixtures.data("test-pki/testSigningKey.p8").write(to: directory.appendingPathComponent("AuthKey_TESTKEY123.p8"))
         return directory

@@ -33,6 +33,7 @@ struct SecretsTests {
         let client = try APIFixtures.serverClient(server, retry: RetryPolicy(maximumAttempts: 2, random: { 0 }))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("matrix-evidence-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

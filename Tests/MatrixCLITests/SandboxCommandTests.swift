@@ -6,7 +6,7 @@ import TestSupport
 
 /// `matrix sandbox` in-process against a stub App Store Connect, plus one run of the built binary.
 @Suite("matrix sandbox")
-struct SandboxCommandTests {
+final class SandboxCommandTests {
     static let issuerId = "ISSUER-7d4e-not-for-output"
     static let emails = ["fresh.tester@example.com", "owner.tester@example.com"]
 
@@ -17,8 +17,16 @@ struct SandboxCommandTests {
         var accounts: String { directory.appendingPathComponent("accounts.json").path }
     }
 
+    /// Every directory a test makes, removed when the test ends.
+    private var made: [URL] = []
+
+    deinit {
+        for directory in made { try? FileManager.default.removeItem(at: directory) }
+    }
+
     func setup() throws -> Setup {
         let directory = try MatrixBinary.scratchDirectory("matrix-sandbox")
+        made.append(directory)
         let key = Fixtures.packageDirectory.appendingPathComponent("Tests/AppStoreAPITests/Fixtures/test-pki/testSigningKey.p8")
         try Data(contentsOf: key).write(to: directory.appendingPathComponent("AuthKey_K1.p8"))
         try Data(#"{"issuerId": "\#(Self.issuerId)", "keyId": "K1", "keyPath": "AuthKey_K1.p8"}"#.utf8)
