@@ -18,8 +18,8 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .target(name: "SignedData", dependencies: ["COpenSSL", "MatrixCore"]),
-        .target(name: "Adapters", dependencies: ["MatrixCore", "StoreSimulator", "SignedData"]),
         .target(name: "AppStoreAPI", dependencies: ["MatrixCore", "SignedData"]),
+        .target(name: "Adapters", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "AppStoreAPI"]),
         .target(name: "Reporters", dependencies: ["MatrixCore", "COpenSSL"]),
         .target(name: "MatrixCLI", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "Adapters", "AppStoreAPI", "Reporters"]),
         .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
@@ -29,7 +29,7 @@ let package = Package(
         .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "TestSupport"]),
         .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "TestSupport"]),
-        .testTarget(name: "AppStoreAPITests", dependencies: ["AppStoreAPI", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "AppStoreAPITests", dependencies: ["Adapters", "AppStoreAPI", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "TestSupport"]),
     ],

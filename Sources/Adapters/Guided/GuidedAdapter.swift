@@ -18,9 +18,11 @@ public struct GuidedAdapter: EnvironmentAdapter {
     /// Sandbox Apple Account identifiers by alias, shown to the tester only; evidence keeps a salted hash.
     public var accounts: [String: String]
     let prompter: any Prompter
+    /// Cross-checks each step with the App Store Server API, when credentials were given.
+    let serverCheck: (any ServerCheck)?
 
     public init(environment: String, schedule: RenewalSchedule, build: String, device: String, os: String,
-                accounts: [String: String] = [:], prompter: any Prompter) {
+                accounts: [String: String] = [:], prompter: any Prompter, serverCheck: (any ServerCheck)? = nil) {
         self.environment = environment
         self.schedule = schedule
         self.build = build
@@ -28,6 +30,7 @@ public struct GuidedAdapter: EnvironmentAdapter {
         self.os = os
         self.accounts = accounts
         self.prompter = prompter
+        self.serverCheck = serverCheck
     }
 
     public var description: EnvironmentDescription {

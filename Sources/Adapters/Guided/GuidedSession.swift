@@ -10,6 +10,8 @@ final class GuidedSession: CaseSession {
     /// Renewals waited for so far per product, and when each subscription's current period started (wall ms).
     var renewals: [String: Int] = [:]
     var periodStart: [String: Int64] = [:]
+    /// A transaction id of each account, learned from the server, to limit later look-ups to that customer.
+    var anchors: [String: String] = [:]
 
     init(adapter: GuidedAdapter, matrix: Matrix, matrixCase: MatrixCase) {
         self.adapter = adapter
@@ -33,6 +35,7 @@ final class GuidedSession: CaseSession {
             return .skipped(reason: "environment limit: \(limit)")
         }
         let alias = step.account ?? matrixCase.account
+        let stepStart = Self.nowMs()
         await adapter.prompter.show(Instructions.text(for: step, index: index, case: matrixCase, matrix: matrix, adapter: adapter,
                                                       account: alias, appleAccount: adapter.accounts[alias]))
         let waited = try await waitIfNeeded(step)
@@ -54,7 +57,38 @@ final class GuidedSession: CaseSession {
                                       transactionIds: answer.transactionId.map { [$0] } ?? [], message: answer.note,
                                       storeTime: Self.nowMs())
         observation.notObserved = Self.unobservable
+        if let check = adapter.serverCheck {
+            let now = Self.nowMs()
+            let findings = try await check.findings(window: stepStart...now, anchorTransactionId: anchors[alias],
+                                                    reportedTransactionId: answer.transactionId, matrix: matrix, now: now)
+            merge(findings, into: &observation, alias: alias)
+        }
         return .observed(observation, modelledWallTimeMs: waited)
+    }
+
+    /// Adds what the server says to the tester's observation, and any disagreement between the two.
+    func merge(_ findings: ServerFindings, into observation: inout Observation, alias: String) {
+        if let anchor = findings.anchorTransactionId { anchors[alias] = anchor }
+        var notObserved = Set(observation.notObserved ?? [])
+        observation.notifications = findings.notifications
+        observation.signedData = findings.signedItems
+        observation.transactions = findings.transactions.compactMap(ObservedTransaction.init(payload:))
+        observation.transactionIds = Array(Set(observation.transactionIds + findings.transactions.compactMap(\.transactionId))).sorted()
+        notObserved.subtract(["notifications", "transaction"])
+        if let statuses = findings.subscriptionStatus {
+            observation.subscriptionStatus = Dictionary(statuses.map { (matrix.catalog.group($0.key)?.name ?? $0.key, $0.value) },
+                                                        uniquingKeysWith: { first, _ in first })
+            notObserved.remove("subscriptionStatus")
+        }
+        if let entitled = findings.entitledProducts {
+            observation.entitlements = entitled.sorted()
+            notObserved.remove("entitlements")
+            let serverAccess = matrix.access(for: entitled).sorted()
+            if serverAccess != observation.access {
+                observation.conflicts = ["the tester saw \(Judge.render(observation.access)); the App Store Server API's transactions grant \(Judge.render(serverAccess))"]
+            }
+        }
+        observation.notObserved = Self.unobservable.filter { notObserved.contains($0) }
     }
 
     static func nowMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }

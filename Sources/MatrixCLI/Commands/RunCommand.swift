@@ -1,5 +1,6 @@
 import Foundation
 import Adapters
+import AppStoreAPI
 import MatrixCore
 import Reporters
 import StoreSimulator
@@ -28,6 +29,8 @@ struct RunCommand {
         .init(name: "--help", takesValue: false, help: "show this help"),
     ]
 
+    static var allOptions: [Arguments.Option] { options + AppStoreOptions.options }
+
     static let help = """
         USAGE: matrix run MATRIX [options]
                matrix run --resume RUN_DIR [--jobs N]
@@ -38,8 +41,11 @@ struct RunCommand {
         Exit status: 0 every step passed, 1 a step failed, 64 usage, 65 invalid matrix, 66 unreadable matrix,
         69 environment unavailable, 74 cannot write evidence, 130 interrupted (evidence kept).
 
+        Guided runs (--env sandbox|testflight) cross-check every step with the App Store Server API when credentials
+        are given (--credentials FILE or the APP_STORE_* variables; see docs/app-store-api.md).
+
         OPTIONS:
-        \(Arguments.help(options))
+        \(Arguments.help(allOptions))
         """
 
     /// What a run needs, whether it starts fresh or resumes.
@@ -54,7 +60,7 @@ struct RunCommand {
     }
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.options)
+        let args = try Arguments(arguments, options: Self.allOptions)
         if args.has("--help") {
             console.output(Self.help + "\n")
             return .success
@@ -108,7 +114,7 @@ struct RunCommand {
         let (matrix, bytes) = try loadMatrix(path)
         let schedule = try Self.schedule(args.value("--clock"), matrix: matrix)
         let salt = Self.makeSalt()
-        let guided = try guidedSetup(environment, args: args, salt: salt)
+        let guided = try guidedSetup(environment, args: args, salt: salt, matrix: matrix)
         let adapter = try makeAdapter(environment, schedule: schedule, clockGiven: args.value("--clock") != nil,
                                       signedEnvironment: signedEnvironment, fault: fault, guided: guided, args: args)
         let describedBuild = args.value("--build") ?? adapter.description.build
@@ -164,7 +170,7 @@ struct RunCommand {
         }
         let fault = try Self.fault(manifest.appFault)
         let schedule = try Self.schedule(manifest.clock, matrix: matrix)
-        let guided = try guidedSetup(manifest.environment, args: args, salt: manifest.accountSalt ?? Self.makeSalt(),
+        let guided = try guidedSetup(manifest.environment, args: args, salt: manifest.accountSalt ?? Self.makeSalt(), matrix: matrix,
                                      build: manifest.build, device: manifest.device, os: manifest.os)
         let adapter = try makeAdapter(manifest.environment, schedule: schedule, clockGiven: manifest.clock != nil,
                                       signedEnvironment: manifest.signedEnvironment ?? "Sandbox", fault: fault, guided: guided, args: args)
@@ -200,14 +206,15 @@ struct RunCommand {
         var build: String
         var device: String
         var os: String
+        var serverCheck: (any ServerCheck)?
     }
 
     /// For `sandbox` and `testflight`: `--build`, `--device`, `--os` are required; answers come from
     /// `--answers FILE` or a person at a terminal, and without either the run cannot be guided (exit 69).
-    func guidedSetup(_ environment: String, args: Arguments, salt: String, build: String? = nil, device: String? = nil,
+    func guidedSetup(_ environment: String, args: Arguments, salt: String, matrix: Matrix, build: String? = nil, device: String? = nil,
                      os: String? = nil) throws(CommandFailure) -> Guided? {
         guard environment == "sandbox" || environment == "testflight" else {
-            for option in ["--answers", "--accounts"] where args.value(option) != nil {
+            for option in ["--answers", "--accounts", "--credentials", "--api-base-url"] where args.value(option) != nil {
                 throw .usage("\(option) is for --env sandbox or testflight")
             }
             return nil
@@ -234,7 +241,34 @@ struct RunCommand {
         var identifiers: [String: String] = [:]
         if let path = args.value("--accounts") { identifiers = try SandboxAccounts.load(path).identifiers }
         let hashes = identifiers.mapValues { RunManifest.accountHash(identifier: $0, salt: salt) }
-        return Guided(prompter: prompter, identifiers: identifiers, hashes: hashes, build: build, device: device, os: os)
+        return Guided(prompter: prompter, identifiers: identifiers, hashes: hashes, build: build, device: device, os: os,
+                      serverCheck: try serverCheck(args, bundleId: matrix.app.bundleId))
+    }
+
+    /// The App Store Server API cross-check, when credentials are given; without them the run records only what
+    /// the tester reports, and says so.
+    func serverCheck(_ args: Arguments, bundleId: String) throws(CommandFailure) -> (any ServerCheck)? {
+        let options = try AppStoreOptions(args)
+        let credentials: AppStoreCredentials
+        do {
+            credentials = try CredentialsLoader.load(file: options.credentialsFile, environment: ProcessInfo.processInfo.environment,
+                                                     guard: RepositoryGuard())
+        } catch {
+            if error.kind == .missing {
+                console.info("no App Store Server API credentials: steps are judged on what the tester reports only (see docs/app-store-api.md)")
+                return nil
+            }
+            throw AppStoreOptions.failure(error, console: console)
+        }
+        do {
+            let client = try AppStoreServerAPIClient(
+                credentials: credentials, bundleId: bundleId,
+                configuration: .init(environment: .sandbox, baseURL: options.baseURL, timeout: options.timeout, retry: options.retry))
+            console.info("cross-checking every step with the App Store Server API (Sandbox)")
+            return AppStoreServerCheck(client: client)
+        } catch {
+            throw AppStoreOptions.failure(error)
+        }
     }
 
     func makeAdapter(_ environment: String, schedule: RenewalSchedule, clockGiven: Bool, signedEnvironment: String,
@@ -257,7 +291,7 @@ struct RunCommand {
                 guidedSchedule = schedule
             }
             return GuidedAdapter(environment: environment, schedule: guidedSchedule, build: guided.build, device: guided.device,
-                                 os: guided.os, accounts: guided.identifiers, prompter: guided.prompter)
+                                 os: guided.os, accounts: guided.identifiers, prompter: guided.prompter, serverCheck: guided.serverCheck)
         default:
             throw CommandFailure("environment \"\(environment)\" is not available in this version of matrix; use --env local",
                                  code: .unavailable)

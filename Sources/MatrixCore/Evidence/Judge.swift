@@ -7,7 +7,9 @@ public enum Judge {
         public var expected: String
         public var observed: String
 
-        public var sentence: String { "\(field): expected \(expected), observed \(observed)" }
+        public var sentence: String {
+            field == "conflict" ? "observers disagree: \(observed)" : "\(field): expected \(expected), observed \(observed)"
+        }
     }
 
     /// Every field of `expectation` whose observed value differs.
@@ -101,6 +103,9 @@ public enum Judge {
             } else {
                 check("renewalInfo[\(group)]", "renewal info", "none", false)
             }
+        }
+        for conflict in observation.conflicts ?? [] {
+            diffs.append(Difference(field: "conflict", expected: "agreement", observed: conflict))
         }
         return diffs
     }

@@ -27,6 +27,9 @@ public struct Observation: Sendable, Hashable, Codable {
     public var transactionIds: [String]
     /// Signed data (compact JWS) this step produced: transactions, renewal infos and notifications.
     public var signedData: [SignedItem]
+    /// Disagreements between the environment's observers (a tester's report against the App Store Server API),
+    /// each a sentence showing both sides; any makes the step fail.
+    public var conflicts: [String]?
     /// Expectation fields this environment cannot observe (a person sees access, not `currentEntitlements`);
     /// they are not judged.
     public var notObserved: [String]?
@@ -57,7 +60,7 @@ public struct Observation: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case access, entitlements, result, subscriptionStatus, balance, notifications, renewals, transactions, renewalInfo
-        case eligibleForIntroOffer, transactionIds, signedData, notObserved, message, storeTime
+        case eligibleForIntroOffer, transactionIds, signedData, conflicts, notObserved, message, storeTime
     }
 
     /// Lenient decoding: drivers may leave out anything they cannot observe.
@@ -76,6 +79,7 @@ public struct Observation: Sendable, Hashable, Codable {
         transactionIds = try c.decodeIfPresent([String].self, forKey: .transactionIds) ?? []
         signedData = try c.decodeIfPresent([SignedItem].self, forKey: .signedData) ?? []
         notObserved = try c.decodeIfPresent([String].self, forKey: .notObserved)
+        conflicts = try c.decodeIfPresent([String].self, forKey: .conflicts)
         message = try c.decodeIfPresent(String.self, forKey: .message)
         storeTime = try c.decodeIfPresent(Int64.self, forKey: .storeTime)
     }
@@ -118,6 +122,18 @@ public struct ObservedTransaction: Sendable, Hashable, Codable {
         self.transactionReason = transactionReason
         self.offerType = offerType
         self.quantity = quantity
+    }
+}
+
+extension ObservedTransaction {
+    /// The fields of a decoded App Store transaction; `nil` when it lacks an id, a product or a purchase date.
+    public init?(payload: JWSTransactionDecodedPayload) {
+        guard let id = payload.transactionId, let product = payload.productId, let purchased = payload.purchaseDate else { return nil }
+        self.init(transactionId: id, originalTransactionId: payload.originalTransactionId ?? id, productId: product,
+                  purchaseDate: purchased.milliseconds, expiresDate: payload.expiresDate?.milliseconds,
+                  inAppOwnershipType: payload.inAppOwnershipType ?? "PURCHASED", isUpgraded: payload.isUpgraded ?? false,
+                  revocationDate: payload.revocationDate?.milliseconds, revocationReason: payload.revocationReason,
+                  transactionReason: payload.transactionReason, offerType: payload.offerType, quantity: payload.quantity ?? 1)
     }
 }
 

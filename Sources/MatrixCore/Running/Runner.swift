@@ -279,10 +279,10 @@ public struct Runner: Sendable {
         return true
     }
 
-    /// The differences between a step's expectation and what was observed (none without an expectation).
+    /// The differences between a step's expectation and what was observed.
     func differences(_ step: Step, _ observation: Observation) -> [Judge.Difference] {
-        guard let expectation = step.expect else { return [] }
-        return Judge.differences(expectation, observation, stepProduct: step.product) { productID in
+        // Without an expectation only disagreements between observers can fail a step.
+        return Judge.differences(step.expect ?? Expectation(), observation, stepProduct: step.product) { productID in
             matrix.catalog.product(productID)?.subscriptionGroupID.flatMap { matrix.catalog.group($0)?.name }
         }
     }
