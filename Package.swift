@@ -29,7 +29,7 @@ let package = Package(
         .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "TestSupport"]),
+        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "TestSupport"], exclude: ["SchemaSamples"]),
     ],
     swiftLanguageModes: [.v6]
 )
