@@ -9,7 +9,9 @@ import StoreSimulator
 public enum FaultScorer {
     /// How a matrix fared against one fault.
     public struct FaultResult: Sendable, Hashable, Encodable {
+        /// The fault's name, as `--app-fault` takes it.
         public var fault: String
+        /// The bug in one sentence (``AppFault/summary``).
         public var summary: String
         /// Whether the catalog can show the fault at all.
         public var applicable: Bool
@@ -28,6 +30,7 @@ public enum FaultScorer {
         /// One result per fault, in ``AppFault`` order.
         public var results: [FaultResult]
 
+        /// Whether every step passed with the reference app.
         public var referencePasses: Bool { referenceProblem == nil }
         /// Faults the catalog can show.
         public var applicable: Int { results.filter(\.applicable).count }

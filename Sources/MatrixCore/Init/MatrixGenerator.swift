@@ -26,6 +26,7 @@ public enum MatrixGenerator {
         /// The `$schema` value, a path relative to the matrix or a URL; `nil` writes none.
         public var schemaReference: String?
 
+        /// Options with the defaults `matrix init` uses: name `release`, `$schema` `../schema/matrix.schema.json`.
         public init(catalogReference: String, bundleId: String? = nil, name: String = "release",
                     schemaReference: String? = "../schema/matrix.schema.json") {
             self.catalogReference = catalogReference
@@ -39,8 +40,11 @@ public enum MatrixGenerator {
     public struct Output: Sendable, Hashable {
         /// The matrix, UTF-8 JSON ending in a newline.
         public var bytes: [UInt8]
+        /// How many cases, tiers and accounts the matrix has.
         public var caseCount: Int
+        /// See ``caseCount``.
         public var tierCount: Int
+        /// See ``caseCount``.
         public var accountCount: Int
         /// The bundle ID written when none was given, guessed from the product IDs.
         public var guessedBundleId: String?
@@ -52,6 +56,7 @@ public enum MatrixGenerator {
     public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
         /// What is wrong and what to do.
         public var message: String
+        /// The ``message``.
         public var description: String { message }
     }
 

@@ -11,6 +11,7 @@ public struct RunPlan: Sendable, Hashable, Encodable {
     public struct StepPlan: Sendable, Hashable, Encodable {
         /// The step's 0-based index in its case, as evidence numbers it.
         public var index: Int
+        /// The step's action, e.g. `renew`.
         public var action: String
         /// What the person does, one line: "buy Plus Monthly (com.example.plus.monthly)".
         public var instruction: String
@@ -23,6 +24,7 @@ public struct RunPlan: Sendable, Hashable, Encodable {
         /// Why the step cannot be performed in this environment (an environment limit), when it cannot.
         public var skipped: String?
 
+        /// A step that waits `waitMs` (0 by default) and is performed unless `skipped` says why not.
         public init(index: Int, action: String, instruction: String, check: String? = nil, waitMs: Int64 = 0, wait: String? = nil,
                     skipped: String? = nil) {
             self.index = index
@@ -37,8 +39,11 @@ public struct RunPlan: Sendable, Hashable, Encodable {
 
     /// One case and its steps.
     public struct CasePlan: Sendable, Hashable, Encodable {
+        /// The case's `id`, `kind` and acting `account`, as in the matrix.
         public var id: String
+        /// See ``id``.
         public var kind: String
+        /// See ``id``.
         public var account: String
         /// The clock the case runs on, e.g. `sandbox:5`.
         public var clock: String
@@ -46,8 +51,10 @@ public struct RunPlan: Sendable, Hashable, Encodable {
         public var skipped: String?
         /// A setting the tester must make for this case, e.g. the Sandbox account's renewal rate.
         public var setup: [String]
+        /// Every step, in order (skipped ones included, with their reason).
         public var steps: [StepPlan]
 
+        /// A case and its steps; ``waitMs`` is computed from the steps.
         public init(id: String, kind: String, account: String, clock: String, skipped: String? = nil, setup: [String] = [],
                     steps: [StepPlan]) {
             self.id = id
@@ -66,6 +73,7 @@ public struct RunPlan: Sendable, Hashable, Encodable {
             case id, kind, account, clock, skipped, setup, waitMs, steps
         }
 
+        /// Encodes the case with its ``waitMs``.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(id, forKey: .id)
@@ -85,9 +93,11 @@ public struct RunPlan: Sendable, Hashable, Encodable {
         public var account: Int
         /// Case IDs in the order the account runs them.
         public var cases: [String]
+        /// The lane's waiting time, ms: the sum of its cases'.
         public var waitMs: Int64
     }
 
+    /// ``RunPlan/formatVersion``, written as `planVersion`.
     public var formatVersion = RunPlan.formatVersion
     /// The matrix as named on the command line.
     public var matrix: String
@@ -99,6 +109,7 @@ public struct RunPlan: Sendable, Hashable, Encodable {
     public var clockSummary: String
     /// Apple's pages the clock's rules come from.
     public var sources: [String]
+    /// Every case of the matrix, in matrix order.
     public var cases: [CasePlan]
     /// How many test accounts share the cases.
     public var accounts: Int
@@ -109,6 +120,8 @@ public struct RunPlan: Sendable, Hashable, Encodable {
     /// Which cases each account runs.
     public var lanes: [Lane]
 
+    /// A plan over `cases`; the totals and the lanes (``lanes(_:accounts:)``, skipped cases left out) are
+    /// computed here. `accounts` below 1 counts as 1.
     public init(matrix: String, environment: String, clock: String, clockSummary: String, sources: [String], cases: [CasePlan],
                 accounts: Int) {
         self.matrix = matrix
