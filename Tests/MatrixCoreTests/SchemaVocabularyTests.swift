@@ -67,4 +67,28 @@ struct SchemaVocabularyTests {
             #expect(required.contains("product") == action.requiresProduct, "\(action)")
         }
     }
+
+    @Test("every property the schema defines has a description, for editors (rule blocks such as if/then excepted)")
+    func descriptions() {
+        var missing: [String] = []
+        func walk(_ node: Any, _ path: String) {
+            guard let object = node as? [String: Any] else {
+                if let array = node as? [Any] { for (index, item) in array.enumerated() { walk(item, path + "/\(index)") } }
+                return
+            }
+            for (key, value) in object {
+                if ["if", "then", "else", "not", "allOf", "anyOf", "oneOf"].contains(key) { continue }
+                if key == "properties", let properties = value as? [String: Any] {
+                    for (name, definition) in properties {
+                        if let definition = definition as? [String: Any], definition["description"] == nil {
+                            missing.append(path + "/properties/" + name)
+                        }
+                    }
+                }
+                walk(value, path + "/" + key)
+            }
+        }
+        walk(schema, "")
+        #expect(missing.isEmpty, "\(missing.sorted())")
+    }
 }
