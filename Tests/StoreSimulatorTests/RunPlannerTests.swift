@@ -106,7 +106,9 @@ struct RunPlannerTests {
     func realTimeDurations() {
         let steps = buy(ExampleMatrix.season) + [Step(action: .advanceTime, by: ISO8601Duration(days: 2))]
         for environment in RunPlanner.Environment.allCases {
-            #expect(plan(steps, environment: environment).waitMs == 2 * Self.day)
+            let planned = plan(steps, environment: environment)
+            #expect(planned.waitMs == 2 * Self.day)
+            #expect(planned.steps.map(\.realTime) == [false, false, true])
         }
     }
 

@@ -23,10 +23,12 @@ public struct RunPlan: Sendable, Hashable, Encodable {
         public var wait: String?
         /// Why the step cannot be performed in this environment (an environment limit), when it cannot.
         public var skipped: String?
+        /// Whether the wait is real time in every environment (`advanceTime by`), not an accelerated period.
+        public var realTime: Bool
 
         /// A step that waits `waitMs` (0 by default) and is performed unless `skipped` says why not.
         public init(index: Int, action: String, instruction: String, check: String? = nil, waitMs: Int64 = 0, wait: String? = nil,
-                    skipped: String? = nil) {
+                    skipped: String? = nil, realTime: Bool = false) {
             self.index = index
             self.action = action
             self.instruction = instruction
@@ -34,6 +36,7 @@ public struct RunPlan: Sendable, Hashable, Encodable {
             self.waitMs = waitMs
             self.wait = wait
             self.skipped = skipped
+            self.realTime = realTime
         }
     }
 

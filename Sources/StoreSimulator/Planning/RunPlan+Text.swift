@@ -40,7 +40,7 @@ extension RunPlan {
         if !notes.isEmpty { summary += " (" + notes.joined(separator: ", ") + ")" }
         let steps = cases.reduce(0) { $0 + $1.steps.count }
         lines.append(summary + " · \(steps) step\(steps == 1 ? "" : "s")")
-        lines.append("one after another: \(Self.words(sequentialMs)) of waiting")
+        lines.append("one after another: " + (sequentialMs > 0 ? "\(Self.words(sequentialMs)) of waiting" : "no waiting"))
         let busy = lanes.filter { !$0.cases.isEmpty }
         let spread = busy.map { "account \($0.account): \($0.cases.count) case\($0.cases.count == 1 ? "" : "s"), \(Self.words($0.waitMs))" }
         if accounts > 1 {
@@ -49,13 +49,18 @@ extension RunPlan {
         } else {
             lines.append("(--accounts N spreads the cases over N test accounts in parallel)")
         }
+        let slow = cases.filter { item in item.steps.contains { $0.realTime && $0.skipped == nil && $0.waitMs > 86_400_000 } }.map(\.id)
+        if !slow.isEmpty {
+            lines.append("\(slow.count) case\(slow.count == 1 ? "" : "s") wait\(slow.count == 1 ? "s" : "") more than a day of real time "
+                + "(advanceTime by, not accelerated in any environment): " + slow.joined(separator: ", "))
+        }
         lines.append("Waits are the store's: the time a person takes to perform each step is not included.")
         if !sources.isEmpty { lines.append("Clock rules: " + sources.joined(separator: " ")) }
         return lines.joined(separator: "\n") + "\n"
     }
 
     static func words(_ milliseconds: Int64) -> String {
-        milliseconds > 0 ? RenewalSchedule.label(milliseconds: milliseconds) : "no time"
+        milliseconds > 0 ? RenewalSchedule.label(milliseconds: milliseconds) : "no waiting"
     }
 }
 

@@ -119,7 +119,8 @@ public enum RunPlanner {
             stop = "the case cannot be modelled: \(error.message)"
         }
         for (index, step) in matrixCase.steps.enumerated() {
-            var plan = RunPlan.StepPlan(index: index, action: step.action.rawValue, instruction: describe.text(step), check: describe.check(step))
+            var plan = RunPlan.StepPlan(index: index, action: step.action.rawValue, instruction: describe.text(step), check: describe.check(step),
+                                        realTime: step.action == .advanceTime && step.by != nil)
             defer { plans.append(plan) }
             if let stop {
                 plan.skipped = stop
