@@ -1,4 +1,5 @@
 import Foundation
+@testable import MatrixCLI
 import Testing
 import TestSupport
 
@@ -106,5 +107,20 @@ struct InitPlanCommandTests {
             == "needs a family-shareable non-consumable or auto-renewable subscription; the catalog has none")
         let text = try await CommandHarness.run(["score", out])
         #expect(text.stdout.contains("score: 8/8 faults caught (100 %); 12 not applicable to this catalog"))
+    }
+}
+
+/// Where `matrix init` points `catalog` and `$schema` from the matrix it writes.
+@Suite("Relative paths")
+struct RelativePathTests {
+    @Test("a path as seen from a directory", arguments: [
+        ("matrices", "Products.storekit", "../Products.storekit"),
+        ("", "Products.storekit", "Products.storekit"),
+        ("a/b", "a/c/P.storekit", "../c/P.storekit"),
+        ("/x/y", "/x/y/P.storekit", "P.storekit"),
+        ("./m/../n", "n/P.storekit", "P.storekit"),
+    ])
+    func relative(_ directory: String, _ target: String, _ expected: String) {
+        #expect(RelativePath.from(directory: directory, to: target) == expected)
     }
 }

@@ -115,12 +115,3 @@ struct CaseWriter {
         return nil
     }
 }
-
-extension Expect {
-    /// This expectation with more fields set by `change`.
-    func with(_ change: (inout Expect) -> Void) -> Expect {
-        var copy = self
-        change(&copy)
-        return copy
-    }
-}
