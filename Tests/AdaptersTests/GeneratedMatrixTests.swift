@@ -5,15 +5,24 @@ import StoreSimulator
 import Testing
 import TestSupport
 
-/// `matrix init`'s promise, in process: for every real `.storekit` fixture the generated matrix loads without a
-/// diagnostic, passes on the local environment, and catches every app fault the catalog can show.
+/// `matrix init`'s promise, in process: for every real `.storekit` fixture, and three small synthetic catalogs,
+/// the generated matrix loads without a diagnostic, passes on the local environment, and catches every app fault
+/// the catalog can show.
 @Suite("Generated matrices over real catalogs")
 struct GeneratedMatrixTests {
     static let fixtures: [String] = (try? Fixtures.storeKitFileNames()) ?? []
+    static let catalogs: [String] = fixtures + synthetic.keys.sorted()
 
-    /// Generates the matrix for a fixture and loads it as `matrix run` would.
+    /// Small catalogs the fixtures lack: a single product of each kind that grants access, alone.
+    static let synthetic: [String: String] = [
+        "non-renewing-only": #"{"version": {"major": 4, "minor": 0}, "nonRenewingSubscriptions": [{"productID": "com.app.pass", "type": "NonRenewingSubscription", "localizations": [{"locale": "en_US", "displayName": "Month Pass"}]}]}"#,
+        "non-consumable-only": #"{"version": {"major": 4, "minor": 0}, "products": [{"productID": "com.app.pro", "type": "NonConsumable", "familyShareable": true}]}"#,
+        "one-subscription": #"{"version": {"major": 4, "minor": 0}, "subscriptionGroups": [{"id": "1", "name": "Pro", "subscriptions": [{"productID": "com.app.pro.weekly", "type": "RecurringSubscription", "recurringSubscriptionPeriod": "P1W", "groupNumber": 1}]}]}"#,
+    ]
+
+    /// Generates the matrix for a fixture (or a ``synthetic`` catalog) and loads it as `matrix run` would.
     static func generatedMatrix(_ fileName: String) throws -> (Matrix?, [Diagnostic], MatrixGenerator.Output) {
-        let bytes = try Fixtures.bytes("storekit/" + fileName)
+        let bytes = try synthetic[fileName].map { Array($0.utf8) } ?? Fixtures.bytes("storekit/" + fileName)
         let (catalog, catalogDiagnostics) = StoreKitConfigurationReader.read(bytes, file: fileName)
         let configuration = try #require(catalog, "the fixture must read: \(catalogDiagnostics.map(\.rendered))")
         let output = try MatrixGenerator.generate(configuration, options: .init(catalogReference: fileName))
@@ -32,7 +41,7 @@ struct GeneratedMatrixTests {
     }
 
     @Test("the generated matrix loads without a diagnostic, passes on local and catches every applicable fault",
-          arguments: fixtures)
+          arguments: catalogs)
     func generatedMatrixScoresFull(_ fileName: String) async throws {
         let (loaded, diagnostics, output) = try Self.generatedMatrix(fileName)
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.rendered).joined(separator: "\n"))")
@@ -48,7 +57,7 @@ struct GeneratedMatrixTests {
     }
 
     @Test("a fault judged not applicable leaves the generated matrix's every step passing (the rule is honest)",
-          arguments: fixtures)
+          arguments: catalogs)
     func notApplicableFaultsAreInvisible(_ fileName: String) async throws {
         let (loaded, _, _) = try Self.generatedMatrix(fileName)
         let matrix = try #require(loaded)
