@@ -17,6 +17,9 @@ public enum MatrixCommand {
           validate MATRIX…        Check matrices and their catalogs; print every problem
           score MATRIX            Run the reference app and every known app fault; report which the matrix catches
           plan MATRIX --env ENV   Print the schedule and wall time of a run in sandbox, testflight or xcode
+          report RUN_DIR          Render a run's JUnit, Markdown, HTML or JSON report again from its evidence
+          compare RUN_DIR…        Compare runs step by step and classify where each difference comes from
+          merge RUN_DIR… --out D  Join the slices of a sharded run (run --shard K/N) into one run
           faults                  List the known app faults for --app-fault
 
         Run `matrix <command> --help` for a command's options.
@@ -25,7 +28,7 @@ public enum MatrixCommand {
     /// Runs the command line and returns the exit code.
     public static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
         let args = Array(arguments.dropFirst())
-        let known = ["init", "run", "validate", "score", "plan", "faults"]
+        let known = ["init", "run", "validate", "score", "plan", "faults", "report", "compare", "merge"]
         do throws(CommandFailure) {
             guard let command = args.first else {
                 console.error("missing command")
@@ -50,8 +53,14 @@ public enum MatrixCommand {
                 return try await ScoreCommand(console: console).execute(rest).rawValue
             case "plan":
                 return try PlanCommand(console: console).execute(rest).rawValue
+            case "merge":
+                return try await MergeCommand(console: console).execute(rest).rawValue
             case "faults":
                 return FaultsCommand(console: console).execute().rawValue
+            case "report":
+                return try ReportCommand(console: console).execute(rest).rawValue
+            case "compare":
+                return try CompareCommand(console: console).execute(rest).rawValue
             default:
                 let hint = Suggestion.nearest(command, among: known).map { "; did you mean \($0)?" } ?? ""
                 throw CommandFailure.usage("unknown command \"\(command)\"\(hint)")

@@ -66,7 +66,7 @@ enum InputFiles {
             do throws(Unreadable) {
                 return .contents(try read(resolved), displayPath: resolved)
             } catch {
-                return .unreadable(reason: "\(resolved) \(error.reason)")
+                return .unreadable(reason: "\(resolved): \(error.reason)")
             }
         } checkClock: { text in
             if case .failure(let problem) = RenewalSchedule.parse(text, storeKitTimeRate: nil) { return problem.message }

@@ -18,8 +18,10 @@ public enum Judge {
     public static func differences(_ expectation: Expectation, _ observation: Observation, stepProduct: String?,
                                    groupOf: (String) -> String?) -> [Difference] {
         var diffs: [Difference] = []
+        let unobservable = Set(observation.notObserved ?? [])
         func check(_ field: String, _ expected: String, _ observed: String, _ equal: Bool) {
-            if !equal { diffs.append(Difference(field: field, expected: expected, observed: observed)) }
+            let top = String(field.prefix { $0 != "." && $0 != "[" })
+            if !equal, !unobservable.contains(top) { diffs.append(Difference(field: field, expected: expected, observed: observed)) }
         }
         if let access = expectation.access {
             check("access", render(access.sorted()), render(observation.access.sorted()), Set(access) == Set(observation.access))

@@ -27,6 +27,9 @@ public struct Observation: Sendable, Hashable, Codable {
     public var transactionIds: [String]
     /// Signed data (compact JWS) this step produced: transactions, renewal infos and notifications.
     public var signedData: [SignedItem]
+    /// Expectation fields this environment cannot observe (a person sees access, not `currentEntitlements`);
+    /// they are not judged.
+    public var notObserved: [String]?
     /// What the app told the user, when it told something (e.g. "Nothing to restore").
     public var message: String?
     /// The store's clock after the step, ms since 1970.
@@ -54,7 +57,7 @@ public struct Observation: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case access, entitlements, result, subscriptionStatus, balance, notifications, renewals, transactions, renewalInfo
-        case eligibleForIntroOffer, transactionIds, signedData, message, storeTime
+        case eligibleForIntroOffer, transactionIds, signedData, notObserved, message, storeTime
     }
 
     /// Lenient decoding: drivers may leave out anything they cannot observe.
@@ -72,6 +75,7 @@ public struct Observation: Sendable, Hashable, Codable {
         eligibleForIntroOffer = try c.decodeIfPresent([String: Bool].self, forKey: .eligibleForIntroOffer) ?? [:]
         transactionIds = try c.decodeIfPresent([String].self, forKey: .transactionIds) ?? []
         signedData = try c.decodeIfPresent([SignedItem].self, forKey: .signedData) ?? []
+        notObserved = try c.decodeIfPresent([String].self, forKey: .notObserved)
         message = try c.decodeIfPresent(String.self, forKey: .message)
         storeTime = try c.decodeIfPresent(Int64.self, forKey: .storeTime)
     }

@@ -1,0 +1,121 @@
+import Foundation
+import MatrixCore
+import StoreSimulator
+
+/// One case guided step by step: instructions, waits for accelerated renewals, and the tester's observation.
+final class GuidedSession: CaseSession {
+    let adapter: GuidedAdapter
+    let matrix: Matrix
+    let matrixCase: MatrixCase
+    /// Renewals waited for so far per product, and when each subscription's current period started (wall ms).
+    var renewals: [String: Int] = [:]
+    var periodStart: [String: Int64] = [:]
+
+    init(adapter: GuidedAdapter, matrix: Matrix, matrixCase: MatrixCase) {
+        self.adapter = adapter
+        self.matrix = matrix
+        self.matrixCase = matrixCase
+    }
+
+    func close() async {}
+
+    /// What a person can see in the app: access and the result it reports. The rest is not judged here.
+    static let observable: Set<String> = ["access", "result"]
+    static let unobservable = ["entitlements", "subscriptionStatus", "balance", "notifications", "renewals", "transaction",
+                               "renewalInfo", "eligibleForIntroOffer"]
+
+    func perform(_ step: Step, index: Int) async throws -> StepOutcome {
+        if let clock = matrix.storeSettings(for: matrixCase).clock, clock != adapter.schedule.description,
+           !(clock.hasPrefix("sandbox") && adapter.environment == "sandbox") {
+            return .skipped(reason: "environment limit: the case models the \(clock) clock, not \(adapter.environment)")
+        }
+        if let limit = environmentLimit(step) {
+            return .skipped(reason: "environment limit: \(limit)")
+        }
+        let alias = step.account ?? matrixCase.account
+        await adapter.prompter.show(Instructions.text(for: step, index: index, case: matrixCase, matrix: matrix, adapter: adapter,
+                                                      account: alias, appleAccount: adapter.accounts[alias]))
+        let waited = try await waitIfNeeded(step)
+        let results: [String]? = switch step.action {
+        case .purchase: Expectation.purchaseResults
+        case .restore: Expectation.restoreResults
+        default: nil
+        }
+        let answer = try await adapter.prompter.answer(AnswerRequest(
+            caseID: matrixCase.id, step: index, action: step.action, tiers: matrix.tiers.map(\.name), results: results,
+            asksTransactionId: step.action == .purchase || step.action == .approveAskToBuy || step.action == .purchaseOutsideApp))
+        if let reason = answer.skip {
+            return .skipped(reason: "the tester skipped it: \(reason)")
+        }
+        if step.action == .purchase, answer.result == "success", let product = step.product, periodStart[product] == nil {
+            periodStart[product] = Self.nowMs()
+        }
+        var observation = Observation(access: (answer.access ?? []).sorted(), result: answer.result,
+                                      transactionIds: answer.transactionId.map { [$0] } ?? [], message: answer.note,
+                                      storeTime: Self.nowMs())
+        observation.notObserved = Self.unobservable
+        return .observed(observation, modelledWallTimeMs: waited)
+    }
+
+    static func nowMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    /// Why the environment cannot do a step, if it cannot.
+    func environmentLimit(_ step: Step) -> String? {
+        let schedule = adapter.schedule
+        switch step.action {
+        case .failRenewal, .recoverBilling:
+            if let reason = schedule.billingRetryUnsupportedReason { return reason }
+        case .advanceTime where step.to == .gracePeriodEnd || step.to == .billingRetryEnd:
+            if let reason = schedule.billingRetryUnsupportedReason { return reason }
+        case .renew:
+            let product = step.product ?? ""
+            let wanted = (renewals[product] ?? 0) + (step.count ?? 1)
+            if let maximum = schedule.maximumRenewals, wanted > maximum {
+                return "\(adapter.environment) renews a subscription at most \(maximum) times; this step would be renewal \(wanted)"
+            }
+        case .expire:
+            return "\(adapter.environment) cannot end a subscription on demand; use disableAutoRenew and advanceTime to expiration"
+        case .reverseRefund:
+            return "\(adapter.environment) cannot reverse a refund"
+        case .purchase where step.terminate != nil:
+            return "a person cannot terminate the app at a precise point of its transaction handling"
+        case .purchase where step.outcome == .failed:
+            return "\(adapter.environment) cannot make a purchase fail on demand"
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// Waits for renewals and time steps, as long as they take in the environment; returns the wait in ms.
+    func waitIfNeeded(_ step: Step) async throws -> Int64? {
+        let schedule = adapter.schedule
+        switch step.action {
+        case .renew:
+            guard let product = step.product, let period = matrix.catalog.product(product)?.recurringSubscriptionPeriod else { return nil }
+            let count = step.count ?? 1
+            let milliseconds = schedule.wallTime(of: period, from: 0) * Int64(count)
+            try await adapter.prompter.wait(milliseconds: milliseconds, label: "\(count) renewal\(count == 1 ? "" : "s") (\(RenewalSchedule.label(milliseconds: milliseconds)))")
+            renewals[product, default: 0] += count
+            return milliseconds
+        case .advanceTime:
+            var milliseconds: Int64
+            if let by = step.by {
+                milliseconds = by.added(to: 0)
+            } else if let product = step.product, let period = matrix.catalog.product(product)?.recurringSubscriptionPeriod,
+                      let start = periodStart[product] {
+                let periods = Int64((renewals[product] ?? 0) + 1)
+                let end = start + schedule.wallTime(of: period, from: 0) * periods
+                milliseconds = max(0, end - Self.nowMs())
+                if step.to == .gracePeriodEnd { milliseconds += schedule.gracePeriod(days: 16, for: period) }
+                if step.to == .billingRetryEnd { milliseconds += schedule.billingRetryPeriod(for: period) }
+            } else {
+                return nil
+            }
+            try await adapter.prompter.wait(milliseconds: milliseconds, label: RenewalSchedule.label(milliseconds: milliseconds))
+            return milliseconds
+        default:
+            return nil
+        }
+    }
+}
