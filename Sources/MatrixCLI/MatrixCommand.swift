@@ -52,7 +52,7 @@ public enum MatrixCommand {
             case "score":
                 return try await ScoreCommand(console: console).execute(rest).rawValue
             case "plan":
-                return try PlanCommand(console: console).execute(rest).rawValue
+                return try await PlanCommand(console: console).execute(rest).rawValue
             case "merge":
                 return try await MergeCommand(console: console).execute(rest).rawValue
             case "faults":

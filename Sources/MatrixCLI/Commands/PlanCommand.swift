@@ -1,4 +1,5 @@
 import Foundation
+import Adapters
 import MatrixCore
 import StoreSimulator
 
@@ -23,7 +24,8 @@ struct PlanCommand {
         Prints, without running anything, the schedule of a run of MATRIX in the environment: per case the steps a
         person performs, one line each, every wait and its length from Apple's clock tables, the steps skipped as
         environment limits and why (renewals past 12 in Sandbox and past 6 in TestFlight, billing retry in
-        TestFlight, cases whose store.clock is another environment's), the waiting time with one account running
+        TestFlight, what a person cannot do there as a guided run skips it, cases whose store.clock is another
+        environment's), the waiting time with one account running
         every case in turn, and with N accounts in parallel. `advanceTime by` durations are real time.
         Exit status: 0 planned, 64 usage, 65 invalid matrix, 66 unreadable matrix.
 
@@ -31,7 +33,7 @@ struct PlanCommand {
         \(Arguments.help(options))
         """
 
-    func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
+    func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
         let args = try Arguments(arguments, options: Self.options)
         if args.has("--help") {
             console.output(Self.help + "\n")
@@ -69,7 +71,7 @@ struct PlanCommand {
                 throw .usage("--clock: \(problem.message)")
             }
         }
-        let plan = RunPlanner.plan(matrix, matrixPath: path, environment: environment, schedule: schedule, accounts: accounts)
+        let plan = await RunPlanner.plan(matrix, matrixPath: path, environment: environment, schedule: schedule, accounts: accounts)
         if format == "json" {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

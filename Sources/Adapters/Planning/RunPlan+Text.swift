@@ -1,4 +1,5 @@
 import MatrixCore
+import StoreSimulator
 
 extension RunPlan {
     /// The plan for people: a header, every case with its steps one line each (waits and environment limits

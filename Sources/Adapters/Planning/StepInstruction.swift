@@ -1,4 +1,5 @@
 import MatrixCore
+import StoreSimulator
 
 /// What a person does for a step, and what they check after it, in one line each.
 struct StepInstruction {

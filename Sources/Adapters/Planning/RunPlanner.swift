@@ -1,4 +1,5 @@
 import MatrixCore
+import StoreSimulator
 
 /// Plans a run of a matrix in an environment where a person performs the steps: Sandbox, TestFlight or
 /// StoreKit Testing in Xcode.
@@ -9,7 +10,9 @@ import MatrixCore
 /// billing points), which is also what `matrix run --clock` records as `modelledWallTimeMs`. `advanceTime by`
 /// durations are real time in every environment. Steps the environment cannot perform are skipped with the
 /// reason, and so is the rest of their case: renewals past the environment's limit (12 in Sandbox, 6 in
-/// TestFlight), billing problems in TestFlight, and whole cases whose `store.clock` is another environment's.
+/// TestFlight), billing problems in TestFlight, what a person cannot do in Sandbox or TestFlight
+/// (``GuidedLimits``, the rules a guided `matrix run --env sandbox` follows), and whole cases whose `store.clock`
+/// is another environment's.
 public enum RunPlanner {
     /// An environment a plan is for.
     public enum Environment: String, Sendable, Hashable, CaseIterable {
@@ -66,14 +69,17 @@ public enum RunPlanner {
     ///     A case's own `store.clock` of the same environment wins.
     ///   - accounts: how many test accounts run cases in parallel.
     public static func plan(_ matrix: Matrix, matrixPath: String, environment: Environment, schedule: RenewalSchedule? = nil,
-                            accounts: Int = 1) -> RunPlan {
+                            accounts: Int = 1) async -> RunPlan {
         let clock = schedule ?? environment.defaultSchedule(storeKitTimeRate: matrix.catalog.settings.timeRate)
-        let cases = matrix.cases.map { planCase($0, of: matrix, environment: environment, schedule: clock) }
+        var cases: [RunPlan.CasePlan] = []
+        for matrixCase in matrix.cases {
+            cases.append(await planCase(matrixCase, of: matrix, environment: environment, schedule: clock))
+        }
         return RunPlan(matrix: matrixPath, environment: environment.rawValue, clock: clock.description, clockSummary: clock.summary,
                        sources: clock.sources.map(\.url), cases: cases, accounts: accounts)
     }
 
-    static func planCase(_ matrixCase: MatrixCase, of matrix: Matrix, environment: Environment, schedule: RenewalSchedule) -> RunPlan.CasePlan {
+    static func planCase(_ matrixCase: MatrixCase, of matrix: Matrix, environment: Environment, schedule: RenewalSchedule) async -> RunPlan.CasePlan {
         let settings = matrix.storeSettings(for: matrixCase)
         var caseSchedule = schedule
         var setup: [String] = []
@@ -102,13 +108,13 @@ public enum RunPlanner {
                                     skipped: caseSkip, setup: setup, steps: steps)
         }
         return RunPlan.CasePlan(id: matrixCase.id, kind: matrixCase.kind, account: matrixCase.account, clock: caseSchedule.description,
-                                setup: setup, steps: modelSteps(matrixCase, of: matrix, environment: environment, schedule: caseSchedule,
+                                setup: setup, steps: await modelSteps(matrixCase, of: matrix, environment: environment, schedule: caseSchedule,
                                                                 describe: describe))
     }
 
     /// Performs the case's steps on the embedded store under `schedule` and measures each wait.
     static func modelSteps(_ matrixCase: MatrixCase, of matrix: Matrix, environment: Environment, schedule: RenewalSchedule,
-                           describe: StepInstruction) -> [RunPlan.StepPlan] {
+                           describe: StepInstruction) async -> [RunPlan.StepPlan] {
         var plans: [RunPlan.StepPlan] = []
         let session: LocalSession?
         var stop: String?
@@ -128,14 +134,13 @@ public enum RunPlanner {
             }
             guard let session else { continue }
             let renewalsBefore = renewalCount(step, matrixCase: matrixCase, session: session)
-            if let limit = schedule.maximumRenewals, step.action == .renew, let before = renewalsBefore, before + (step.count ?? 1) > limit {
-                plan.skipped = "environment limit: \(environment.name) renews a subscription at most \(limit) times; "
-                    + "this step asks for renewal \(before + (step.count ?? 1))"
+            if let limit = personLimit(step, environment: environment, schedule: schedule, renewalsSoFar: renewalsBefore ?? 0) {
+                plan.skipped = "environment limit: \(limit)"
                 stop = "step \(index) (\(step.action.rawValue)) was skipped as an environment limit"
                 continue
             }
             do {
-                switch try session.performStep(step) {
+                switch try await session.perform(step, index: index) {
                 case .observed(_, let wall):
                     plan.waitMs = max(0, wall ?? 0)
                     plan.wait = plan.waitMs > 0 ? RenewalSchedule.label(milliseconds: plan.waitMs) : nil
@@ -145,11 +150,23 @@ public enum RunPlanner {
                     stop = "step \(index) (\(step.action.rawValue)) was skipped as an environment limit"
                 }
             } catch {
-                plan.skipped = "cannot be modelled: \(error.message) (check the case with `matrix run`)"
+                plan.skipped = "cannot be modelled: \((error as? AdapterError)?.message ?? "\(error)") (check the case with `matrix run`)"
                 stop = "step \(index) (\(step.action.rawValue)) could not be modelled"
             }
         }
         return plans
+    }
+
+    /// Why a person cannot perform the step in the environment: ``GuidedLimits`` for Sandbox and TestFlight; in
+    /// Xcode only renewal limits apply (none today).
+    static func personLimit(_ step: Step, environment: Environment, schedule: RenewalSchedule, renewalsSoFar: Int) -> String? {
+        switch environment {
+        case .sandbox, .testflight:
+            return GuidedLimits.reason(for: step, environment: environment.rawValue, schedule: schedule, renewalsSoFar: renewalsSoFar)
+        case .xcode:
+            guard step.action == .renew, let maximum = schedule.maximumRenewals, renewalsSoFar + (step.count ?? 1) > maximum else { return nil }
+            return "\(environment.name) renews a subscription at most \(maximum) times"
+        }
     }
 
     /// The renewals the subscription a `renew` step acts on has had so far.
