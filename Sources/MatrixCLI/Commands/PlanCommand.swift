@@ -21,12 +21,13 @@ struct PlanCommand {
     static let help = """
         USAGE: matrix plan MATRIX --env sandbox|testflight|xcode [--clock CLOCK] [--accounts N] [--format text|json]
 
-        Prints, without running anything, the schedule of a run of MATRIX in the environment: per case the steps a
-        person performs, one line each, every wait and its length from Apple's clock tables, the steps skipped as
-        environment limits and why (renewals past 12 in Sandbox and past 6 in TestFlight, billing retry in
+        Prints, without running anything, the schedule of a run of MATRIX in the environment: per case the steps
+        a person performs, one line each, every wait and its length from Apple's clock tables, the steps skipped
+        as environment limits and why (renewals past 12 in Sandbox and past 6 in TestFlight, billing retry in
         TestFlight, what a person cannot do there as a guided run skips it, cases whose store.clock is another
-        environment's), the waiting time with one account running
-        every case in turn, and with N accounts in parallel. `advanceTime by` durations are real time.
+        environment's), and the waiting time with one account running every case in turn and with N accounts
+        in parallel (longest cases first, each to the account free soonest). `advanceTime by` durations are real
+        time. See docs/matrix-init.md.
         Exit status: 0 planned, 64 usage, 65 invalid matrix, 66 unreadable matrix.
 
         OPTIONS:
