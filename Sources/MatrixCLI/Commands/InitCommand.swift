@@ -78,6 +78,9 @@ struct InitCommand {
             console.info("note: app.bundleId \"\(guessed)\" is guessed from the product IDs; pass --bundle-id to set it")
         }
         for note in output.notes { console.info("note: " + note) }
+        if let schema = options.schemaReference, !FileManager.default.fileExists(atPath: "schema/matrix.schema.json") {
+            console.info("note: $schema is \(schema); copy StoreKit Matrix's schema/matrix.schema.json to schema/ here for editor checks")
+        }
         if let out {
             console.info("next: matrix run \(out)   ·   matrix score \(out)   ·   matrix plan \(out) --env sandbox --accounts 3")
         }
