@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layering (each target depends only on those above it):
-//   MatrixCore (pure) → StoreSimulator → COpenSSL/SignedData → Adapters → Reporters → MatrixCLI → matrix
+//   MatrixCore (pure) → StoreSimulator → COpenSSL/SignedData → Adapters, AppStoreAPI → Reporters → MatrixCLI → matrix
 let package = Package(
     name: "StoreKitMatrix",
     products: [
@@ -19,8 +19,9 @@ let package = Package(
         ),
         .target(name: "SignedData", dependencies: ["COpenSSL", "MatrixCore"]),
         .target(name: "Adapters", dependencies: ["MatrixCore", "StoreSimulator", "SignedData"]),
+        .target(name: "AppStoreAPI", dependencies: ["MatrixCore", "SignedData"]),
         .target(name: "Reporters", dependencies: ["MatrixCore", "COpenSSL"]),
-        .target(name: "MatrixCLI", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "Adapters", "Reporters"]),
+        .target(name: "MatrixCLI", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "Adapters", "AppStoreAPI", "Reporters"]),
         .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
         .target(name: "TestSupport", dependencies: ["MatrixCore"]),
 
@@ -28,8 +29,9 @@ let package = Package(
         .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "TestSupport"]),
         .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "TestSupport"]),
+        .testTarget(name: "AppStoreAPITests", dependencies: ["AppStoreAPI", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "TestSupport"], exclude: ["SchemaSamples"]),
+        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "TestSupport"], exclude: ["SchemaSamples"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,6 +21,7 @@ public enum MatrixCommand {
           compare RUN_DIR…        Compare runs step by step and classify where each difference comes from
           merge RUN_DIR… --out D  Join the slices of a sharded run (run --shard K/N) into one run
           faults                  List the known app faults for --app-fault
+          sandbox SUBCOMMAND      Sandbox Apple Accounts: testers, set (renewal rate), clear (purchase history)
 
         Run `matrix <command> --help` for a command's options.
         """
@@ -28,7 +29,7 @@ public enum MatrixCommand {
     /// Runs the command line and returns the exit code.
     public static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
         let args = Array(arguments.dropFirst())
-        let known = ["init", "run", "validate", "score", "plan", "faults", "report", "compare", "merge"]
+        let known = ["init", "run", "validate", "score", "plan", "faults", "report", "compare", "merge", "sandbox"]
         do throws(CommandFailure) {
             guard let command = args.first else {
                 console.error("missing command")
@@ -61,6 +62,8 @@ public enum MatrixCommand {
                 return try ReportCommand(console: console).execute(rest).rawValue
             case "compare":
                 return try CompareCommand(console: console).execute(rest).rawValue
+            case "sandbox":
+                return try await SandboxCommand(console: console).execute(rest).rawValue
             default:
                 let hint = Suggestion.nearest(command, among: known).map { "; did you mean \($0)?" } ?? ""
                 throw CommandFailure.usage("unknown command \"\(command)\"\(hint)")
