@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "TestSupport"]),
         .testTarget(name: "AppStoreAPITests", dependencies: ["Adapters", "AppStoreAPI", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "TestSupport"]),
+        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "TestSupport"], exclude: ["SchemaSamples"]),
     ],
     swiftLanguageModes: [.v6]
 )

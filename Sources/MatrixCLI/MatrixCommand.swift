@@ -12,9 +12,11 @@ public enum MatrixCommand {
         Runs StoreKit 2 in-app purchase acceptance matrices and keeps the evidence.
 
         COMMANDS:
+          init --catalog FILE     Write a complete acceptance matrix for a .storekit file
           run MATRIX              Run a matrix (default environment: the embedded local simulator)
           validate MATRIX…        Check matrices and their catalogs; print every problem
           score MATRIX            Run the reference app and every known app fault; report which the matrix catches
+          plan MATRIX --env ENV   Print the schedule and wall time of a run in sandbox, testflight or xcode
           report RUN_DIR          Render a run's JUnit, Markdown, HTML or JSON report again from its evidence
           compare RUN_DIR…        Compare runs step by step and classify where each difference comes from
           merge RUN_DIR… --out D  Join the slices of a sharded run (run --shard K/N) into one run
@@ -27,7 +29,7 @@ public enum MatrixCommand {
     /// Runs the command line and returns the exit code.
     public static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
         let args = Array(arguments.dropFirst())
-        let known = ["run", "validate", "score", "faults", "report", "compare", "merge", "sandbox"]
+        let known = ["init", "run", "validate", "score", "plan", "faults", "report", "compare", "merge", "sandbox"]
         do throws(CommandFailure) {
             guard let command = args.first else {
                 console.error("missing command")
@@ -42,12 +44,16 @@ public enum MatrixCommand {
             case "--version":
                 console.output(version + "\n")
                 return ExitCode.success.rawValue
+            case "init":
+                return try InitCommand(console: console).execute(rest).rawValue
             case "run":
                 return try await RunCommand(console: console).execute(rest).rawValue
             case "validate":
                 return try ValidateCommand(console: console).execute(rest).rawValue
             case "score":
                 return try await ScoreCommand(console: console).execute(rest).rawValue
+            case "plan":
+                return try await PlanCommand(console: console).execute(rest).rawValue
             case "merge":
                 return try await MergeCommand(console: console).execute(rest).rawValue
             case "faults":

@@ -93,32 +93,10 @@ final class GuidedSession: CaseSession {
 
     static func nowMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
-    /// Why the environment cannot do a step, if it cannot.
+    /// Why the environment cannot do a step, if it cannot (``GuidedLimits``).
     func environmentLimit(_ step: Step) -> String? {
-        let schedule = adapter.schedule
-        switch step.action {
-        case .failRenewal, .recoverBilling:
-            if let reason = schedule.billingRetryUnsupportedReason { return reason }
-        case .advanceTime where step.to == .gracePeriodEnd || step.to == .billingRetryEnd:
-            if let reason = schedule.billingRetryUnsupportedReason { return reason }
-        case .renew:
-            let product = step.product ?? ""
-            let wanted = (renewals[product] ?? 0) + (step.count ?? 1)
-            if let maximum = schedule.maximumRenewals, wanted > maximum {
-                return "\(adapter.environment) renews a subscription at most \(maximum) times; this step would be renewal \(wanted)"
-            }
-        case .expire:
-            return "\(adapter.environment) cannot end a subscription on demand; use disableAutoRenew and advanceTime to expiration"
-        case .reverseRefund:
-            return "\(adapter.environment) cannot reverse a refund"
-        case .purchase where step.terminate != nil:
-            return "a person cannot terminate the app at a precise point of its transaction handling"
-        case .purchase where step.outcome == .failed:
-            return "\(adapter.environment) cannot make a purchase fail on demand"
-        default:
-            break
-        }
-        return nil
+        GuidedLimits.reason(for: step, environment: adapter.environment, schedule: adapter.schedule,
+                            renewalsSoFar: renewals[step.product ?? ""] ?? 0)
     }
 
     /// Waits for renewals and time steps, as long as they take in the environment; returns the wait in ms.
