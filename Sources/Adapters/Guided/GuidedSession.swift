@@ -119,7 +119,10 @@ final class GuidedSession: CaseSession {
                 let periods = Int64((renewals[product] ?? 0) + 1)
                 let end = start + schedule.wallTime(of: period, from: 0) * periods
                 milliseconds = max(0, end - Self.nowMs())
-                if step.to == .gracePeriodEnd { milliseconds += schedule.gracePeriod(days: 16, for: period) }
+                if step.to == .gracePeriodEnd {
+                    let days = matrix.storeSettings(for: matrixCase).gracePeriodDays ?? 16
+                    milliseconds += schedule.gracePeriod(days: days, for: period)
+                }
                 if step.to == .billingRetryEnd { milliseconds += schedule.billingRetryPeriod(for: period) }
             } else {
                 return nil
