@@ -239,7 +239,18 @@ struct RunCommand {
                                  code: .unavailable)
         }
         var identifiers: [String: String] = [:]
-        if let path = args.value("--accounts") { identifiers = try SandboxAccounts.load(path).identifiers }
+        if let path = args.value("--accounts") {
+            do {
+                for entry in try SandboxAccountsFile.load(path, guard: RepositoryGuard()).entries {
+                    switch entry.reference {
+                    case .appleAccount(let address): identifiers[entry.alias] = address
+                    case .testerId(let id): identifiers[entry.alias] = id
+                    }
+                }
+            } catch {
+                throw AppStoreOptions.failure(error, console: console)
+            }
+        }
         let hashes = identifiers.mapValues { RunManifest.accountHash(identifier: $0, salt: salt) }
         return Guided(prompter: prompter, identifiers: identifiers, hashes: hashes, build: build, device: device, os: os,
                       serverCheck: try serverCheck(args, bundleId: matrix.app.bundleId))
