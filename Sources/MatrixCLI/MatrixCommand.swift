@@ -22,6 +22,9 @@ public enum MatrixCommand {
           merge RUN_DIR… --out D  Join the slices of a sharded run (run --shard K/N) into one run
           faults                  List the known app faults for --app-fault
           sandbox SUBCOMMAND      Sandbox Apple Accounts: testers, set (renewal rate), clear (purchase history)
+          verify INPUT            Verify a JWS like Apple's SignedDataVerifier, or prove a run or archive unaltered
+          archive RUN_DIR         Pack a run into one .tar.gz with the SHA-256 of every file
+          pki export-root         Write the simulator root certificate for a backend under test to trust
 
         Run `matrix <command> --help` for a command's options.
         """
@@ -29,7 +32,7 @@ public enum MatrixCommand {
     /// Runs the command line and returns the exit code.
     public static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
         let args = Array(arguments.dropFirst())
-        let known = ["init", "run", "validate", "score", "plan", "faults", "report", "compare", "merge", "sandbox"]
+        let known = ["init", "run", "validate", "score", "plan", "faults", "report", "compare", "merge", "sandbox", "verify", "archive", "pki"]
         do throws(CommandFailure) {
             guard let command = args.first else {
                 console.error("missing command")
@@ -64,6 +67,12 @@ public enum MatrixCommand {
                 return try CompareCommand(console: console).execute(rest).rawValue
             case "sandbox":
                 return try await SandboxCommand(console: console).execute(rest).rawValue
+            case "verify":
+                return try VerifyCommand(console: console).execute(rest).rawValue
+            case "archive":
+                return try ArchiveCommand(console: console).execute(rest).rawValue
+            case "pki":
+                return try PKICommand(console: console).execute(rest).rawValue
             default:
                 let hint = Suggestion.nearest(command, among: known).map { "; did you mean \($0)?" } ?? ""
                 throw CommandFailure.usage("unknown command \"\(command)\"\(hint)")
