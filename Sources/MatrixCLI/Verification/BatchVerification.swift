@@ -63,7 +63,7 @@ struct BatchVerification {
                 "notChecked": JSONText.number(unchecked),
                 "failed": JSONText.number(failures.count),
                 "seconds": JSONText.number(seconds),
-                "perSecond": JSONText.number(rate.rounded()),
+                "perSecond": JSONText.number(Int(rate.rounded())),
                 "roots": JSONText.string(checker.roots.summary),
                 "failures": JSONText.array(failures.map { failure in
                     JSONText.object([
