@@ -60,7 +60,7 @@ struct ArchiveCommandTests {
         }
     }
 
-    @Test("An existing output is kept unless --force; a running run is refused unless --allow-running")
+    @Test("An existing output is kept unless --force; a run that has not ended is refused unless --allow-running")
     func refusals() async throws {
         let release = try await ReleaseRun.make()
         defer { release.remove() }
@@ -74,13 +74,16 @@ struct ArchiveCommandTests {
         #expect(forced.status == 0)
         #expect(try await CapturedRun.run(["verify", archive.path]).status == 0)
 
+        // A run that has not ended: status interrupted and no endedAt, as run.json says while a run is in progress.
         let manifest = release.run.appendingPathComponent("run.json")
-        let text = try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: "\"complete\"", with: "\"running\"")
-        try text.write(to: manifest, atomically: true, encoding: .utf8)
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        object["status"] = "interrupted"
+        object.removeValue(forKey: "endedAt")
+        try JSONSerialization.data(withJSONObject: object).write(to: manifest)
         let other = release.root.appendingPathComponent("running.tar.gz")
         let running = try await CapturedRun.run(["archive", release.run.path, "--out", other.path])
         #expect(running.status == 65)
-        #expect(running.stderr.contains("has status running"))
+        #expect(running.stderr.contains("has not ended (its run.json has no endedAt)"))
         #expect(!FileManager.default.fileExists(atPath: other.path))
         let allowed = try await CapturedRun.run(["archive", release.run.path, "--out", other.path, "--allow-running"])
         #expect(allowed.status == 0)

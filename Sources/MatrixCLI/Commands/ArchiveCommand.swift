@@ -11,7 +11,7 @@ struct ArchiveCommand {
     static let options: [Arguments.Option] = [
         .init(name: "--out", takesValue: true, help: "the archive to write, e.g. run.tar.gz (required)", valueName: "FILE"),
         .init(name: "--force", takesValue: false, help: "replace FILE if it exists"),
-        .init(name: "--allow-running", takesValue: false, help: "archive a run whose status is still running (it crashed, say)"),
+        .init(name: "--allow-running", takesValue: false, help: "archive a run that has not ended (its process died, say)"),
         .init(name: "--quiet", takesValue: false, help: "print only errors"),
         .init(name: "--help", takesValue: false, help: "show this help"),
     ]
@@ -22,10 +22,10 @@ struct ArchiveCommand {
         Packs the run directory RUN_DIR into the gzip tar FILE with the system tar. The archive holds archive.json
         (run id, environment, status, the app's bundle id when the run's matrix is readable and unchanged, and the
         SHA-256 of every file of the run, run.json included) and the run directory beside it. `matrix verify FILE`
-        checks it all again. A run that is still running is refused unless --allow-running; FILE is never
-        replaced unless --force.
+        checks it all again. A run that has not ended (no endedAt in run.json) is refused unless
+        --allow-running; FILE is never replaced unless --force.
 
-        Exit status: 0 written, 64 usage, 65 RUN_DIR is not a finished run directory, 66 RUN_DIR cannot be read,
+        Exit status: 0 written, 64 usage, 65 RUN_DIR is not an ended run directory, 66 RUN_DIR cannot be read,
         69 tar is unavailable, 74 FILE cannot be written (or exists).
 
         OPTIONS:
@@ -60,12 +60,13 @@ struct ArchiveCommand {
         } catch {
             throw CommandFailure("\(path) is not a run directory matrix can read: \(error)", code: .dataError)
         }
-        if manifest.status == .running {
+        if manifest.hasNotEnded {
             guard args.has("--allow-running") else {
-                throw CommandFailure("run \(manifest.runId) has status running: it has not ended, or its process died. "
-                                     + "Archive it when it ends, or pass --allow-running to archive it as it is", code: .dataError)
+                throw CommandFailure("run \(manifest.runId) has not ended (its run.json has no endedAt): it is still running, or its process died. "
+                                     + "Archive it when it ends (`matrix run MATRIX --resume RUN_DIR` finishes one whose process died), or pass --allow-running to archive it as it is",
+                                     code: .dataError)
             }
-            console.warning("run \(manifest.runId) has status running; its run.json lists the files as they were when it started")
+            console.warning("run \(manifest.runId) has not ended; its run.json lists the files as they were when it started")
         }
         let mismatches = FileIntegrity.check(directory: run.url, expected: manifest.files, ignoring: [RunDirectory.manifestFileName])
             .filter { $0.status != .ok }
@@ -94,4 +95,10 @@ struct ArchiveCommand {
         console.info("SHA-256 of \(output.lastPathComponent): \(digest)")
         return .success
     }
+}
+
+extension RunManifest {
+    /// Whether the run has not ended: no `endedAt` (the final manifest was never written), or the `running`
+    /// status older versions wrote while a run was in progress.
+    var hasNotEnded: Bool { endedAt == nil || status == .running }
 }

@@ -128,8 +128,8 @@ struct RunVerification {
         report.runId = manifest.runId
         report.environment = manifest.environment
         report.status = manifest.status.rawValue
-        if manifest.status == .running {
-            report.note("the run's status is running: it has not ended or its process died, and run.json lists the files as they were when it started")
+        if manifest.hasNotEnded {
+            report.note("the run has not ended (run.json has no endedAt): it is still running or its process died, and run.json lists the files as they were when it started")
         }
         let findings = FileIntegrity.check(directory: directory.url, expected: manifest.files, ignoring: [RunDirectory.manifestFileName])
         for finding in findings where showAllFiles || finding.status != .ok {
