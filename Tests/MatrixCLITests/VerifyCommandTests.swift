@@ -131,6 +131,12 @@ struct VerifyCommandTests {
         #expect(clean.stdout.contains("record    2  ok    fresh-purchase/pro #1 purchase: 2 verified (transaction, notification)"))
         #expect(clean.stderr.contains("note: bundleId com.example.storekitmatrix from"))
         #expect(clean.stderr.contains("signed items verified to StoreKit Matrix Simulator Root CA (NOT Apple)"))
+        let json = try await CapturedRun.run(["verify", release.run.path, "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(document["passed"] as? Bool == true)
+        #expect((document["files"] as? [[String: Any]])?.compactMap { $0["path"] as? String } == ["evidence.jsonl", "junit.xml", "report.html", "summary.md"])
+        let records = try #require(document["records"] as? [[String: Any]])
+        #expect(records.count == (try String(contentsOf: release.run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)).split(separator: "\n").count)
 
         try Tamper.flipSignatureByte(in: release.run.appendingPathComponent("evidence.jsonl"))
         try FileManager.default.removeItem(at: release.run.appendingPathComponent("junit.xml"))

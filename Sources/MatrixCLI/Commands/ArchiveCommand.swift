@@ -9,7 +9,7 @@ struct ArchiveCommand {
     let console: Console
 
     static let options: [Arguments.Option] = [
-        .init(name: "--out", takesValue: true, help: "the archive to write, e.g. run.tar.gz (required)", valueName: "FILE"),
+        .init(name: "--out", takesValue: true, help: "the archive to write (default: <run-id>.tar.gz here)", valueName: "FILE"),
         .init(name: "--force", takesValue: false, help: "replace FILE if it exists"),
         .init(name: "--allow-running", takesValue: false, help: "archive a run that has not ended (its process died, say)"),
         .init(name: "--quiet", takesValue: false, help: "print only errors"),
@@ -17,9 +17,10 @@ struct ArchiveCommand {
     ]
 
     static let help = """
-        USAGE: matrix archive RUN_DIR --out FILE [--force] [--allow-running]
+        USAGE: matrix archive RUN_DIR [--out FILE] [--force] [--allow-running]
 
-        Packs the run directory RUN_DIR into the gzip tar FILE with the system tar. The archive holds archive.json
+        Packs the run directory RUN_DIR into the gzip tar FILE (default: <run-id>.tar.gz in the current
+        directory) with the system tar. The archive holds archive.json
         (run id, environment, status, the app's bundle id when the run's matrix is readable and unchanged, and the
         SHA-256 of every file of the run, run.json included) and the run directory beside it. `matrix verify FILE`
         checks it all again. A run that has not ended (no endedAt in run.json) is refused unless
@@ -42,8 +43,6 @@ struct ArchiveCommand {
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage(args.positionals.isEmpty ? "missing RUN_DIR (the run directory to archive)" : "archive takes one RUN_DIR, got \(args.positionals.count)")
         }
-        guard let out = args.value("--out") else { throw .usage("missing --out FILE (where to write the archive)") }
-
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure("cannot read run directory \(path): no such directory", code: .noInput)
@@ -75,6 +74,7 @@ struct ArchiveCommand {
             console.warning("the run's files do not match its run.json: \(names.joined(separator: ", ")); the archive keeps them as they are, and matrix verify will report them")
         }
 
+        let out = args.value("--out") ?? run.url.lastPathComponent + ".tar.gz"
         let output = URL(fileURLWithPath: out)
         let archived: ArchiveManifest
         do {

@@ -14,6 +14,10 @@ import Foundation
 /// 4. bundle id and app Apple id (`INVALID_APP_IDENTIFIER`), then environment (`INVALID_ENVIRONMENT`),
 ///    per kind as listed on each method.
 ///
+/// A chain that verified is remembered by its exact `x5c` bytes with its validity interval (see
+/// ``chainCacheCapacity``), so later JWS with the same chain skip the CA signature checks of step 3 but not
+/// the marker OIDs or their own signature.
+///
 /// For `Xcode` and `LocalTesting` verifiers steps 2 and 3 are skipped, as in Apple's libraries (that data
 /// is not signed by Apple); the result says so in ``VerifiedSignedData/signatureCheck``.
 ///
