@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layering (each target depends only on those above it):
-//   MatrixCore (pure) → StoreSimulator → COpenSSL/SignedData → Adapters → Reporters → MatrixCLI → matrix
+//   MatrixCore (pure) → StoreSimulator → COpenSSL/SignedData → Adapters, AppStoreAPI → Reporters → MatrixCLI → matrix
 //   DriverKit (the driver protocol's messages and server loop) depends on MatrixCore only.
 let package = Package(
     name: "StoreKitMatrix",
@@ -20,10 +20,11 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .target(name: "SignedData", dependencies: ["COpenSSL", "MatrixCore"]),
+        .target(name: "AppStoreAPI", dependencies: ["MatrixCore", "SignedData"]),
         .target(name: "DriverKit", dependencies: ["MatrixCore"]),
-        .target(name: "Adapters", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "DriverKit"]),
+        .target(name: "Adapters", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "AppStoreAPI", "DriverKit"]),
         .target(name: "Reporters", dependencies: ["MatrixCore", "COpenSSL"]),
-        .target(name: "MatrixCLI", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "DriverKit", "Adapters", "Reporters"]),
+        .target(name: "MatrixCLI", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "DriverKit", "Adapters", "AppStoreAPI", "Reporters"]),
         .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
         .target(name: "TestSupport", dependencies: ["MatrixCore"]),
 
@@ -32,8 +33,9 @@ let package = Package(
         .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "TestSupport"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "DriverKit", "TestSupport"], exclude: ["Drivers"]),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"]),
-        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "TestSupport"]),
+        .testTarget(name: "AppStoreAPITests", dependencies: ["Adapters", "AppStoreAPI", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "TestSupport"], exclude: ["SchemaSamples"]),
     ],
     swiftLanguageModes: [.v6]
 )

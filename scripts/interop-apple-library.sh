@@ -3,7 +3,7 @@
 # throwaway virtual environment, to show that Apple's own verifier accepts and rejects them as recorded.
 #
 # Usage: scripts/interop-apple-library.sh VECTORS.json
-#   VECTORS.json comes from the SignedData tests:
+#   VECTORS.json comes from a run (scripts/interop-vectors-from-run.py, as .ci/run does) or from the tests:
 #     SIGNED_DATA_INTEROP_VECTORS=/tmp/vectors.json swift test --filter InteropVectorTests
 # Environment:
 #   APP_STORE_SERVER_LIBRARY_VERSION  pin the PyPI version (default: latest)

@@ -31,6 +31,7 @@ public enum MatrixBinary {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         // Read both pipes concurrently so that a full pipe never blocks the child.
         let group = DispatchGroup()

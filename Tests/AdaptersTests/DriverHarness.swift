@@ -30,8 +30,8 @@ enum DriverHarness {
         return matrix
     }
 
-    static func params(_ matrix: Matrix) -> InitializeParams {
-        InitializeParams(matrix: matrix, matrixPath: "misbehaving.json", matrixSource: matrixSource, catalogSource: nil,
+    static func params(_ matrix: Matrix, source: String = matrixSource) -> InitializeParams {
+        InitializeParams(matrix: matrix, matrixPath: "misbehaving.json", matrixSource: source, catalogSource: nil,
                          runner: .init(name: "matrix", version: "test"))
     }
 
@@ -56,11 +56,11 @@ enum DriverHarness {
     }
 
     /// Runs the matrix with `script` as the driver and shuts the drivers down.
-    static func run(_ script: String, timeout: Duration = .seconds(1), jobs: Int = 1, matrix: Matrix? = nil) async throws -> Run {
-        let matrix = try matrix ?? self.matrix()
+    static func run(_ script: String, timeout: Duration = .seconds(1), jobs: Int = 1, source: String = matrixSource) async throws -> Run {
+        let matrix = try self.matrix(source)
         let clock = ContinuousClock()
         let start = clock.now
-        let adapter = try await ExecAdapter.start(configuration(script, timeout: timeout), params: params(matrix))
+        let adapter = try await ExecAdapter.start(configuration(script, timeout: timeout), params: params(matrix, source: source))
         let sink = MemorySink()
         let context = RunContext(runID: "test", environment: adapter.description.name, build: "test", device: "test", os: "test")
         _ = try await Runner(matrix: matrix, adapter: adapter, context: context, jobs: jobs).run(into: sink)

@@ -5,18 +5,18 @@ import Testing
 
 @Suite("Run manifest")
 struct RunManifestTests {
-    @Test("A starting manifest is running, version 1, with the injected start and no end")
+    @Test("A starting manifest says interrupted until the run ends, version 1, with the injected start and no end")
     func starting() throws {
         let manifest = Sample.manifest
         #expect(manifest.manifestVersion == 1)
-        #expect(manifest.status == .running)
+        #expect(manifest.status == .interrupted)
         #expect(manifest.startedAt == "2026-01-15T10:00:00.000Z")
         #expect(manifest.endedAt == nil)
         #expect(manifest.toolVersion == "0.1.0-test")
         #expect(manifest.runId == Sample.runID)
         let json = String(decoding: manifest.encoded(), as: UTF8.self)
         #expect(json.contains(#""manifestVersion" : 1"#))
-        #expect(json.contains(#""status" : "running""#))
+        #expect(json.contains(#""status" : "interrupted""#))
         #expect(!json.contains("endedAt"))
         #expect(json.contains(#""path" : "matrices/release.json""#))
         #expect(json.hasSuffix("}\n"))

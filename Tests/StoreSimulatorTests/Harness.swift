@@ -8,9 +8,12 @@ final class Harness {
     private var index = 0
 
     init(accounts: [Account] = [Account(alias: "a")], account: String = "a", store: StoreSettings = .init(),
-         fault: AppFault? = nil, schedule: RenewalSchedule = .real) throws {
+         fault: AppFault? = nil, schedule: RenewalSchedule = .real, catalog: StoreKitConfiguration? = nil,
+         tiers: [Tier]? = nil) throws {
         let matrixCase = MatrixCase(id: "test", kind: "test", account: account, store: store, steps: [])
-        let matrix = ExampleMatrix.matrix(accounts: accounts, cases: [matrixCase])
+        var matrix = ExampleMatrix.matrix(accounts: accounts, cases: [matrixCase])
+        if let catalog { matrix.catalog = catalog }
+        if let tiers { matrix.tiers = tiers }
         session = try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: schedule, fault: fault)
     }
 

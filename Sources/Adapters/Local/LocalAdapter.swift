@@ -37,8 +37,15 @@ public struct LocalAdapter: EnvironmentAdapter {
     }
 
     public func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
+        var caseSchedule = schedule
+        if let clock = matrix.storeSettings(for: matrixCase).clock {
+            switch RenewalSchedule.parse(clock, storeKitTimeRate: matrix.catalog.settings.timeRate) {
+            case .success(let parsed): caseSchedule = parsed
+            case .failure(let problem): throw AdapterError(problem.message)
+            }
+        }
         do {
-            return try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: schedule, signedEnvironment: signedEnvironment,
+            return try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: caseSchedule, signedEnvironment: signedEnvironment,
                                     fault: fault, signer: signer)
         } catch {
             throw AdapterError(error.message)

@@ -14,6 +14,7 @@ public final class LocalDriver: Driver {
     let signedEnvironment: String
     let fault: AppFault?
     let signing: Bool
+    let clock: String?
     let version: String
     private var matrix: Matrix?
     private var adapter: LocalAdapter?
@@ -24,20 +25,31 @@ public final class LocalDriver: Driver {
     ///   - signedEnvironment: the `environment` written into signed data.
     ///   - fault: run the reference app with one known bug.
     ///   - signing: whether to sign transactions, renewal infos and notifications.
+    ///   - clock: the clock to model, as `matrix run --clock` takes it (`real` by default); read at `initialize`,
+    ///     where the catalog's `timeRate` is known.
     ///   - version: the tool's version, reported in `initialize`.
-    public init(signedEnvironment: String = "Sandbox", fault: AppFault? = nil, signing: Bool = true, version: String) {
+    public init(signedEnvironment: String = "Sandbox", fault: AppFault? = nil, signing: Bool = true, clock: String? = nil, version: String) {
         self.signedEnvironment = signedEnvironment
         self.fault = fault
         self.signing = signing
+        self.clock = clock
         self.version = version
     }
 
     /// Rebuilds the matrix from the sources and reports every action, the local device, OS and clock.
     public func initialize(_ params: InitializeParams) async throws -> InitializeResult {
-        matrix = try params.loadMatrix()
+        let matrix = try params.loadMatrix()
+        self.matrix = matrix
+        var schedule = RenewalSchedule.real
+        if let clock {
+            switch RenewalSchedule.parse(clock, storeKitTimeRate: matrix.catalog.settings.timeRate) {
+            case .success(let parsed): schedule = parsed
+            case .failure(let problem): throw DriverError.unavailable("--clock: \(problem.message)")
+            }
+        }
         let adapter: LocalAdapter
         do {
-            adapter = try LocalAdapter(signedEnvironment: signedEnvironment, fault: fault, signing: signing)
+            adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, fault: fault, signing: signing)
         } catch {
             throw DriverError.unavailable(String(describing: error))
         }

@@ -52,12 +52,16 @@ public struct ResetParams: Sendable, Hashable, Codable {
         public var gracePeriodDays: Int
         /// The storefront, ISO 3166-1 alpha-3, e.g. `USA`.
         public var storefront: String
+        /// The clock the case models when the matrix sets one (case over matrix), e.g. `sandbox:5`, `xcode:4`;
+        /// `nil`: the environment's own.
+        public var clock: String?
 
         /// Memberwise.
-        public init(askToBuy: Bool, gracePeriodDays: Int, storefront: String) {
+        public init(askToBuy: Bool, gracePeriodDays: Int, storefront: String, clock: String? = nil) {
             self.askToBuy = askToBuy
             self.gracePeriodDays = gracePeriodDays
             self.storefront = storefront
+            self.clock = clock
         }
     }
 }
@@ -77,6 +81,6 @@ extension ResetParams {
             account: matrix.account(matrixCase.account) ?? Account(alias: matrixCase.account),
             store: Store(askToBuy: settings.askToBuy ?? file.askToBuyEnabled ?? false,
                          gracePeriodDays: settings.gracePeriodDays ?? ((file.billingGracePeriodEnabled ?? false) ? 16 : 0),
-                         storefront: settings.storefront ?? file.storefront ?? "USA"))
+                         storefront: settings.storefront ?? file.storefront ?? "USA", clock: settings.clock))
     }
 }

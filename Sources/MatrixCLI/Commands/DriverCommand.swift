@@ -11,6 +11,7 @@ struct DriverCommand {
     static let options: [Arguments.Option] = [
         .init(name: "--app-fault", takesValue: true, help: "run the reference app with a known bug (see `matrix faults`)", valueName: "NAME"),
         .init(name: "--signed-environment", takesValue: true, help: "environment written in signed data: Sandbox (default), Production, Xcode, LocalTesting", valueName: "ENV"),
+        .init(name: "--clock", takesValue: true, help: "clock to model: real (default), xcode[:timeRate], sandbox:<3|5|15|30|60>, testflight", valueName: "CLOCK"),
         .init(name: "--no-signing", takesValue: false, help: "leave signed data out of observations"),
         .init(name: "--help", takesValue: false, help: "show this help"),
     ]
@@ -50,7 +51,7 @@ struct DriverCommand {
             throw .usage("--signed-environment must be Sandbox, Production, Xcode or LocalTesting")
         }
         let driver = LocalDriver(signedEnvironment: signedEnvironment, fault: fault, signing: !args.has("--no-signing"),
-                                 version: MatrixCommand.version)
+                                 clock: args.value("--clock"), version: MatrixCommand.version)
         switch await DriverServer.serveStandardIO(driver) {
         case .shutdown, .endOfInput:
             return .success

@@ -5,62 +5,83 @@ import MatrixCore
 
 /// The `--env exec` options of `matrix run`: the driver's command line and the step timeout.
 struct ExecOptions {
-    /// The driver's arguments, executable first; `nil` for other environments.
-    var arguments: [String]?
+    /// The driver's arguments, executable first.
+    var arguments: [String]
     var stepTimeout: Duration
 
     static let defaultStepTimeoutSeconds = 30.0
 
-    /// Reads and checks the options.
+    init(arguments: [String], stepTimeout: Duration) {
+        self.arguments = arguments
+        self.stepTimeout = stepTimeout
+    }
+
+    /// Reads and checks the options; `nil` for environments other than `exec`.
     ///
     /// - Throws: ``CommandFailure`` (usage) for `--env exec` without `--driver`, a driver command that does not
     ///   split, exec-only options with another environment, local-only options with exec, or a bad timeout.
-    init(_ args: Arguments, environment: String) throws(CommandFailure) {
+    init?(_ args: Arguments, environment: String) throws(CommandFailure) {
         let driver = args.value("--driver")
-        if environment == "exec" {
-            guard let driver else { throw .usage("--env exec needs --driver CMD, the command line that starts the driver") }
-            do {
-                arguments = try DriverCommandLine.split(driver)
-            } catch {
-                throw .usage("--driver: \(error.message)")
-            }
-            for option in ["--app-fault", "--signed-environment"] where args.value(option) != nil {
-                throw .usage("\(option) applies to --env local; pass it to the driver instead, e.g. --driver \"matrix driver local \(option) …\"")
-            }
-        } else {
+        guard environment == "exec" else {
             for option in ["--driver", "--step-timeout"] where args.value(option) != nil {
                 throw .usage("\(option) needs --env exec")
             }
-            arguments = nil
+            return nil
         }
-        var seconds = Self.defaultStepTimeoutSeconds
+        guard let driver else { throw .usage("--env exec needs --driver CMD, the command line that starts the driver") }
+        for option in ["--app-fault", "--signed-environment", "--clock"] where args.value(option) != nil {
+            throw .usage("\(option) applies to --env local; pass it to the driver instead, e.g. --driver \"matrix driver local \(option) …\"")
+        }
+        do {
+            arguments = try DriverCommandLine.split(driver)
+        } catch {
+            throw .usage("--driver: \(error.message)")
+        }
+        stepTimeout = try Self.stepTimeout(args)
+    }
+
+    /// `--step-timeout SECONDS` (decimals allowed), or the default 30 s.
+    ///
+    /// - Throws: ``CommandFailure`` (usage) for a value that is not a number of seconds in (0, 86400].
+    static func stepTimeout(_ args: Arguments) throws(CommandFailure) -> Duration {
+        var seconds = defaultStepTimeoutSeconds
         if let text = args.value("--step-timeout") {
             guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else {
                 throw .usage("--step-timeout must be a number of seconds above 0 and at most 86400, not \"\(text)\"")
             }
             seconds = value
         }
-        stepTimeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
     }
 
     /// Starts the driver and completes the `initialize` handshake.
     ///
-    /// - Throws: ``CommandFailure`` with exit 69 when the driver cannot be started or does not complete the
-    ///   handshake.
-    func start(matrix: Matrix, sources: InputFiles.LoadedMatrix, path: String, console: Console) async throws(CommandFailure) -> ExecAdapter {
-        guard let arguments else { throw CommandFailure("--env exec needs --driver", code: .usage, showUsage: true) }
+    /// - Parameters:
+    ///   - bytes: the matrix file, sent to the driver with the `.storekit` file's `catalogBytes`.
+    ///   - expectedEnvironment: for a resumed run, the environment name its evidence has; another name is refused.
+    /// - Throws: ``CommandFailure`` with exit 69 when the driver cannot be started, does not complete the
+    ///   handshake, or names another environment than `expectedEnvironment`.
+    func start(matrix: Matrix, path: String, bytes: [UInt8], catalogBytes: [UInt8]?, console: Console,
+               expectedEnvironment: String? = nil) async throws(CommandFailure) -> ExecAdapter {
         let params = InitializeParams(
-            matrix: matrix, matrixPath: path, matrixSource: String(decoding: sources.bytes, as: UTF8.self),
-            catalogSource: sources.catalogBytes.map { String(decoding: $0, as: UTF8.self) },
+            matrix: matrix, matrixPath: path, matrixSource: String(decoding: bytes, as: UTF8.self),
+            catalogSource: catalogBytes.map { String(decoding: $0, as: UTF8.self) },
             runner: .init(name: "matrix", version: MatrixCommand.version))
         let configuration = ExecAdapter.Configuration(arguments: arguments, stepTimeout: stepTimeout) { line in
             console.detail("    driver: \(line)")
         }
+        let adapter: ExecAdapter
         do {
-            return try await ExecAdapter.start(configuration, params: params)
+            adapter = try await ExecAdapter.start(configuration, params: params)
         } catch {
             throw CommandFailure(error.message + "\nCheck that `\(arguments.joined(separator: " "))` speaks the driver protocol "
                                  + "(docs/driver-protocol.md); run with --verbose to see its stderr.", code: .unavailable)
         }
+        if let expectedEnvironment, adapter.description.name != expectedEnvironment {
+            await adapter.shutdown()
+            throw CommandFailure("the driver now reports environment \"\(adapter.description.name)\"; the run was made in "
+                                 + "\"\(expectedEnvironment)\"", code: .unavailable)
+        }
+        return adapter
     }
 }

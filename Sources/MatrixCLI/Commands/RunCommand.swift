@@ -1,15 +1,17 @@
 import Foundation
 import Adapters
+import AppStoreAPI
 import MatrixCore
 import Reporters
 import StoreSimulator
 
-/// `matrix run MATRIX`: runs every case in an environment and writes the evidence.
+/// `matrix run MATRIX`: runs every case in an environment and writes the evidence; `--resume RUN_DIR` finishes
+/// an interrupted run.
 struct RunCommand {
     let console: Console
 
     static let options: [Arguments.Option] = [
-        .init(name: "--env", takesValue: true, help: "environment: local (default) or exec", valueName: "NAME"),
+        .init(name: "--env", takesValue: true, help: "environment: local (default), exec, sandbox, testflight", valueName: "NAME"),
         .init(name: "--driver", takesValue: true, help: "with --env exec: the driver's command line, e.g. \"python3 driver.py --verbose\"", valueName: "CMD"),
         .init(name: "--step-timeout", takesValue: true, help: "with --env exec: seconds a driver may take per request (default 30)", valueName: "SECONDS"),
         .init(name: "--build", takesValue: true, help: "build under test, e.g. \"1.4 (212)\"", valueName: "BUILD"),
@@ -17,101 +19,71 @@ struct RunCommand {
         .init(name: "--os", takesValue: true, help: "OS version, e.g. \"iOS 26.1\"", valueName: "OS"),
         .init(name: "--out", takesValue: true, help: "reports root (default: reports)", valueName: "DIR"),
         .init(name: "--jobs", takesValue: true, help: "cases run at once (default: number of cores)", valueName: "N"),
+        .init(name: "--shard", takesValue: true, help: "run slice K of N of the cases (see `matrix merge`)", valueName: "K/N"),
+        .init(name: "--resume", takesValue: true, help: "finish an interrupted run in RUN_DIR from its first unrecorded step", valueName: "RUN_DIR"),
         .init(name: "--app-fault", takesValue: true, help: "run the reference app with a known bug (see `matrix faults`)", valueName: "NAME"),
+        .init(name: "--clock", takesValue: true, help: "clock the local environment models: real (default), xcode[:timeRate], sandbox:<3|5|15|30|60>, testflight", valueName: "CLOCK"),
         .init(name: "--signed-environment", takesValue: true, help: "environment written in signed data: Sandbox (default), Production, Xcode, LocalTesting", valueName: "ENV"),
-        .init(name: "--quiet", takesValue: false, help: "print only errors and the summary"),
+        .init(name: "--answers", takesValue: true, help: "sandbox/testflight: the tester's answers as JSON Lines, for scripted or replayed runs", valueName: "FILE"),
+        .init(name: "--accounts", takesValue: true, help: "sandbox/testflight: account aliases to Sandbox Apple Accounts (kept outside the repository)", valueName: "FILE"),
+        .init(name: "--quiet", takesValue: false, help: "print only failures and the summary"),
         .init(name: "--verbose", takesValue: false, help: "print every step"),
         .init(name: "--help", takesValue: false, help: "show this help"),
     ]
 
+    static var allOptions: [Arguments.Option] { options + AppStoreOptions.options }
+
     static let help = """
         USAGE: matrix run MATRIX [options]
+               matrix run --resume RUN_DIR [--jobs N]
 
-        Runs every case of MATRIX and writes evidence to <out>/<environment>/<build>/<run-id>/.
-        With --env exec, an external driver performs the steps (docs/driver-protocol.md); --driver is split into
-        arguments without a shell: '…' and "…" quote, \\ escapes the next character.
-        Exit status: 0 every step passed, 1 a step failed, 65 invalid matrix, 66 unreadable matrix,
+        Runs every case of MATRIX and writes evidence to <out>/<environment>/<build>/<run-id>/. Each record is on
+        disk when its step ends; Ctrl-C stops at the next step, keeps everything and exits 130. --resume finishes
+        such a run (or one killed outright) without recording any step twice.
+        Exit status: 0 every step passed, 1 a step failed, 64 usage, 65 invalid matrix, 66 unreadable matrix,
         69 environment unavailable, 74 cannot write evidence, 130 interrupted (evidence kept).
 
+        With --env exec, an external driver performs the steps (docs/driver-protocol.md); --driver is split into
+        arguments without a shell: '…' and "…" quote, \\ escapes the next character.
+
+        Guided runs (--env sandbox|testflight) cross-check every step with the App Store Server API when credentials
+        are given (--credentials FILE or the APP_STORE_* variables; see docs/app-store-api.md).
+
         OPTIONS:
-        \(Arguments.help(options))
+        \(Arguments.help(allOptions))
         """
 
+    /// What a run needs, whether it starts fresh or resumes.
+    struct Setup {
+        var matrix: Matrix
+        var adapter: any EnvironmentAdapter
+        var context: RunContext
+        var cases: [Int]
+        var session: EvidenceSession
+        var prior: [String: [EvidenceRecord]]
+        var lastSeq: Int
+    }
+
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.options)
+        let args = try Arguments(arguments, options: Self.allOptions)
         if args.has("--help") {
             console.output(Self.help + "\n")
             return .success
         }
         console.quiet = args.has("--quiet")
         console.verbose = args.has("--verbose")
-        guard args.positionals.count == 1, let path = args.positionals.first else {
-            throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to run)" : "run takes one MATRIX, got \(args.positionals.count)")
-        }
-        let environment = args.value("--env") ?? "local"
-        let jobs = try args.int("--jobs", in: 1...256) ?? (environment == "exec" ? 1 : ProcessInfo.processInfo.activeProcessorCount)
-        let exec = try ExecOptions(args, environment: environment)
-        var fault: AppFault?
-        if let name = args.value("--app-fault") {
-            guard let value = AppFault(rawValue: name) else {
-                let hint = Suggestion.nearest(name, among: AppFault.allCases.map(\.rawValue)).map { "; did you mean \($0)?" } ?? ""
-                throw .usage("unknown app fault \"\(name)\"\(hint) (see `matrix faults`)")
-            }
-            fault = value
-        }
-        let signedEnvironment = args.value("--signed-environment") ?? "Sandbox"
-        guard ["Sandbox", "Production", "Xcode", "LocalTesting"].contains(signedEnvironment) else {
-            throw .usage("--signed-environment must be Sandbox, Production, Xcode or LocalTesting")
-        }
+        let setup = args.value("--resume") != nil ? try await resume(args) : try await start(args)
+        let execAdapter = setup.adapter as? ExecAdapter
+        // A person performs one case at a time; an external driver too, unless --jobs starts more of them.
+        let defaultJobs = setup.adapter is GuidedAdapter || execAdapter != nil ? 1 : ProcessInfo.processInfo.activeProcessorCount
+        let jobs = try args.int("--jobs", in: 1...256) ?? defaultJobs
 
-        let sources = try InputFiles.loadMatrixSources(path)
-        let bytes = sources.bytes
-        _ = MatrixCommand.report(sources.diagnostics, on: console)
-        guard let matrix = sources.matrix else {
-            let count = sources.diagnostics.filter { $0.severity == .error }.count
-            throw CommandFailure("\(path) has \(count) error\(count == 1 ? "" : "s"); nothing was run", code: .dataError)
-        }
-
-        let adapter: any EnvironmentAdapter
-        var execAdapter: ExecAdapter?
-        switch environment {
-        case "local":
-            do {
-                adapter = try LocalAdapter(signedEnvironment: signedEnvironment, fault: fault)
-            } catch {
-                throw CommandFailure("the local environment is unavailable: \(error)", code: .unavailable)
-            }
-        case "exec":
-            let started = try await exec.start(matrix: matrix, sources: sources, path: path, console: console)
-            execAdapter = started
-            adapter = started
-        default:
-            throw CommandFailure("environment \"\(environment)\" is not available in this version of matrix; use --env local or --env exec",
-                                 code: .unavailable)
-        }
-
-        let describedBuild = args.value("--build") ?? adapter.description.build
-        let context = RunContext(
-            runID: Self.makeRunID(),
-            environment: adapter.description.name,
-            build: describedBuild ?? (environment == "local" ? "unspecified (local run)" : "unspecified"),
-            device: args.value("--device") ?? adapter.description.device ?? "unspecified",
-            os: args.value("--os") ?? adapter.description.os ?? "unspecified")
-        let root = URL(fileURLWithPath: args.value("--out") ?? "reports")
-        let session: EvidenceSession
-        do throws(CommandFailure) {
-            session = try EvidenceSession.start(
-                root: root, buildSlugSource: describedBuild ?? RunDirectory.unspecifiedBuild, context: context, matrix: matrix,
-                matrixPath: path, matrixBytes: bytes, clock: adapter.description.clock)
-        } catch {
-            await execAdapter?.shutdown()
-            throw error
-        }
-
-        let runner = Runner(matrix: matrix, adapter: adapter, context: context, jobs: jobs)
-        let printer = ProgressPrinter(console: console, total: matrix.cases.count)
+        let runner = Runner(matrix: setup.matrix, adapter: setup.adapter, context: setup.context, jobs: jobs)
+        let printer = ProgressPrinter(console: console, total: setup.cases.count)
+        let writer = setup.session.writer
+        let (cases, prior, lastSeq) = (setup.cases, setup.prior, setup.lastSeq)
         let outcome = await SignalTrap.run {
-            try await runner.run(into: session.writer) { printer.handle($0) }
+            try await runner.run(cases: cases, into: writer, firstSeq: lastSeq, prior: prior) { printer.handle($0) }
         }
         await execAdapter?.shutdown()
         let summary: RunSummary
@@ -119,14 +91,276 @@ struct RunCommand {
         case .finished(let result):
             summary = result
         case .failed(let error):
-            _ = try? await session.finish(interrupted: true)
-            throw CommandFailure("cannot write evidence: \(error)\nEvidence written so far is kept in \(session.directory.url.path)",
-                                 code: .ioError)
+            _ = try? await setup.session.finish(interrupted: true)
+            throw CommandFailure("cannot write evidence: \(error)\nEvidence written so far is kept in \(setup.session.directory.url.path); "
+                                 + "resume with `matrix run --resume \(Self.displayPath(setup.session.directory.url))`", code: .ioError)
         }
-        let directory = try await session.finish(interrupted: summary.interrupted)
+        let directory = try await setup.session.finish(interrupted: summary.interrupted)
+        JobSummary.append(from: directory, console: console)
         printer.summary(summary, directory: Self.displayPath(directory.url))
-        if summary.interrupted { return .interrupted }
+        if summary.interrupted {
+            console.info("resume with `matrix run --resume \(Self.displayPath(directory.url))`", always: true)
+            return .interrupted
+        }
         return summary.allPassed ? .success : .failure
+    }
+
+    /// A fresh run: load and check the matrix, build the environment, create the run directory.
+    func start(_ args: Arguments) async throws(CommandFailure) -> Setup {
+        guard args.positionals.count == 1, let path = args.positionals.first else {
+            throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to run)" : "run takes one MATRIX, got \(args.positionals.count)")
+        }
+        let fault = try Self.fault(args.value("--app-fault"))
+        let signedEnvironment = try Self.signedEnvironment(args.value("--signed-environment"))
+        var shard: Shard?
+        if let text = args.value("--shard") {
+            guard let parsed = Shard(text) else { throw .usage("--shard must be K/N with 1 ≤ K ≤ N, e.g. 2/4; got \"\(text)\"") }
+            shard = parsed
+        }
+        let environment = args.value("--env") ?? "local"
+        let exec = try ExecOptions(args, environment: environment)
+        let (matrix, bytes, catalogBytes) = try loadMatrix(path)
+        let schedule = try Self.schedule(args.value("--clock"), matrix: matrix)
+        let salt = Self.makeSalt()
+        let guided = try guidedSetup(environment, args: args, salt: salt, matrix: matrix)
+        let adapter: any EnvironmentAdapter
+        if let exec {
+            adapter = try await exec.start(matrix: matrix, path: path, bytes: bytes, catalogBytes: catalogBytes, console: console)
+        } else {
+            adapter = try makeAdapter(environment, schedule: schedule, clockGiven: args.value("--clock") != nil,
+                                      signedEnvironment: signedEnvironment, fault: fault, guided: guided, args: args)
+        }
+        let describedBuild = args.value("--build") ?? adapter.description.build
+        let context = RunContext(
+            runID: Self.makeRunID(),
+            environment: adapter.description.name,
+            build: describedBuild ?? (environment == "local" ? "unspecified (local run)" : "unspecified"),
+            device: args.value("--device") ?? adapter.description.device ?? "unspecified",
+            os: args.value("--os") ?? adapter.description.os ?? "unspecified",
+            accountHashes: guided?.hashes ?? [:])
+        let cases = shard.map { $0.caseIndices(of: matrix) } ?? Array(matrix.cases.indices)
+        var manifest = RunManifest(
+            toolVersion: MatrixCommand.version, context: context,
+            matrix: MatrixReference(path: path, contents: Data(bytes), name: matrix.name),
+            clock: adapter.description.clock, accounts: RunManifest.accounts(of: matrix), startedAt: Date())
+        manifest.appFault = fault?.rawValue
+        manifest.signedEnvironment = exec == nil ? signedEnvironment : nil
+        manifest.driver = exec?.arguments
+        manifest.shard = shard?.description
+        manifest.shardCases = shard.map { _ in cases.map { matrix.cases[$0].id } }
+        if let guided {
+            manifest.accountSalt = salt
+            manifest.accounts = manifest.accounts.map { account in
+                var copy = account
+                copy.hash = guided.hashes[account.alias]
+                return copy
+            }
+        }
+        let session: EvidenceSession
+        do throws(CommandFailure) {
+            session = try EvidenceSession.start(
+                root: URL(fileURLWithPath: args.value("--out") ?? "reports"), build: describedBuild ?? RunDirectory.unspecifiedBuild,
+                manifest: manifest)
+        } catch {
+            await (adapter as? ExecAdapter)?.shutdown()
+            throw error
+        }
+        return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: session, prior: [:], lastSeq: 0)
+    }
+
+    /// A resumed run: the run directory's manifest says what ran and how; the matrix must not have changed.
+    func resume(_ args: Arguments) async throws(CommandFailure) -> Setup {
+        for option in ["--env", "--build", "--device", "--os", "--out", "--shard", "--app-fault", "--clock", "--signed-environment"]
+        where args.value(option) != nil {
+            throw .usage("--resume takes the run's own settings from its run.json; drop \(option)")
+        }
+        guard let runPath = args.value("--resume") else { throw .usage("--resume needs RUN_DIR") }
+        let directory = RunDirectory(url: URL(fileURLWithPath: runPath))
+        let resumed = try EvidenceSession.resume(directory)
+        let manifest = resumed.session.manifest
+        if manifest.status == .complete {
+            throw CommandFailure("\(runPath) is complete; there is nothing to resume", code: .usage)
+        }
+        let path = args.positionals.first ?? manifest.matrix.path
+        let (matrix, bytes, catalogBytes) = try loadMatrix(path)
+        let digest = MatrixReference(path: path, contents: Data(bytes), name: matrix.name).sha256
+        guard digest == manifest.matrix.sha256 else {
+            throw CommandFailure("\(path) changed since the run started (SHA-256 \(digest.prefix(12))…, the run has \(manifest.matrix.sha256.prefix(12))…); "
+                                 + "a resumed run must use the same matrix", code: .dataError)
+        }
+        let fault = try Self.fault(manifest.appFault)
+        let schedule = try Self.schedule(manifest.clock, matrix: matrix)
+        let guided = try guidedSetup(manifest.environment, args: args, salt: manifest.accountSalt ?? Self.makeSalt(), matrix: matrix,
+                                     build: manifest.build, device: manifest.device, os: manifest.os)
+        let adapter: any EnvironmentAdapter
+        if let driver = manifest.driver {
+            let exec = ExecOptions(arguments: driver, stepTimeout: try ExecOptions.stepTimeout(args))
+            adapter = try await exec.start(matrix: matrix, path: path, bytes: bytes, catalogBytes: catalogBytes, console: console,
+                                           expectedEnvironment: manifest.environment)
+        } else {
+            if args.value("--step-timeout") != nil { throw .usage("--step-timeout is for runs of --env exec") }
+            adapter = try makeAdapter(manifest.environment, schedule: schedule, clockGiven: manifest.clock != nil,
+                                      signedEnvironment: manifest.signedEnvironment ?? "Sandbox", fault: fault, guided: guided, args: args)
+        }
+        let context = RunContext(runID: manifest.runId, environment: manifest.environment, build: manifest.build,
+                                 device: manifest.device, os: manifest.os, accountHashes: guided?.hashes ?? [:])
+        var cases = Array(matrix.cases.indices)
+        if let ids = manifest.shardCases {
+            let wanted = Set(ids)
+            cases = cases.filter { wanted.contains(matrix.cases[$0].id) }
+        }
+        if resumed.droppedTornLine { console.warning("the last evidence line was torn by the interruption and was dropped") }
+        let recorded = resumed.records.count
+        console.info("resuming \(Self.displayPath(directory.url)): \(recorded) step\(recorded == 1 ? "" : "s") already recorded")
+        return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: resumed.session,
+                     prior: Dictionary(grouping: resumed.records, by: \.case), lastSeq: resumed.records.last?.seq ?? 0)
+    }
+
+    /// The matrix, its file's bytes and its `.storekit` file's bytes (external drivers receive both files).
+    func loadMatrix(_ path: String) throws(CommandFailure) -> (Matrix, [UInt8], catalog: [UInt8]?) {
+        let loaded = try InputFiles.loadMatrixSources(path)
+        _ = MatrixCommand.report(loaded.diagnostics, on: console)
+        guard let matrix = loaded.matrix else {
+            let count = loaded.diagnostics.filter { $0.severity == .error }.count
+            throw CommandFailure("\(path) has \(count) error\(count == 1 ? "" : "s"); nothing was run", code: .dataError)
+        }
+        return (matrix, loaded.bytes, loaded.catalogBytes)
+    }
+
+    /// What a guided run needs besides the matrix: the prompter, the accounts, the build metadata.
+    struct Guided {
+        var prompter: any Prompter
+        var identifiers: [String: String]
+        var hashes: [String: String]
+        var build: String
+        var device: String
+        var os: String
+        var serverCheck: (any ServerCheck)?
+    }
+
+    /// For `sandbox` and `testflight`: `--build`, `--device`, `--os` are required; answers come from
+    /// `--answers FILE` or a person at a terminal, and without either the run cannot be guided (exit 69).
+    func guidedSetup(_ environment: String, args: Arguments, salt: String, matrix: Matrix, build: String? = nil, device: String? = nil,
+                     os: String? = nil) throws(CommandFailure) -> Guided? {
+        guard environment == "sandbox" || environment == "testflight" else {
+            for option in ["--answers", "--accounts", "--credentials", "--api-base-url"] where args.value(option) != nil {
+                throw .usage("\(option) is for --env sandbox or testflight")
+            }
+            return nil
+        }
+        guard let build = build ?? args.value("--build"), let device = device ?? args.value("--device"), let os = os ?? args.value("--os") else {
+            throw .usage("--env \(environment) needs --build, --device and --os (e.g. --build \"1.4 (212)\" --device \"iPhone 16\" --os \"iOS 26.1\")")
+        }
+        let console = self.console
+        let prompter: any Prompter
+        if let answers = args.value("--answers") {
+            let bytes = try InputFiles.readArgument(answers, what: "answers file")
+            do {
+                prompter = try ScriptedPrompter(jsonLines: Data(bytes), path: answers, log: { console.detail($0) },
+                                                stopped: { console.info(console.paint("stopped:", .yellow) + " " + $0, always: true) })
+            } catch {
+                throw CommandFailure((error as? AdapterError)?.message ?? "\(error)", code: .dataError)
+            }
+        } else if isatty(0) == 1 {
+            prompter = TerminalPrompter(write: { console.prompt($0) })
+        } else {
+            throw CommandFailure("a \(environment) run is guided: run it at a terminal, or give the tester's answers with --answers FILE",
+                                 code: .unavailable)
+        }
+        var identifiers: [String: String] = [:]
+        if let path = args.value("--accounts") {
+            do {
+                for entry in try SandboxAccountsFile.load(path, guard: RepositoryGuard()).entries {
+                    switch entry.reference {
+                    case .appleAccount(let address): identifiers[entry.alias] = address
+                    case .testerId(let id): identifiers[entry.alias] = id
+                    }
+                }
+            } catch {
+                throw AppStoreOptions.failure(error, console: console)
+            }
+        }
+        let hashes = identifiers.mapValues { RunManifest.accountHash(identifier: $0, salt: salt) }
+        return Guided(prompter: prompter, identifiers: identifiers, hashes: hashes, build: build, device: device, os: os,
+                      serverCheck: try serverCheck(args, bundleId: matrix.app.bundleId))
+    }
+
+    /// The App Store Server API cross-check, when credentials are given; without them the run records only what
+    /// the tester reports, and says so.
+    func serverCheck(_ args: Arguments, bundleId: String) throws(CommandFailure) -> (any ServerCheck)? {
+        let options = try AppStoreOptions(args)
+        let credentials: AppStoreCredentials
+        do {
+            credentials = try CredentialsLoader.load(file: options.credentialsFile, environment: ProcessInfo.processInfo.environment,
+                                                     guard: RepositoryGuard())
+        } catch {
+            if error.kind == .missing {
+                console.info("no App Store Server API credentials: steps are judged on what the tester reports only (see docs/app-store-api.md)")
+                return nil
+            }
+            throw AppStoreOptions.failure(error, console: console)
+        }
+        do {
+            let client = try AppStoreServerAPIClient(
+                credentials: credentials, bundleId: bundleId,
+                configuration: .init(environment: .sandbox, baseURL: options.baseURL, timeout: options.timeout, retry: options.retry))
+            console.info("cross-checking every step with the App Store Server API (Sandbox)")
+            return AppStoreServerCheck(client: client)
+        } catch {
+            throw AppStoreOptions.failure(error)
+        }
+    }
+
+    func makeAdapter(_ environment: String, schedule: RenewalSchedule, clockGiven: Bool, signedEnvironment: String,
+                     fault: AppFault?, guided: Guided?, args: Arguments) throws(CommandFailure) -> any EnvironmentAdapter {
+        switch environment {
+        case "local":
+            do {
+                return try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, fault: fault)
+            } catch {
+                throw CommandFailure("the local environment is unavailable: \(error)", code: .unavailable)
+            }
+        case "sandbox", "testflight":
+            guard let guided else { throw CommandFailure("internal: no guided setup", code: .software) }
+            if fault != nil { throw .usage("--app-fault is for the local environment; a guided run tests your own build") }
+            var guidedSchedule: RenewalSchedule = environment == "sandbox" ? .sandbox(.default) : .testFlight
+            if clockGiven {
+                guard case .sandbox = schedule.kind, environment == "sandbox" else {
+                    throw .usage("--clock for --env \(environment) must be \(environment == "sandbox" ? "sandbox:<3|5|15|30|60> (the tester's renewal rate)" : "testflight or left out")")
+                }
+                guidedSchedule = schedule
+            }
+            return GuidedAdapter(environment: environment, schedule: guidedSchedule, build: guided.build, device: guided.device,
+                                 os: guided.os, accounts: guided.identifiers, prompter: guided.prompter, serverCheck: guided.serverCheck)
+        default:
+            throw CommandFailure("environment \"\(environment)\" is not available in this version of matrix; use --env local, exec, sandbox or testflight",
+                                 code: .unavailable)
+        }
+    }
+
+    static func fault(_ name: String?) throws(CommandFailure) -> AppFault? {
+        guard let name else { return nil }
+        guard let value = AppFault(rawValue: name) else {
+            let hint = Suggestion.nearest(name, among: AppFault.allCases.map(\.rawValue)).map { "; did you mean \($0)?" } ?? ""
+            throw .usage("unknown app fault \"\(name)\"\(hint) (see `matrix faults`)")
+        }
+        return value
+    }
+
+    static func signedEnvironment(_ text: String?) throws(CommandFailure) -> String {
+        let value = text ?? "Sandbox"
+        guard ["Sandbox", "Production", "Xcode", "LocalTesting"].contains(value) else {
+            throw .usage("--signed-environment must be Sandbox, Production, Xcode or LocalTesting")
+        }
+        return value
+    }
+
+    static func schedule(_ text: String?, matrix: Matrix) throws(CommandFailure) -> RenewalSchedule {
+        guard let text else { return .real }
+        switch RenewalSchedule.parse(text, storeKitTimeRate: matrix.catalog.settings.timeRate) {
+        case .success(let parsed): return parsed
+        case .failure(let problem): throw .usage("--clock: \(problem.message)")
+        }
     }
 
     /// A path relative to the working directory when it lies below it.
@@ -134,6 +368,11 @@ struct RunCommand {
         let path = url.standardizedFileURL.path
         let cwd = FileManager.default.currentDirectoryPath
         return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
+    }
+
+    /// A random salt for account hashes.
+    static func makeSalt() -> String {
+        (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
     }
 
     /// `20261129T130950Z-3f2a`: sortable, unique enough for one machine.

@@ -19,21 +19,14 @@ struct ScoreCommand {
         USAGE: matrix score MATRIX [--min-score PERCENT] [--format text|json]
 
         Runs MATRIX on the local environment with the reference app, then once per known app fault (see
-        `matrix faults`), and prints which case and step catches each fault. Nothing is written to reports/.
+        `matrix faults`), and prints which case and step catches each fault. A fault the catalog cannot show
+        (no family-shareable product for a Family Sharing bug, no subscription for a grace-period bug) is not
+        applicable; the score is over applicable faults. Nothing is written to reports/.
         Exit status: 0 when the reference passes and the score reaches --min-score (default 100), 1 otherwise.
 
         OPTIONS:
         \(Arguments.help(options))
         """
-
-    /// How one run of the matrix went.
-    struct FaultResult: Encodable {
-        var fault: String
-        var summary: String
-        /// The first case and step that did not pass, or `nil` when the fault was missed.
-        var caughtBy: String?
-        var reason: String?
-    }
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
         let args = try Arguments(arguments, options: Self.options)
@@ -50,30 +43,28 @@ struct ScoreCommand {
         _ = MatrixCommand.report(diagnostics, on: console)
         guard let matrix = loaded else { throw CommandFailure("\(path) is not valid; nothing was run", code: .dataError) }
 
-        let reference = try await firstProblem(matrix, fault: nil, jobs: jobs)
-        var results: [FaultResult] = []
-        for fault in AppFault.allCases {
-            let problem = try await firstProblem(matrix, fault: fault, jobs: jobs)
-            results.append(FaultResult(fault: fault.rawValue, summary: fault.summary, caughtBy: problem.map { "\($0.case) #\($0.step) \($0.action.action.rawValue)" },
-                                       reason: problem?.reason))
+        let score: FaultScorer.Score
+        do {
+            score = try await FaultScorer.score(matrix, jobs: jobs)
+        } catch {
+            throw CommandFailure(error.message, code: error.environmentUnavailable ? .unavailable : .software)
         }
-        let caught = results.filter { $0.caughtBy != nil }.count
-        let score = results.isEmpty ? 0 : caught * 100 / results.count
-        let referencePasses = reference == nil
+        let reference = score.referenceProblem
         if format == "json" {
             struct Report: Encodable {
                 var matrix: String
                 var referencePasses: Bool
                 var referenceProblem: String?
-                var faults: [FaultResult]
+                var faults: [FaultScorer.FaultResult]
+                var applicable: Int
                 var caught: Int
                 var score: Int
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let report = Report(matrix: path, referencePasses: referencePasses,
+            let report = Report(matrix: path, referencePasses: score.referencePasses,
                                 referenceProblem: reference.map { "\($0.case) #\($0.step): \($0.reason ?? $0.verdict.rawValue)" },
-                                faults: results, caught: caught, score: score)
+                                faults: score.results, applicable: score.applicable, caught: score.caught, score: score.percent)
             console.outputData(((try? encoder.encode(report)) ?? Data()) + Data("\n".utf8))
         } else {
             if let reference {
@@ -81,40 +72,23 @@ struct ScoreCommand {
             } else {
                 console.output("reference app    passes every step\n")
             }
-            let width = results.map(\.fault.count).max() ?? 0
-            for result in results {
+            let width = score.results.map(\.fault.count).max() ?? 0
+            for result in score.results {
                 let name = result.fault.padding(toLength: width + 2, withPad: " ", startingAt: 0)
-                console.output(name + (result.caughtBy.map { "caught by \($0)" } ?? "MISSED — \(result.summary)") + "\n")
+                let verdict: String
+                if let caughtBy = result.caughtBy {
+                    verdict = "caught by \(caughtBy)"
+                } else if !result.applicable {
+                    verdict = "not applicable — \(result.notApplicableReason ?? "the catalog cannot show it")"
+                } else {
+                    verdict = "MISSED — \(result.summary)"
+                }
+                console.output(name + verdict + "\n")
             }
-            console.output("score: \(caught)/\(results.count) faults caught (\(score) %)\n")
+            let skipped = score.results.count - score.applicable
+            console.output("score: \(score.caught)/\(score.applicable) faults caught (\(score.percent) %)"
+                + (skipped > 0 ? "; \(skipped) not applicable to this catalog" : "") + "\n")
         }
-        return referencePasses && score >= minimum ? .success : .failure
-    }
-
-    /// Runs the matrix in memory and returns the first record that is not a pass or a skip.
-    func firstProblem(_ matrix: Matrix, fault: AppFault?, jobs: Int) async throws(CommandFailure) -> EvidenceRecord? {
-        let adapter: LocalAdapter
-        do {
-            adapter = try LocalAdapter(fault: fault, signing: false)
-        } catch {
-            throw CommandFailure("the local environment is unavailable: \(error)", code: .unavailable)
-        }
-        let context = RunContext(runID: "score", environment: "local", build: "score", device: "embedded simulator", os: "n/a")
-        let sink = FirstProblemSink()
-        do {
-            _ = try await Runner(matrix: matrix, adapter: adapter, context: context, jobs: jobs).run(into: sink)
-        } catch {
-            throw CommandFailure("scoring failed: \(error)", code: .software)
-        }
-        return await sink.first
-    }
-}
-
-/// Keeps the first record that did not pass.
-actor FirstProblemSink: EvidenceSink {
-    var first: EvidenceRecord?
-
-    func append(_ record: EvidenceRecord) async throws {
-        if first == nil, record.verdict != .pass, record.verdict != .skipped { first = record }
+        return score.referencePasses && score.percent >= minimum ? .success : .failure
     }
 }

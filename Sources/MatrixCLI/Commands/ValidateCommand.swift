@@ -14,9 +14,11 @@ struct ValidateCommand {
     static let help = """
         USAGE: matrix validate MATRIX… [--strict] [--format text|json]
 
-        Checks each matrix and the catalog it names without running anything. Prints every problem with file,
-        line, column, JSON Pointer and code. Exit status: 0 valid, 65 an error (or a warning with --strict),
-        66 a matrix cannot be read.
+        Checks each matrix and the catalog it names without running anything. Prints every problem of every file
+        with file, line, column, JSON Pointer, code and severity: compiler-style on stderr, or with --format json
+        as a JSON array on stdout (file, line, column, pointer, code, severity, message, hint).
+        Exit status: 0 valid, 65 an error (or a warning with --strict), 66 a matrix cannot be read (the others
+        are still checked).
 
         OPTIONS:
         \(Arguments.help(options))
@@ -32,16 +34,18 @@ struct ValidateCommand {
         guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }
         guard !args.positionals.isEmpty else { throw .usage("missing MATRIX (one or more matrix files)") }
         var all: [Diagnostic] = []
+        var unreadable = 0
         for path in args.positionals {
-            var (_, diagnostics, _) = try InputFiles.loadMatrix(path)
-            if args.has("--strict") {
-                diagnostics = diagnostics.map { diagnostic in
-                    var copy = diagnostic
-                    if copy.severity == .warning { copy.severity = .error }
-                    return copy
-                }
+            // Every file is checked even when an earlier one cannot be read.
+            let diagnostics: [Diagnostic]
+            do {
+                (_, diagnostics, _) = try InputFiles.loadMatrix(path)
+            } catch {
+                console.error(error.message)
+                unreadable += 1
+                continue
             }
-            all += diagnostics
+            all += args.has("--strict") ? diagnostics.map(\.strict) : diagnostics
         }
         if format == "json" {
             let encoder = JSONEncoder()
@@ -53,8 +57,12 @@ struct ValidateCommand {
             _ = MatrixCommand.report(all, on: console)
             let errors = all.filter { $0.severity == .error }.count
             let warnings = all.filter { $0.severity == .warning }.count
-            console.info("\(args.positionals.count) file\(args.positionals.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")", always: true)
+            let checked = args.positionals.count - unreadable
+            var line = "\(checked) file\(checked == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            if unreadable > 0 { line += "; \(unreadable) could not be read" }
+            console.info(line, always: true)
         }
+        if unreadable > 0 { return .noInput }
         return all.hasErrors ? .dataError : .success
     }
 
@@ -100,4 +108,13 @@ import StoreSimulator
 enum AppFaultNames {
     static var all: [String] { AppFault.allCases.map(\.rawValue) }
     static var summaries: [String] { AppFault.allCases.map(\.summary) }
+}
+
+extension Diagnostic {
+    /// The diagnostic as `--strict` reports it: warnings are errors.
+    var strict: Diagnostic {
+        var copy = self
+        if copy.severity == .warning { copy.severity = .error }
+        return copy
+    }
 }

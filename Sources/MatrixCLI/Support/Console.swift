@@ -37,6 +37,11 @@ public final class Console: @unchecked Sendable {
         write(text + "\n", to: err)
     }
 
+    /// Text for a person at the terminal (a guided run's instructions and questions), never suppressed.
+    public func prompt(_ text: String) {
+        write(text, to: err)
+    }
+
     /// A line shown only with `--verbose`.
     public func detail(_ text: String) {
         guard verbose else { return }

@@ -9,21 +9,41 @@ struct EvidenceSession {
     let writer: EvidenceWriter
     let manifest: RunManifest
 
-    /// Creates the run directory, `run.json` (status `running`) and an empty `evidence.jsonl`.
+    /// Creates the run directory, `run.json` (status `interrupted` until the run ends) and an empty
+    /// `evidence.jsonl`.
     /// - Throws: ``CommandFailure`` with exit 74 when any of it cannot be written.
-    static func start(root: URL, buildSlugSource: String, context: RunContext, matrix: Matrix, matrixPath: String,
-                      matrixBytes: [UInt8], clock: String?) throws(CommandFailure) -> EvidenceSession {
+    static func start(root: URL, build: String, manifest: RunManifest) throws(CommandFailure) -> EvidenceSession {
         do {
-            let directory = try RunDirectory.create(root: root, environment: context.environment, build: buildSlugSource,
-                                                    runID: context.runID)
+            let directory = try RunDirectory.create(root: root, environment: manifest.environment, build: build, runID: manifest.runId)
             let writer = try EvidenceWriter(directory: directory)
-            let manifest = RunManifest(
-                toolVersion: MatrixCommand.version, context: context,
-                matrix: MatrixReference(path: matrixPath, contents: Data(matrixBytes), name: matrix.name),
-                clock: clock, accounts: RunManifest.accounts(of: matrix), startedAt: Date())
             return EvidenceSession(directory: directory, writer: writer, manifest: try directory.writeManifest(manifest))
         } catch {
             throw CommandFailure("cannot write evidence: \(error)", code: .ioError)
+        }
+    }
+
+    /// Reopens an interrupted run: its manifest, and its evidence for appending after cutting a torn last line.
+    /// - Throws: ``CommandFailure``: 66 when the directory cannot be read, 65 when it is not a run, 74 when its
+    ///   evidence cannot be reopened for writing.
+    static func resume(_ directory: RunDirectory) throws(CommandFailure)
+        -> (session: EvidenceSession, records: [EvidenceRecord], droppedTornLine: Bool) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandFailure("cannot resume \(directory.url.path): no such run directory", code: .noInput)
+        }
+        let manifest: RunManifest
+        do {
+            manifest = try directory.readManifest()
+        } catch {
+            throw CommandFailure("cannot resume \(directory.url.path): \(error)", code: .dataError)
+        }
+        do {
+            let (writer, records, torn) = try EvidenceWriter.resuming(directory: directory)
+            return (EvidenceSession(directory: directory, writer: writer, manifest: manifest), records, torn)
+        } catch let error as EvidenceReadError {
+            throw CommandFailure("cannot resume \(directory.url.path): \(error)", code: .dataError)
+        } catch {
+            throw CommandFailure("cannot resume \(directory.url.path): \(error)", code: .ioError)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MatrixCore
+import StoreSimulator
 
 /// Reads input files with the checks a user needs: a clear message for a missing file, a directory, a FIFO,
 /// something unreadable or too large, instead of a hang or a crash.
@@ -83,8 +84,11 @@ enum InputFiles {
                 catalogBytes = contents
                 return .contents(contents, displayPath: resolved)
             } catch {
-                return .unreadable(reason: "\(resolved) \(error.reason)")
+                return .unreadable(reason: "\(resolved): \(error.reason)")
             }
+        } checkClock: { text in
+            if case .failure(let problem) = RenewalSchedule.parse(text, storeKitTimeRate: nil) { return problem.message }
+            return nil
         }
         return LoadedMatrix(matrix: result.matrix, diagnostics: result.diagnostics, bytes: bytes, catalogBytes: catalogBytes)
     }

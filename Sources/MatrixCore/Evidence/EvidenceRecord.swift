@@ -79,11 +79,13 @@ public struct EvidenceRecord: Sendable, Hashable, Codable {
     public var storeTime: Int64?
     /// How long the step would take in wall time in the environment the run models, ms.
     public var modelledWallTimeMs: Int64?
+    /// The clock the case ran on (`real`, `xcode:13`, `sandbox:5`, `testflight`), when the environment models one.
+    public var clock: String?
 
     public init(run: String, seq: Int, environment: String, build: String, device: String, os: String, account: AccountRef,
                 case caseID: String, kind: String, step: Int, action: Step, product: String?, expected: Expectation?,
                 observed: Observation?, verdict: Verdict, reason: String?, wallStart: String, wallEnd: String,
-                storeTime: Int64?, modelledWallTimeMs: Int64? = nil) {
+                storeTime: Int64?, modelledWallTimeMs: Int64? = nil, clock: String? = nil) {
         self.run = run
         self.seq = seq
         self.environment = environment
@@ -104,5 +106,6 @@ public struct EvidenceRecord: Sendable, Hashable, Codable {
         self.wallEnd = wallEnd
         self.storeTime = storeTime
         self.modelledWallTimeMs = modelledWallTimeMs
+        self.clock = clock
     }
 }

@@ -7,7 +7,9 @@ public enum Judge {
         public var expected: String
         public var observed: String
 
-        public var sentence: String { "\(field): expected \(expected), observed \(observed)" }
+        public var sentence: String {
+            field == "conflict" ? "observers disagree: \(observed)" : "\(field): expected \(expected), observed \(observed)"
+        }
     }
 
     /// Every field of `expectation` whose observed value differs.
@@ -18,8 +20,10 @@ public enum Judge {
     public static func differences(_ expectation: Expectation, _ observation: Observation, stepProduct: String?,
                                    groupOf: (String) -> String?) -> [Difference] {
         var diffs: [Difference] = []
+        let unobservable = Set(observation.notObserved ?? [])
         func check(_ field: String, _ expected: String, _ observed: String, _ equal: Bool) {
-            if !equal { diffs.append(Difference(field: field, expected: expected, observed: observed)) }
+            let top = String(field.prefix { $0 != "." && $0 != "[" })
+            if !equal, !unobservable.contains(top) { diffs.append(Difference(field: field, expected: expected, observed: observed)) }
         }
         if let access = expectation.access {
             check("access", render(access.sorted()), render(observation.access.sorted()), Set(access) == Set(observation.access))
@@ -42,6 +46,10 @@ public enum Judge {
         if let notifications = expectation.notifications {
             check("notifications", render(notifications), render(observation.notifications),
                   notifications.sorted() == observation.notifications.sorted())
+        }
+        for (group, eligible) in (expectation.eligibleForIntroOffer ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let observed = observation.eligibleForIntroOffer[group]
+            check("eligibleForIntroOffer.\(group)", String(eligible), observed.map { String($0) } ?? "unknown", eligible == observed)
         }
         if let renewals = expectation.renewals {
             check("renewals", String(renewals), String(observation.renewals), renewals == observation.renewals)
@@ -95,6 +103,9 @@ public enum Judge {
             } else {
                 check("renewalInfo[\(group)]", "renewal info", "none", false)
             }
+        }
+        for conflict in observation.conflicts ?? [] {
+            diffs.append(Difference(field: "conflict", expected: "agreement", observed: conflict))
         }
         return diffs
     }

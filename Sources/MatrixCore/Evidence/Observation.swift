@@ -20,10 +20,19 @@ public struct Observation: Sendable, Hashable, Codable {
     public var transactions: [ObservedTransaction]
     /// Renewal info per subscription group name.
     public var renewalInfo: [String: ObservedRenewalInfo]
+    /// Whether the account may use an introductory offer, per subscription group name
+    /// (`Product.SubscriptionInfo.isEligibleForIntroOffer`).
+    public var eligibleForIntroOffer: [String: Bool]
     /// IDs of transactions this step created or changed.
     public var transactionIds: [String]
     /// Signed data (compact JWS) this step produced: transactions, renewal infos and notifications.
     public var signedData: [SignedItem]
+    /// Disagreements between the environment's observers (a tester's report against the App Store Server API),
+    /// each a sentence showing both sides; any makes the step fail.
+    public var conflicts: [String]?
+    /// Expectation fields this environment cannot observe (a person sees access, not `currentEntitlements`);
+    /// they are not judged.
+    public var notObserved: [String]?
     /// What the app told the user, when it told something (e.g. "Nothing to restore").
     public var message: String?
     /// The store's clock after the step, ms since 1970.
@@ -32,7 +41,7 @@ public struct Observation: Sendable, Hashable, Codable {
     public init(access: [String] = [], entitlements: [String] = [], result: String? = nil,
                 subscriptionStatus: [String: String] = [:], balance: [String: Int] = [:], notifications: [String] = [],
                 renewals: Int = 0, transactions: [ObservedTransaction] = [], renewalInfo: [String: ObservedRenewalInfo] = [:],
-                transactionIds: [String] = [], signedData: [SignedItem] = [], message: String? = nil, storeTime: Int64? = nil) {
+                eligibleForIntroOffer: [String: Bool] = [:], transactionIds: [String] = [], signedData: [SignedItem] = [], message: String? = nil, storeTime: Int64? = nil) {
         self.access = access
         self.entitlements = entitlements
         self.result = result
@@ -42,6 +51,7 @@ public struct Observation: Sendable, Hashable, Codable {
         self.renewals = renewals
         self.transactions = transactions
         self.renewalInfo = renewalInfo
+        self.eligibleForIntroOffer = eligibleForIntroOffer
         self.transactionIds = transactionIds
         self.signedData = signedData
         self.message = message
@@ -50,7 +60,7 @@ public struct Observation: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case access, entitlements, result, subscriptionStatus, balance, notifications, renewals, transactions, renewalInfo
-        case transactionIds, signedData, message, storeTime
+        case eligibleForIntroOffer, transactionIds, signedData, conflicts, notObserved, message, storeTime
     }
 
     /// Lenient decoding: drivers may leave out anything they cannot observe.
@@ -65,8 +75,11 @@ public struct Observation: Sendable, Hashable, Codable {
         renewals = try c.decodeIfPresent(Int.self, forKey: .renewals) ?? 0
         transactions = try c.decodeIfPresent([ObservedTransaction].self, forKey: .transactions) ?? []
         renewalInfo = try c.decodeIfPresent([String: ObservedRenewalInfo].self, forKey: .renewalInfo) ?? [:]
+        eligibleForIntroOffer = try c.decodeIfPresent([String: Bool].self, forKey: .eligibleForIntroOffer) ?? [:]
         transactionIds = try c.decodeIfPresent([String].self, forKey: .transactionIds) ?? []
         signedData = try c.decodeIfPresent([SignedItem].self, forKey: .signedData) ?? []
+        notObserved = try c.decodeIfPresent([String].self, forKey: .notObserved)
+        conflicts = try c.decodeIfPresent([String].self, forKey: .conflicts)
         message = try c.decodeIfPresent(String.self, forKey: .message)
         storeTime = try c.decodeIfPresent(Int64.self, forKey: .storeTime)
     }
@@ -109,6 +122,18 @@ public struct ObservedTransaction: Sendable, Hashable, Codable {
         self.transactionReason = transactionReason
         self.offerType = offerType
         self.quantity = quantity
+    }
+}
+
+extension ObservedTransaction {
+    /// The fields of a decoded App Store transaction; `nil` when it lacks an id, a product or a purchase date.
+    public init?(payload: JWSTransactionDecodedPayload) {
+        guard let id = payload.transactionId, let product = payload.productId, let purchased = payload.purchaseDate else { return nil }
+        self.init(transactionId: id, originalTransactionId: payload.originalTransactionId ?? id, productId: product,
+                  purchaseDate: purchased.milliseconds, expiresDate: payload.expiresDate?.milliseconds,
+                  inAppOwnershipType: payload.inAppOwnershipType ?? "PURCHASED", isUpgraded: payload.isUpgraded ?? false,
+                  revocationDate: payload.revocationDate?.milliseconds, revocationReason: payload.revocationReason,
+                  transactionReason: payload.transactionReason, offerType: payload.offerType, quantity: payload.quantity ?? 1)
     }
 }
 

@@ -76,6 +76,14 @@ extension MatrixDecoder {
             for (name, element) in names { checkNotification(name, element) }
             expectation.notifications = names.map(\.0)
         }
+        if let eligibilityField = fields.optional("eligibleForIntroOffer"), let members = eligibilityField.members(sink) {
+            var eligibility: [String: Bool] = [:]
+            for member in members {
+                guard let eligible = member.field.bool(sink) else { continue }
+                eligibility[groupName(member.key, member.field, at: member.keyLocation)] = eligible
+            }
+            expectation.eligibleForIntroOffer = eligibility
+        }
         if let renewalsField = fields.optional("renewals") {
             expectation.renewals = renewalsField.int(sink, in: 0...100_000)
         }

@@ -23,14 +23,19 @@ public enum MatrixLoader {
     ///   - bytes: the matrix file, UTF-8 JSON.
     ///   - file: the matrix path as the user named it, for diagnostics.
     ///   - readCatalog: reads the catalog path written in the matrix (relative to the matrix file).
-    public static func load(_ bytes: some Collection<UInt8>, file: String?, readCatalog: (String) -> CatalogFile) -> Result {
+    ///   - checkClock: says what is wrong with a `store.clock` value, or `nil` when it names a clock; the
+    ///     environments know their clocks, the core does not.
+    public static func load(_ bytes: some Collection<UInt8>, file: String?, readCatalog: (String) -> CatalogFile,
+                            checkClock: (String) -> String? = { _ in nil }) -> Result {
         let document = JSONReader.read(bytes, file: file)
         guard let root = document.value else { return Result(matrix: nil, diagnostics: document.diagnostics.sortedByLocation) }
         let sink = DiagnosticCollector(file: file)
         sink.append(contentsOf: document.diagnostics)
         let (matrix, catalogDiagnostics) = withoutActuallyEscaping(readCatalog) { readCatalog in
-            var decoder = MatrixDecoder(sink: sink, readCatalog: readCatalog)
-            return (decoder.decode(JSONField(root, pointer: "")), decoder.catalogDiagnostics)
+            withoutActuallyEscaping(checkClock) { checkClock in
+                var decoder = MatrixDecoder(sink: sink, readCatalog: readCatalog, checkClock: checkClock)
+                return (decoder.decode(JSONField(root, pointer: "")), decoder.catalogDiagnostics)
+            }
         }
         let diagnostics = sink.diagnostics + catalogDiagnostics
         return Result(matrix: diagnostics.hasErrors ? nil : matrix, diagnostics: diagnostics.sortedByLocation)
@@ -41,6 +46,7 @@ public enum MatrixLoader {
 struct MatrixDecoder {
     let sink: DiagnosticCollector
     let readCatalog: (String) -> MatrixLoader.CatalogFile
+    let checkClock: (String) -> String?
     var catalogDiagnostics: [Diagnostic] = []
     var catalog = StoreKitConfiguration()
     var catalogKnown = false
@@ -50,9 +56,11 @@ struct MatrixDecoder {
     /// Account aliases, or `nil` when `accounts` is missing or malformed (so aliases are not checked again).
     var accountAliases: [String]?
 
-    init(sink: DiagnosticCollector, readCatalog: @escaping (String) -> MatrixLoader.CatalogFile) {
+    init(sink: DiagnosticCollector, readCatalog: @escaping (String) -> MatrixLoader.CatalogFile,
+         checkClock: @escaping (String) -> String? = { _ in nil }) {
         self.sink = sink
         self.readCatalog = readCatalog
+        self.checkClock = checkClock
     }
 
     mutating func decode(_ root: JSONField) -> Matrix? {
@@ -258,6 +266,12 @@ struct MatrixDecoder {
             }
         }
         settings.storefront = fields.optional("storefront")?.string(sink)
+        if let clockField = fields.optional("clock"), let clock = clockField.string(sink) {
+            if let problem = checkClock(clock) {
+                sink.error(.invalidValue, problem, pointer: clockField.pointer, at: clockField.location)
+            }
+            settings.clock = clock
+        }
         fields.finish()
         return settings
     }

@@ -21,10 +21,13 @@ public struct Expectation: Sendable, Hashable, Codable {
     public var transaction: TransactionExpectation?
     /// Fields of a subscription group's renewal info.
     public var renewalInfo: RenewalInfoExpectation?
+    /// Introductory-offer eligibility per subscription group name.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/iseligibleforintrooffer
+    public var eligibleForIntroOffer: [String: Bool]?
 
     public init(access: [String]? = nil, entitlements: [String]? = nil, result: String? = nil,
                 subscriptionStatus: [String: String]? = nil, balance: [String: Int]? = nil, notifications: [String]? = nil,
-                renewals: Int? = nil, transaction: TransactionExpectation? = nil, renewalInfo: RenewalInfoExpectation? = nil) {
+                renewals: Int? = nil, transaction: TransactionExpectation? = nil, renewalInfo: RenewalInfoExpectation? = nil, eligibleForIntroOffer: [String: Bool]? = nil) {
         self.access = access
         self.entitlements = entitlements
         self.result = result
@@ -34,6 +37,7 @@ public struct Expectation: Sendable, Hashable, Codable {
         self.renewals = renewals
         self.transaction = transaction
         self.renewalInfo = renewalInfo
+        self.eligibleForIntroOffer = eligibleForIntroOffer
     }
 
     /// Purchase results a `result` expectation may name.

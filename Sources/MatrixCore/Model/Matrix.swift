@@ -146,17 +146,21 @@ public struct StoreSettings: Sendable, Hashable, Codable {
     public var gracePeriodDays: Int?
     /// The storefront, ISO 3166-1 alpha-3 (`_storefront`), e.g. `USA`.
     public var storefront: String?
+    /// The clock the local environment models for these cases (`real`, `xcode:<timeRate>`, `sandbox:<minutes>`,
+    /// `testflight`), overriding `--clock`; other environments skip a case whose clock is not theirs.
+    public var clock: String?
 
-    public init(askToBuy: Bool? = nil, gracePeriodDays: Int? = nil, storefront: String? = nil) {
+    public init(askToBuy: Bool? = nil, gracePeriodDays: Int? = nil, storefront: String? = nil, clock: String? = nil) {
         self.askToBuy = askToBuy
         self.gracePeriodDays = gracePeriodDays
         self.storefront = storefront
+        self.clock = clock
     }
 
     /// These settings with every value `other` sets replacing this one's.
     public func overridden(by other: StoreSettings) -> StoreSettings {
         StoreSettings(askToBuy: other.askToBuy ?? askToBuy,
                       gracePeriodDays: other.gracePeriodDays ?? gracePeriodDays,
-                      storefront: other.storefront ?? storefront)
+                      storefront: other.storefront ?? storefront, clock: other.clock ?? clock)
     }
 }

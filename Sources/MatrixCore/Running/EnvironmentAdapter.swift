@@ -14,6 +14,14 @@ public protocol EnvironmentAdapter: Sendable {
     /// - Throws: ``AdapterError`` when the environment cannot start the case; every step is then recorded as
     ///   `error` (the first) and `blocked` (the rest).
     func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession
+
+    /// Whether a resumed case is rebuilt by performing its recorded steps again (deterministic environments),
+    /// rather than continued where the world left it (a person with a device).
+    var replaysOnResume: Bool { get }
+}
+
+extension EnvironmentAdapter {
+    public var replaysOnResume: Bool { true }
 }
 
 /// One case in progress in an environment. A session is owned by the task that runs its case.

@@ -49,13 +49,16 @@ public struct RunContext: Sendable, Hashable, Codable {
     public var build: String
     public var device: String
     public var os: String
+    /// Salted SHA-256 of each account's real identifier, by alias, in guided runs.
+    public var accountHashes: [String: String]
 
-    public init(runID: String, environment: String, build: String, device: String, os: String) {
+    public init(runID: String, environment: String, build: String, device: String, os: String, accountHashes: [String: String] = [:]) {
         self.runID = runID
         self.environment = environment
         self.build = build
         self.device = device
         self.os = os
+        self.accountHashes = accountHashes
     }
 }
 
@@ -86,10 +89,17 @@ public struct Runner: Sendable {
     ///   - firstSeq: the sequence number of the last record already written (for resumed runs).
     ///   - events: progress callback.
     /// - Throws: whatever the sink throws; the run stops at once.
+    /// - Parameter prior: records already in the evidence, by case id, in step order (a resumed run). Their
+    ///   steps are not recorded again: a case continues at its first unrecorded step, after replaying the
+    ///   recorded ones when the environment ``EnvironmentAdapter/replaysOnResume``.
     public func run(cases: [Int]? = nil, into sink: any EvidenceSink, firstSeq: Int = 0,
+                    prior: [String: [EvidenceRecord]] = [:],
                     events: @escaping @Sendable (RunEvent) -> Void = { _ in }) async throws -> RunSummary {
         let order = cases ?? Array(matrix.cases.indices)
         var summary = RunSummary()
+        for caseIndex in order {
+            for record in prior[matrix.cases[caseIndex].id] ?? [] { summary.steps[record.verdict, default: 0] += 1 }
+        }
         var seq = firstSeq
         func emit(_ records: [EvidenceRecord], _ caseIndex: Int) async throws {
             for var record in records {
@@ -111,8 +121,8 @@ public struct Runner: Sendable {
         if jobs == 1 {
             for caseIndex in order {
                 if Task.isCancelled { summary.interrupted = true; break }
-                var written: [EvidenceRecord] = []
-                let complete = try await runCase(caseIndex) { record in
+                var written = prior[matrix.cases[caseIndex].id] ?? []
+                let complete = try await runCase(caseIndex, prior: written) { record in
                     try await emit([record], caseIndex)
                     written.append(record)
                 }
@@ -133,24 +143,32 @@ public struct Runner: Sendable {
                 let position = next
                 let caseIndex = order[position]
                 next += 1
+                let previous = prior[matrix.cases[caseIndex].id] ?? []
                 group.addTask {
                     var records: [EvidenceRecord] = []
-                    let complete = try await self.runCase(caseIndex) { records.append($0) }
+                    let complete = try await self.runCase(caseIndex, prior: previous) { records.append($0) }
                     return (position, records, complete)
                 }
             }
             for _ in 0..<min(jobs, order.count) { start() }
+            var stopped = false
             while let (position, records, complete) = try await group.next() {
                 done[position] = (records, complete)
-                while let (records, complete) = done[written] {
+                while !stopped, let (records, complete) = done[written] {
                     done[written] = nil
                     let caseIndex = order[written]
                     try await emit(records, caseIndex)
-                    finish(caseIndex, records, complete: complete)
-                    if !complete { summary.interrupted = true }
+                    finish(caseIndex, (prior[matrix.cases[caseIndex].id] ?? []) + records, complete: complete)
                     written += 1
+                    if !complete {
+                        // Later cases are not written: the evidence stays in matrix order, and a resumed run
+                        // performs them again.
+                        summary.interrupted = true
+                        stopped = true
+                        group.cancelAll()
+                    }
                 }
-                if !Task.isCancelled { start() }
+                if !Task.isCancelled && !stopped { start() }
             }
             if written < order.count { summary.interrupted = true }
         }
@@ -158,16 +176,48 @@ public struct Runner: Sendable {
     }
 
     /// Runs one case, handing each record to `record`; returns false if cancelled before the case ended.
-    func runCase(_ caseIndex: Int, record: (EvidenceRecord) async throws -> Void) async throws -> Bool {
+    func runCase(_ caseIndex: Int, prior: [EvidenceRecord] = [], record: (EvidenceRecord) async throws -> Void) async throws -> Bool {
         let matrixCase = matrix.cases[caseIndex]
+        let clock = matrix.storeSettings(for: matrixCase).clock ?? adapter.description.clock
+        let resumeAt = min(prior.count, matrixCase.steps.count)
+        if resumeAt == matrixCase.steps.count { return true }
         var blockedBy: String?
-        var session: (any CaseSession)?
-        do {
-            session = try await adapter.startCase(matrixCase, of: matrix)
-        } catch {
-            blockedBy = "the environment could not start the case: \(describe(error))"
+        var skippedBy: String?
+        // A resumed case keeps what its recorded steps decided.
+        if let stop = prior.first(where: { $0.verdict == .fail || $0.verdict == .error }) {
+            blockedBy = "step \(stop.step) (\(stop.action.action.rawValue)) \(stop.verdict == .fail ? "failed" : "errored")"
+        } else if let stop = prior.first(where: { $0.verdict == .skipped }) {
+            skippedBy = "step \(stop.step) (\(stop.action.action.rawValue)) was skipped: \(stop.reason ?? "not supported")"
         }
-        for (index, step) in matrixCase.steps.enumerated() {
+        var session: (any CaseSession)?
+        var startProblem: String?
+        if blockedBy == nil && skippedBy == nil {
+            do {
+                session = try await adapter.startCase(matrixCase, of: matrix)
+            } catch {
+                startProblem = "the environment could not start the case: \(describe(error))"
+            }
+        }
+        if let live = session, resumeAt > 0, adapter.replaysOnResume {
+            // Rebuild the case's state by performing the recorded steps again, without recording them.
+            for (index, step) in matrixCase.steps.prefix(resumeAt).enumerated() {
+                do {
+                    _ = try await live.perform(step, index: index)
+                } catch is CancellationError {
+                    await live.close()
+                    return false
+                } catch {
+                    startProblem = "resuming: recorded step \(index) (\(step.action.rawValue)) could not be replayed: \(describe(error))"
+                    break
+                }
+            }
+        }
+        if let startProblem {
+            await session?.close()
+            session = nil
+            blockedBy = startProblem
+        }
+        for (index, step) in matrixCase.steps.enumerated() where index >= resumeAt {
             if Task.isCancelled {
                 await session?.close()
                 return false
@@ -178,12 +228,16 @@ public struct Runner: Sendable {
             var observed: Observation?
             var modelled: Int64?
             if let blockedBy {
-                if session == nil && index == 0 {
+                if session == nil && index == resumeAt && startProblem != nil {
                     reason = blockedBy
                 } else {
                     verdict = .blocked
                     reason = "blocked: \(blockedBy)"
                 }
+            } else if let skippedBy {
+                // What follows a step the environment cannot perform would judge a different story.
+                verdict = .skipped
+                reason = skippedBy
             } else if let session {
                 do {
                     switch try await session.perform(step, index: index) {
@@ -197,6 +251,7 @@ public struct Runner: Sendable {
                     case .skipped(let why):
                         verdict = .skipped
                         reason = why
+                        skippedBy = "step \(index) (\(step.action.rawValue)) was skipped: \(why)"
                     }
                 } catch is CancellationError {
                     await session.close()
@@ -213,20 +268,21 @@ public struct Runner: Sendable {
             try await record(EvidenceRecord(
                 run: context.runID, seq: 0, environment: context.environment, build: context.build, device: context.device,
                 os: context.os,
-                account: AccountRef(alias: alias, state: matrix.account(alias)?.stateDescription ?? "unknown"),
+                account: AccountRef(alias: alias, state: matrix.account(alias)?.stateDescription ?? "unknown",
+                                    hash: context.accountHashes[alias]),
                 case: matrixCase.id, kind: matrixCase.kind, step: index, action: action, product: step.product,
                 expected: step.expect, observed: observed, verdict: verdict, reason: reason,
                 wallStart: Timestamp.iso8601(start), wallEnd: Timestamp.iso8601(end), storeTime: observed?.storeTime,
-                modelledWallTimeMs: modelled))
+                modelledWallTimeMs: modelled, clock: clock))
         }
         await session?.close()
         return true
     }
 
-    /// The differences between a step's expectation and what was observed (none without an expectation).
+    /// The differences between a step's expectation and what was observed.
     func differences(_ step: Step, _ observation: Observation) -> [Judge.Difference] {
-        guard let expectation = step.expect else { return [] }
-        return Judge.differences(expectation, observation, stepProduct: step.product) { productID in
+        // Without an expectation only disagreements between observers can fail a step.
+        return Judge.differences(step.expect ?? Expectation(), observation, stepProduct: step.product) { productID in
             matrix.catalog.product(productID)?.subscriptionGroupID.flatMap { matrix.catalog.group($0)?.name }
         }
     }
@@ -239,9 +295,10 @@ public struct Runner: Sendable {
     func caseResult(_ matrixCase: MatrixCase, _ records: [EvidenceRecord]) -> CaseResult {
         var counts: [Verdict: Int] = [:]
         for record in records { counts[record.verdict, default: 0] += 1 }
-        let problem = records.first { $0.verdict != .pass && $0.verdict != .skipped }
+        let verdict = Verdict.summarise(records.map(\.verdict))
+        let problem = records.first { $0.verdict != .pass && ($0.verdict != .skipped || verdict == .skipped) }
         return CaseResult(id: matrixCase.id, kind: matrixCase.kind, account: matrixCase.account,
-                          verdict: Verdict.summarise(records.map(\.verdict)), steps: counts,
+                          verdict: verdict, steps: counts,
                           firstProblem: problem.map { "step \($0.step) (\($0.action.action.rawValue)): \($0.reason ?? $0.verdict.rawValue)" })
     }
 }

@@ -58,6 +58,19 @@ public struct RunDirectory: Sendable, Hashable {
         return RunDirectory(url: run)
     }
 
+    /// Creates a run directory at exactly `url` (its parent must exist), for runs assembled from others.
+    ///
+    /// - Throws: ``EvidenceWriteError`` with code `runDirectoryExists` when something exists at `url`,
+    ///   `cannotCreateDirectory` otherwise.
+    public static func create(at url: URL) throws -> RunDirectory {
+        guard try DurableFile.makeNewDirectory(url.path) else {
+            throw EvidenceWriteError(.runDirectoryExists, path: url.path,
+                                     message: "\(url.path) already exists and evidence is never overwritten; choose another directory")
+        }
+        DurableFile.syncDirectory(url.deletingLastPathComponent().path)
+        return RunDirectory(url: url)
+    }
+
     /// A file-system-safe form of a build string: `1.4 (212)` → `1.4-212`.
     ///
     /// ASCII letters, digits, `.` and `_` are kept; every run of other characters becomes one `-`;

@@ -4,7 +4,8 @@ import MatrixCore
 /// A run's manifest, `run.json`: what ran, where, when, how it went, and the SHA-256 of every other file of
 /// the run directory.
 ///
-/// Written when the run starts (status `running`) and again when it ends, each time atomically. Versioned by
+/// Written when the run starts and again when it ends, each time atomically. Until the final manifest is written
+/// the status is `interrupted`, so a run killed at any moment (even with SIGKILL) says so. Versioned by
 /// `manifestVersion`; readers refuse versions they do not know.
 public struct RunManifest: Sendable, Hashable, Codable {
     /// The `manifestVersion` this version writes and reads.
@@ -16,7 +17,7 @@ public struct RunManifest: Sendable, Hashable, Codable {
     public var toolVersion: String
     /// The run's identifier, also the run directory's name.
     public var runId: String
-    /// `running` from the start until the final manifest is written.
+    /// `interrupted` from the start until the final manifest is written, then `complete` or `interrupted`.
     public var status: RunStatus
     /// The matrix file that ran.
     public var matrix: MatrixReference
@@ -30,6 +31,22 @@ public struct RunManifest: Sendable, Hashable, Codable {
     public var os: String
     /// The schedule the run models, e.g. `real`, `sandbox:5`, `xcode:4`.
     public var clock: String?
+    /// The app fault the reference app ran with (`--app-fault`), if any.
+    public var appFault: String?
+    /// The `environment` written into signed data (`--signed-environment`), for runs that sign.
+    public var signedEnvironment: String?
+    /// The external driver's command line, executable first (`--env exec --driver`), so that `--resume` starts
+    /// it again.
+    public var driver: [String]?
+    /// `K/N` when the run is one shard of a matrix (`--shard`); its cases are ``shardCases``.
+    public var shard: String?
+    /// The ids of the cases this shard runs, in matrix order.
+    public var shardCases: [String]?
+    /// The run ids of the slices `matrix merge` made this run of.
+    public var mergedFrom: [String]?
+    /// The salt of the accounts' hashes (``accountHash(identifier:salt:)``), so that someone who knows an
+    /// account's identifier can check it; the identifiers themselves are never stored.
+    public var accountSalt: String?
     /// Every account of the matrix: alias, described state, and in guided runs a salted SHA-256 of the real
     /// identifier (never the identifier itself).
     public var accounts: [AccountRef]
@@ -42,7 +59,7 @@ public struct RunManifest: Sendable, Hashable, Codable {
     /// SHA-256 (lower-case hex) of every other file of the run directory, by path relative to it.
     public var files: [String: String]
 
-    /// A manifest for a run that is starting: status `running`, no end, zero counts, no files yet.
+    /// A manifest for a run that is starting: status `interrupted` (until it ends), no end, zero counts, no files yet.
     ///
     /// - Parameters:
     ///   - toolVersion: the `matrix` version, injected by the caller.
@@ -56,7 +73,7 @@ public struct RunManifest: Sendable, Hashable, Codable {
         self.manifestVersion = Self.currentVersion
         self.toolVersion = toolVersion
         self.runId = context.runID
-        self.status = .running
+        self.status = .interrupted
         self.matrix = matrix
         self.environment = context.environment
         self.build = context.build
@@ -119,7 +136,7 @@ public struct RunManifest: Sendable, Hashable, Codable {
 
 /// Where a run is in its life.
 public enum RunStatus: String, Sendable, Hashable, Codable, CaseIterable {
-    /// The run has started and not ended (or the process died without ending it).
+    /// Written by earlier versions while a run was in progress; read as interrupted.
     case running
     /// Every case ran to its end.
     case complete

@@ -26,7 +26,12 @@ public enum Base64URL {
     ///
     /// - Returns: The bytes, or `nil` when the text is not base64url.
     public static func decode(_ text: some StringProtocol) -> Data? {
-        var standard = [UInt8](text.utf8)
+        decode(bytes: Array(text.utf8))
+    }
+
+    /// Decodes base64url given as ASCII bytes; see ``decode(_:)``.
+    static func decode(bytes: some Collection<UInt8>) -> Data? {
+        var standard = [UInt8](bytes)
         while standard.last == UInt8(ascii: "=") { standard.removeLast() }
         guard standard.count % 4 != 1 else { return nil }
         for index in standard.indices {

@@ -38,19 +38,7 @@ public enum JWS {
     ///   not base64url, or the header is not a JSON object with string `alg`/`kid`/`typ` and a string-array
     ///   `x5c` (each optional; other members are ignored).
     public static func decode(_ compact: String) throws -> DecodedJWS {
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else {
-            throw SignedDataError(.invalidJWTFormat, "A compact JWS has three dot-separated parts (header.payload.signature); found \(parts.count).")
-        }
-        guard let headerJSON = Base64URL.decode(parts[0]) else {
-            throw SignedDataError(.invalidJWTFormat, "The JWS header part is not base64url.")
-        }
-        guard let payload = Base64URL.decode(parts[1]) else {
-            throw SignedDataError(.invalidJWTFormat, "The JWS payload part is not base64url.")
-        }
-        guard let signature = Base64URL.decode(parts[2]) else {
-            throw SignedDataError(.invalidJWTFormat, "The JWS signature part is not base64url.")
-        }
+        let (headerJSON, payload, signature, signingInput) = try parts(of: compact)
         let header: JWSHeader
         do {
             header = try JSONDecoder().decode(JWSHeader.self, from: headerJSON)
@@ -61,9 +49,45 @@ public enum JWS {
             header: header,
             headerJSON: headerJSON,
             payload: payload,
-            signature: [UInt8](signature),
-            signingInput: "\(parts[0]).\(parts[1])"
+            signature: signature,
+            signingInput: signingInput
         )
+    }
+
+    /// Decodes only the payload of a compact JWS, e.g. to see what it is before choosing how to verify it.
+    ///
+    /// - Throws: ``SignedDataError`` `.invalidJWTFormat` when there are not exactly three parts or a part is
+    ///   not base64url.
+    public static func decodePayload(_ compact: String) throws -> Data {
+        try parts(of: compact).payload
+    }
+
+    /// Splits on the UTF-8 bytes (a JWS is ASCII; splitting by Character would walk grapheme clusters) and
+    /// decodes the three base64url parts.
+    private static func parts(of compact: String) throws -> (header: Data, payload: Data, signature: [UInt8], signingInput: String) {
+        var text = compact
+        return try text.withUTF8 { bytes in
+            var dots: [Int] = []
+            for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
+                dots.append(index)
+                if dots.count > 2 { break }
+            }
+            guard dots.count == 2 else {
+                let count = dots.count > 2 ? bytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) } : dots.count + 1
+                throw SignedDataError(.invalidJWTFormat, "A compact JWS has three dot-separated parts (header.payload.signature); found \(count).")
+            }
+            guard let header = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[..<dots[0]])) else {
+                throw SignedDataError(.invalidJWTFormat, "The JWS header part is not base64url.")
+            }
+            guard let payload = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[(dots[0] + 1) ..< dots[1]])) else {
+                throw SignedDataError(.invalidJWTFormat, "The JWS payload part is not base64url.")
+            }
+            guard let signature = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[(dots[1] + 1)...])) else {
+                throw SignedDataError(.invalidJWTFormat, "The JWS signature part is not base64url.")
+            }
+            let signingInput = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<dots[1]]), as: UTF8.self)
+            return (header, payload, [UInt8](signature), signingInput)
+        }
     }
 }
 

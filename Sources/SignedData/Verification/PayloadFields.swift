@@ -88,3 +88,17 @@ enum PayloadFields {
         var appAppleId: Int64?
     }
 }
+
+extension CheckedFields {
+    /// Reads the fields a ``SignedDataVerifier`` checks from a payload, without verifying anything, e.g. to
+    /// pick the environment to verify against.
+    ///
+    /// - Parameters:
+    ///   - payload: The payload JSON bytes of a JWS.
+    ///   - kind: What the payload is; it decides where bundle id and environment are read from.
+    /// - Throws: ``SignedDataError`` `.invalidJWTFormat` when a checked member has the wrong JSON type or the
+    ///   payload is not a JSON object.
+    public static func read(payload: Data, kind: VerifiedSignedData.Kind) throws -> CheckedFields {
+        try PayloadFields.read(payload, kind: kind)
+    }
+}

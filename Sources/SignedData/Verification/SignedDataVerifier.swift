@@ -14,6 +14,10 @@ import Foundation
 /// 4. bundle id and app Apple id (`INVALID_APP_IDENTIFIER`), then environment (`INVALID_ENVIRONMENT`),
 ///    per kind as listed on each method.
 ///
+/// A chain that verified is remembered by its exact `x5c` bytes with its validity interval (see
+/// ``chainCacheCapacity``), so later JWS with the same chain skip the CA signature checks of step 3 but not
+/// the marker OIDs or their own signature.
+///
 /// For `Xcode` and `LocalTesting` verifiers steps 2 and 3 are skipped, as in Apple's libraries (that data
 /// is not signed by Apple); the result says so in ``VerifiedSignedData/signatureCheck``.
 ///
@@ -43,7 +47,10 @@ public struct SignedDataVerifier: Sendable {
     public let environment: String
     /// Whether chains are also held to OpenSSL's X509_STRICT rules, as Apple's Python library does.
     public let strictCertificateChecks: Bool
-    private let now: @Sendable () -> Date
+    /// The most verified chains remembered (see ``VerifiedChainCache``); `0` turns the cache off.
+    public let chainCacheCapacity: Int
+    let now: @Sendable () -> Date
+    let chainCache: VerifiedChainCache
 
     /// Creates a verifier.
     ///
@@ -55,6 +62,10 @@ public struct SignedDataVerifier: Sendable {
     ///   - environment: `"Sandbox"`, `"Production"`, `"Xcode"` or `"LocalTesting"`.
     ///   - strictCertificateChecks: Apply OpenSSL's X509_STRICT rules to the chain (Apple's Python library
     ///     default; its Swift, Java and Node libraries do not, and Apple's own test certificates fail them).
+    ///   - chainCacheCapacity: How many verified chains to remember, default 64. A JWS whose `x5c`
+    ///     certificates match a remembered chain byte for byte, with a validation time inside the chain's
+    ///     validity interval, skips the chain check; its signature and marker OIDs are still checked. `0`
+    ///     checks every chain in full. The cache is shared by copies of this verifier and is thread-safe.
     ///   - now: The clock used when a payload has no signed date.
     /// - Throws: ``SignedDataError`` `.invalidAppAppleId` for a `Production` verifier without `appAppleId`.
     public init(
@@ -63,6 +74,7 @@ public struct SignedDataVerifier: Sendable {
         appAppleId: Int64?,
         environment: String,
         strictCertificateChecks: Bool = false,
+        chainCacheCapacity: Int = 64,
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         if environment == "Production", appAppleId == nil {
@@ -73,6 +85,8 @@ public struct SignedDataVerifier: Sendable {
         self.appAppleId = appAppleId
         self.environment = environment
         self.strictCertificateChecks = strictCertificateChecks
+        self.chainCacheCapacity = max(0, chainCacheCapacity)
+        self.chainCache = VerifiedChainCache(capacity: chainCacheCapacity)
         self.now = now
     }
 
@@ -154,40 +168,19 @@ public struct SignedDataVerifier: Sendable {
         guard x5c.count == 3 else {
             throw SignedDataError(.invalidJWTFormat, "The JWS header x5c holds \(x5c.count) certificate(s); App Store data carries exactly three (leaf, intermediate, root).")
         }
-        // Like Apple's libraries, only the leaf and intermediate are taken from the header; the root must
-        // be one of the configured trust anchors.
-        let certificates = try JWSHeader(x5c: Array(x5c.prefix(2))).certificates()
-        let leaf = certificates[0]
-        let intermediate = certificates[1]
-
         let validationDate = fields.signedDateValue ?? now()
-        let chain = try X509Certificate.verifyChain(
-            leaf: leaf,
-            intermediates: [intermediate],
-            roots: rootCertificates,
-            at: validationDate,
-            strict: strictCertificateChecks
-        )
-        guard chain.count == 3 else {
-            throw SignedDataError(.verificationFailure, "The verified chain has \(chain.count) certificates; App Store data needs leaf, intermediate and root.")
+        let chain = try verifiedChain(x5c: x5c, at: validationDate)
+        guard chain.certificates[0].hasExtension(oid: Self.leafMarkerOID) else {
+            throw SignedDataError(.verificationFailure, "The leaf certificate (\(chain.certificates[0].subjectSummary)) lacks the App Store receipt-signing marker extension \(Self.leafMarkerOID).")
         }
-        guard chain[0].hasExtension(oid: Self.leafMarkerOID) else {
-            throw SignedDataError(.verificationFailure, "The leaf certificate (\(chain[0].subjectSummary)) lacks the App Store receipt-signing marker extension \(Self.leafMarkerOID).")
+        guard chain.certificates[1].hasExtension(oid: Self.intermediateMarkerOID) else {
+            throw SignedDataError(.verificationFailure, "The intermediate certificate (\(chain.certificates[1].subjectSummary)) lacks the Apple WWDR marker extension \(Self.intermediateMarkerOID).")
         }
-        guard chain[1].hasExtension(oid: Self.intermediateMarkerOID) else {
-            throw SignedDataError(.verificationFailure, "The intermediate certificate (\(chain[1].subjectSummary)) lacks the Apple WWDR marker extension \(Self.intermediateMarkerOID).")
-        }
-
-        let key: P256PublicKey
-        do {
-            key = try leaf.publicKey()
-        } catch let error as SignedDataError {
-            throw SignedDataError(.verificationFailure, "The leaf certificate's key cannot verify ES256: \(error.message)")
-        }
+        let leafKey = try chain.leafKey.get()
         guard decoded.signature.count == ECDSASignature.rawLength else {
             throw SignedDataError(.verificationFailure, "The JWS signature is \(decoded.signature.count) bytes; ES256 signatures are 64 bytes (r‖s), not DER.")
         }
-        guard key.isValidSignature(decoded.signature, for: Array(decoded.signingInput.utf8)) else {
+        guard leafKey.isValidSignature(decoded.signature, for: Array(decoded.signingInput.utf8)) else {
             throw SignedDataError(.verificationFailure, "The JWS signature does not verify with the leaf certificate's key; the header or payload was altered or signed with another key.")
         }
         return VerifiedSignedData(
@@ -195,7 +188,7 @@ public struct SignedDataVerifier: Sendable {
             payload: decoded.payload,
             header: decoded.header,
             fields: fields,
-            signatureCheck: .verified(chain: chain, validationDate: validationDate)
+            signatureCheck: .verified(chain: chain.certificates, validationDate: validationDate)
         )
     }
 

@@ -43,6 +43,12 @@ public enum AppFault: String, Sendable, Hashable, Codable, CaseIterable {
     /// The app caches the expiration date of the subscription transaction it delivered and does not process
     /// renewals delivered at launch; renewals made while it was closed look like expiry.
     case cachesExpirationDate
+    /// Consumable transactions are never finished and are credited on every delivery, so each launch replays
+    /// them and credits them again.
+    case consumablesNeverFinished
+    /// The app computes a subscription's expiry as purchase date plus the calendar period instead of reading
+    /// `expiresDate`, so accelerated Sandbox and TestFlight periods, and their renewal limits, look like bugs.
+    case computesExpiryFromCalendar
 
     /// One sentence on the bug, for `matrix score` and `--help`.
     public var summary: String {
@@ -65,6 +71,8 @@ public enum AppFault: String, Sendable, Hashable, Codable, CaseIterable {
         case .expiredSubscriptionKept: "an expired subscription keeps its tier"
         case .localStorageEntitlements: "entitlements from local storage: nothing on a second device or after reinstall"
         case .cachesExpirationDate: "cached expiration date; renewals made while closed are missed"
+        case .consumablesNeverFinished: "consumables never finished, replayed and credited again at every launch"
+        case .computesExpiryFromCalendar: "expiry computed from the purchase date and calendar period, not expiresDate"
         }
     }
 }

@@ -114,6 +114,7 @@ public final class ReferenceApp {
                 return PurchaseReport(result: "failed", message: "Purchase failed")
             }
             if fault == .pendingUnlocks {
+                device.process?.unlockedWhilePending.insert(product)
                 device.process?.entitledProducts.insert(product)
             }
             return PurchaseReport(result: "pending", message: "Waiting for approval")
@@ -158,7 +159,8 @@ public final class ReferenceApp {
             afterTransaction(device, transaction, source: source)
             return true
         }
-        let order: [HandlingStep] = fault == .finishBeforeDelivery ? [.finish, .deliver] : [.deliver, .finish]
+        var order: [HandlingStep] = fault == .finishBeforeDelivery ? [.finish, .deliver] : [.deliver, .finish]
+        if fault == .consumablesNeverFinished, transaction.productType == .consumable { order = [.deliver] }
         for operation in order {
             if (operation == .deliver && terminate == .beforeDelivery) || (operation == .finish && terminate == .beforeFinish) {
                 quit(device)
@@ -182,7 +184,8 @@ public final class ReferenceApp {
     func deliver(_ device: Device, _ transaction: StoreTransaction, source: Source) {
         if transaction.productType == .consumable {
             guard let spec = matrix.consumables[transaction.productId] else { return }
-            if fault == .creditsConsumablePerEvent || !device.storage.creditedTransactionIds.contains(transaction.transactionId) {
+            let perEvent = fault == .creditsConsumablePerEvent || fault == .consumablesNeverFinished
+            if perEvent || !device.storage.creditedTransactionIds.contains(transaction.transactionId) {
                 device.storage.balances[spec.balance, default: 0] += spec.amount * transaction.quantity
                 device.storage.creditedTransactionIds.insert(transaction.transactionId)
             }
@@ -212,18 +215,24 @@ public final class ReferenceApp {
     /// Whether the fault re-reads entitlements when the app launches.
     var refreshesAtLaunch: Bool { fault != .lateUpdatesListener }
 
-    /// The app shows its state: the reference app re-checks entitlements first.
+    /// The app shows its state: the reference app re-checks entitlements first (it follows subscription status
+    /// changes and checks again when it comes to the foreground). Faults whose entitlements live only in the
+    /// app's own event handling do not.
     public func access(on device: Device) -> [String] {
         guard let process = device.process else { return [] }
-        switch fault {
-        case .entitlementsReadOnceAtLaunch, .ignoresPurchaseResult:
-            break
-        case .lateUpdatesListener where !process.storeViewOpened:
-            break
-        default:
-            refresh(device)
-        }
+        if refreshesOnDisplay(process) { refresh(device) }
         return matrix.access(for: process.entitledProducts)
+    }
+
+    func refreshesOnDisplay(_ process: AppProcess) -> Bool {
+        switch fault {
+        case .entitlementsReadOnceAtLaunch, .ignoresPurchaseResult, .dropsProcessedTransactionIds, .entitlementSetNeverCleared:
+            false
+        case .lateUpdatesListener:
+            process.storeViewOpened
+        default:
+            true
+        }
     }
 
     /// Re-reads entitlements the way the app (or its fault) does.
@@ -257,6 +266,15 @@ public final class ReferenceApp {
             for (productID, expires) in device.storage.cachedExpiry where expires > store.now {
                 products.insert(productID)
             }
+        case .computesExpiryFromCalendar:
+            products = products.filter { store.catalog.product($0)?.type != .autoRenewable }
+            for sub in store.subscriptions.values where sub.account == device.account && sub.state != .revoked {
+                guard let latest = store.transaction(sub.latestTransactionId), !latest.isRevoked,
+                      let period = store.catalog.product(latest.productId)?.recurringSubscriptionPeriod else { continue }
+                if period.added(to: latest.purchaseDate) > store.now { products.insert(latest.productId) }
+            }
+        case .pendingUnlocks:
+            products.formUnion(process.unlockedWhilePending)
         default:
             break
         }

@@ -44,6 +44,8 @@ public final class AppProcess {
     var storeViewOpened = false
     /// Product IDs the app currently grants access for.
     public internal(set) var entitledProducts: Set<String> = []
+    /// Products unlocked by a pending purchase (`pendingUnlocks` fault).
+    var unlockedWhilePending: Set<String> = []
 
     init() {}
 }

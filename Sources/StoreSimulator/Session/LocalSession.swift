@@ -69,6 +69,9 @@ public final class LocalSession: CaseSession {
         var message: String?
         var touched: [String] = []
 
+        if let limit = environmentLimit(for: step) {
+            return .skipped(reason: limit)
+        }
         switch step.action {
         case .launch:
             if device.isRunning { throw StoreError("the app is already running on \(device.name); use relaunch") }
@@ -159,6 +162,21 @@ public final class LocalSession: CaseSession {
         return .observed(observation, modelledWallTimeMs: store.now - startTime)
     }
 
+    /// Why the modelled environment cannot perform a step, if it cannot: TestFlight does not simulate billing
+    /// problems.
+    func environmentLimit(for step: Step) -> String? {
+        let schedule = store.configuration.schedule
+        guard let reason = schedule.billingRetryUnsupportedReason else { return nil }
+        switch step.action {
+        case .failRenewal, .recoverBilling:
+            return "environment limit: \(reason)"
+        case .advanceTime where step.to == .gracePeriodEnd || step.to == .billingRetryEnd:
+            return "environment limit: \(reason)"
+        default:
+            return nil
+        }
+    }
+
     /// What the acting account sees now.
     func observe(account: String, device: Device, result: String?, message: String?, touched: [String]) -> Observation {
         let start = notificationCursor[account] ?? 0
@@ -179,6 +197,7 @@ public final class LocalSession: CaseSession {
             renewals: store.renewalCount(account: account),
             transactions: transactions,
             renewalInfo: store.renewalInfo(account: account),
+            eligibleForIntroOffer: store.introOfferEligibility(account: account),
             transactionIds: touched,
             signedData: sign(touched: touched, notifications: sent),
             message: message,

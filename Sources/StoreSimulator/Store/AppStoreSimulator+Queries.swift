@@ -66,6 +66,16 @@ extension AppStoreSimulator {
         return result
     }
 
+    /// Introductory-offer eligibility per subscription group name.
+    public func introOfferEligibility(account: String) -> [String: Bool] {
+        var result: [String: Bool] = [:]
+        for group in catalog.subscriptionGroups {
+            guard let first = group.productIDs.first else { continue }
+            result[group.name] = isEligibleForIntroOffer(account: account, productID: first)
+        }
+        return result
+    }
+
     /// Renewal transactions the account holds.
     public func renewalCount(account: String) -> Int {
         transactions.filter { $0.account == account && $0.transactionReason == "RENEWAL" }.count

@@ -103,9 +103,10 @@ extension AppStoreSimulator {
         return id
     }
 
-    /// Whether `account` may use the introductory offer of `productID`'s group: once per group, and only if
-    /// the account never subscribed in that group.
-    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/iseligibleforintrooffer
+    /// Whether `account` may use the introductory offer of `productID`'s group: only customers who never
+    /// received an introductory offer for a product of the group, and never subscribed in it.
+    /// Apple: https://developer.apple.com/documentation/storekit/implementing-introductory-offers-in-your-app,
+    /// https://developer.apple.com/documentation/storekit/product/subscriptioninfo/iseligibleforintrooffer
     public func isEligibleForIntroOffer(account: String, productID: String) -> Bool {
         guard let group = catalog.product(productID)?.subscriptionGroupID else { return false }
         if introductoryOfferUsed.contains("\(account)|\(group)") { return false }

@@ -1,0 +1,90 @@
+import MatrixCore
+import StoreSimulator
+
+/// What to tell a tester for each step of a guided run.
+enum Instructions {
+    static func text(for step: Step, index: Int, case matrixCase: MatrixCase, matrix: Matrix, adapter: GuidedAdapter,
+                     account alias: String, appleAccount: String?) -> String {
+        let app = matrix.name.isEmpty ? "the app" : "the app (\(matrix.app.bundleId))"
+        let who = appleAccount.map { "Sandbox account \(alias) <\($0)>" } ?? "the Sandbox account for \(alias)"
+        let sheet = adapter.environment == "testflight" ? "[Environment: Sandbox] (TestFlight uses Sandbox)" : "[Environment: Sandbox]"
+        func name(_ productID: String?) -> String {
+            guard let productID else { return "the subscription" }
+            let display = matrix.catalog.product(productID)?.displayName
+            return display.map { "\($0) (\(productID))" } ?? productID
+        }
+        let header = "[\(matrixCase.id) · step \(index + 1)/\(matrixCase.steps.count)] \(step.action.rawValue)"
+        var body: String
+        switch step.action {
+        case .launch:
+            body = "Open \(app) on \(adapter.device), signed in with \(who)."
+        case .relaunch:
+            body = "Quit \(app) from the app switcher, then open it again."
+        case .quit:
+            body = "Quit \(app) from the app switcher."
+        case .reinstall:
+            body = "Delete \(app), install build \(adapter.build) again, and open it."
+        case .switchDevice:
+            body = "Take another device (\(step.device ?? "a second device")) signed in with \(who); install build \(adapter.build); do not open it yet."
+        case .purchase:
+            body = "In \(app), buy \(name(step.product))"
+            if let quantity = step.quantity, quantity > 1 { body += ", quantity \(quantity)" }
+            if let offer = step.offer { body += ", with the \(offer == "introductory" ? "introductory" : "\"\(offer)\"") offer" }
+            body += ". Check that the purchase sheet shows \(sheet). "
+            switch step.outcome ?? .success {
+            case .success: body += "Confirm the purchase."
+            case .userCancelled: body += "Then cancel the sheet."
+            case .pending: body += "The account needs Ask to Buy: send the request to the parent and do not approve it yet."
+            case .interrupted: body += "The tester account must have Interrupt Purchases on (`matrix sandbox set \(alias) --interrupt-purchases on`)."
+            case .failed: body += "The purchase must fail."
+            }
+        case .approveAskToBuy:
+            body = "On the parent's device, approve the Ask to Buy request for \(name(step.product))."
+        case .declineAskToBuy:
+            body = "On the parent's device, decline the Ask to Buy request for \(name(step.product))."
+        case .resolveIssue:
+            body = "Resolve the interrupted purchase: accept the prompt, and turn Interrupt Purchases off for \(alias)."
+        case .restore:
+            body = "In \(app), tap Restore Purchases."
+        case .purchaseOutsideApp:
+            body = "Outside the app (another device with the same account, or an offer code), buy \(name(step.product))."
+        case .renew:
+            let count = step.count ?? 1
+            body = "Leave the subscription running: the runner waits for \(count) renewal\(count == 1 ? "" : "s") at the \(adapter.schedule) rate."
+        case .advanceTime:
+            if let by = step.by {
+                body = "Wait \(by) of real time (the runner counts down)."
+            } else {
+                body = "Wait until the subscription's \(step.to?.rawValue ?? "expiration") (the runner counts down)."
+            }
+        case .disableAutoRenew:
+            body = "Cancel \(name(step.product)) (turn auto-renew off) on the device's subscription management page or the app's Manage Subscriptions."
+        case .enableAutoRenew:
+            body = "Resubscribe to \(name(step.product)) in the subscription management page."
+        case .expire:
+            body = "End \(name(step.product)) now."
+        case .failRenewal:
+            body = "Make the next renewal of \(name(step.product)) fail with a billing problem for \(alias)."
+        case .recoverBilling:
+            body = "Resolve the billing problem for \(alias) so that \(name(step.product)) renews."
+        case .refund:
+            body = "Request a refund of \(name(step.product)) (the app's refund request sheet) and approve it in Sandbox."
+        case .declineRefund:
+            body = "Request a refund of \(name(step.product)) and decline it in Sandbox."
+        case .reverseRefund:
+            body = "Reverse the refund of \(name(step.product))."
+        case .revokeFamilySharing:
+            body = "Remove \(alias) from the family (or turn off sharing of \(name(step.product)))."
+        case .requestPriceIncrease:
+            body = "Raise the price of \(name(step.product)) with customer consent in App Store Connect."
+        case .consentToPriceIncrease:
+            body = "In the price increase sheet, agree to the new price."
+        case .declinePriceIncrease:
+            body = "In the price increase sheet, decline the new price."
+        case .observe:
+            body = "Look at \(app)."
+        }
+        if let note = step.note { body += "\nNote: \(note)" }
+        return header + "\n  " + body
+    }
+}

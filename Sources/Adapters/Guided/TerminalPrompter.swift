@@ -1,0 +1,73 @@
+import Foundation
+import MatrixCore
+
+/// Guides a tester at a terminal: instructions on stderr, answers typed on stdin, waits as a countdown.
+public struct TerminalPrompter: Prompter {
+    let write: @Sendable (String) -> Void
+    let readLine: @Sendable () -> String?
+
+    /// - Parameters:
+    ///   - write: where prompts go (stderr).
+    ///   - readLine: reads one line of the tester's input, `nil` at end of input.
+    public init(write: @escaping @Sendable (String) -> Void, readLine: @escaping @Sendable () -> String? = { Swift.readLine() }) {
+        self.write = write
+        self.readLine = readLine
+    }
+
+    public func show(_ text: String) async {
+        write("\n" + text + "\n")
+    }
+
+    public func answer(_ request: AnswerRequest) async throws -> Answer {
+        var answer = Answer(case: request.caseID, step: request.step)
+        let tierList = request.tiers.isEmpty ? "(the matrix defines no tiers)" : request.tiers.joined(separator: ", ")
+        while answer.access == nil {
+            write("Which tiers does the app grant now? \(tierList) — comma-separated, \"none\", or \"skip: reason\": ")
+            guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else {
+                throw AdapterError("the input ended before the tester answered case \"\(request.caseID)\" step \(request.step); resume the run later")
+            }
+            if line.lowercased().hasPrefix("skip") {
+                let reason = line.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: ": "))
+                return Answer(case: request.caseID, step: request.step, skip: reason.isEmpty ? "skipped by the tester" : reason)
+            }
+            let chosen = line.lowercased() == "none" || line.isEmpty
+                ? [] : line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let unknown = chosen.filter { !request.tiers.contains($0) }
+            if unknown.isEmpty {
+                answer.access = chosen
+            } else {
+                write("unknown tier \(unknown.joined(separator: ", ")); choose from \(tierList)\n")
+            }
+        }
+        if let results = request.results {
+            while answer.result == nil {
+                write("What did the app report? \(results.joined(separator: ", ")): ")
+                guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else {
+                    throw AdapterError("the input ended before the tester answered case \"\(request.caseID)\" step \(request.step)")
+                }
+                if results.contains(line) { answer.result = line } else { write("choose one of \(results.joined(separator: ", "))\n") }
+            }
+        }
+        if request.asksTransactionId {
+            write("Transaction id the app shows (Enter if it shows none): ")
+            if let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty { answer.transactionId = line }
+        }
+        return answer
+    }
+
+    public func wait(milliseconds: Int64, label: String) async throws {
+        guard milliseconds > 0 else { return }
+        let total = Double(milliseconds) / 1000
+        let start = Date()
+        while true {
+            let elapsed = Date().timeIntervalSince(start)
+            if elapsed >= total { break }
+            let remaining = Int((total - elapsed).rounded(.up))
+            let done = Int(20 * elapsed / total)
+            let bar = String(repeating: "#", count: done) + String(repeating: ".", count: 20 - done)
+            write(String(format: "\r  waiting %@: [%@] %d:%02d:%02d left ", label, bar, remaining / 3600, remaining / 60 % 60, remaining % 60))
+            try await Task.sleep(nanoseconds: UInt64(min(1.0, total - elapsed) * 1_000_000_000))
+        }
+        write("\r  waited \(label)" + String(repeating: " ", count: 40) + "\n")
+    }
+}

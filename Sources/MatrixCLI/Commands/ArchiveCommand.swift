@@ -1,0 +1,104 @@
+import Foundation
+import MatrixCore
+import Reporters
+import SignedData
+
+/// `matrix archive RUN_DIR --out FILE`: packs a finished run into one `.tar.gz` with `archive.json`, the
+/// SHA-256 of every file of the run (`run.json` included), for attaching to a release.
+struct ArchiveCommand {
+    let console: Console
+
+    static let options: [Arguments.Option] = [
+        .init(name: "--out", takesValue: true, help: "the archive to write (default: <run-id>.tar.gz here)", valueName: "FILE"),
+        .init(name: "--force", takesValue: false, help: "replace FILE if it exists"),
+        .init(name: "--allow-running", takesValue: false, help: "archive a run that has not ended (its process died, say)"),
+        .init(name: "--quiet", takesValue: false, help: "print only errors"),
+        .init(name: "--help", takesValue: false, help: "show this help"),
+    ]
+
+    static let help = """
+        USAGE: matrix archive RUN_DIR [--out FILE] [--force] [--allow-running]
+
+        Packs the run directory RUN_DIR into the gzip tar FILE (default: <run-id>.tar.gz in the current
+        directory) with the system tar. The archive holds archive.json
+        (run id, environment, status, the app's bundle id when the run's matrix is readable and unchanged, and the
+        SHA-256 of every file of the run, run.json included) and the run directory beside it. `matrix verify FILE`
+        checks it all again. A run that has not ended (no endedAt in run.json) is refused unless
+        --allow-running; FILE is never replaced unless --force.
+
+        Exit status: 0 written, 64 usage, 65 RUN_DIR is not an ended run directory, 66 RUN_DIR cannot be read,
+        69 tar is unavailable, 74 FILE cannot be written (or exists).
+
+        OPTIONS:
+        \(Arguments.help(options))
+        """
+
+    func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
+        let args = try Arguments(arguments, options: Self.options)
+        if args.has("--help") {
+            console.output(Self.help + "\n")
+            return .success
+        }
+        console.quiet = args.has("--quiet")
+        guard args.positionals.count == 1, let path = args.positionals.first else {
+            throw .usage(args.positionals.isEmpty ? "missing RUN_DIR (the run directory to archive)" : "archive takes one RUN_DIR, got \(args.positionals.count)")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure("cannot read run directory \(path): no such directory", code: .noInput)
+        }
+        guard isDirectory.boolValue else {
+            throw CommandFailure("\(path) is not a directory; matrix archive packs a run directory (reports/<environment>/<build>/<run-id>)", code: .dataError)
+        }
+        let run = RunDirectory(url: URL(fileURLWithPath: path))
+        let manifest: RunManifest
+        do {
+            manifest = try run.readManifest()
+        } catch let error as EvidenceReadError where error.code == .unreadable {
+            throw CommandFailure("\(path) is not a run directory: \(error.message)", code: .dataError)
+        } catch {
+            throw CommandFailure("\(path) is not a run directory matrix can read: \(error)", code: .dataError)
+        }
+        if manifest.hasNotEnded {
+            guard args.has("--allow-running") else {
+                throw CommandFailure("run \(manifest.runId) has not ended (its run.json has no endedAt): it is still running, or its process died. "
+                                     + "Archive it when it ends (`matrix run MATRIX --resume RUN_DIR` finishes one whose process died), or pass --allow-running to archive it as it is",
+                                     code: .dataError)
+            }
+            console.warning("run \(manifest.runId) has not ended; its run.json lists the files as they were when it started")
+        }
+        let mismatches = FileIntegrity.check(directory: run.url, expected: manifest.files, ignoring: [RunDirectory.manifestFileName])
+            .filter { $0.status != .ok }
+        if !mismatches.isEmpty {
+            let names = mismatches.map { "\($0.path) (\(RunVerificationReport.fileLabel($0.status).lowercased()))" }
+            console.warning("the run's files do not match its run.json: \(names.joined(separator: ", ")); the archive keeps them as they are, and matrix verify will report them")
+        }
+
+        let out = args.value("--out") ?? run.url.lastPathComponent + ".tar.gz"
+        let output = URL(fileURLWithPath: out)
+        let archived: ArchiveManifest
+        do {
+            archived = try RunArchive.create(run: run, manifest: manifest, output: output, overwrite: args.has("--force"),
+                                             toolVersion: MatrixCommand.version, bundleId: RunVerification.matrixBundleId(of: manifest),
+                                             now: Date())
+        } catch let error as RunArchiveError {
+            switch error.code {
+            case .tarUnavailable: throw CommandFailure(error.message, code: .unavailable)
+            case .unsupportedFile: throw CommandFailure(error.message, code: .dataError)
+            default: throw CommandFailure(error.message, code: .ioError)
+            }
+        } catch {
+            throw CommandFailure("cannot archive \(path): \(error)", code: .ioError)
+        }
+        let digest = (try? Data(contentsOf: output)).map { SHA256.hexHash($0) } ?? "unknown"
+        console.info("archived run \(archived.runId) (\(archived.files.count) files\(archived.bundleId.map { ", bundle id \($0)" } ?? "")) to \(out)")
+        console.info("SHA-256 of \(output.lastPathComponent): \(digest)")
+        return .success
+    }
+}
+
+extension RunManifest {
+    /// Whether the run has not ended: no `endedAt` (the final manifest was never written), or the `running`
+    /// status older versions wrote while a run was in progress.
+    var hasNotEnded: Bool { endedAt == nil || status == .running }
+}

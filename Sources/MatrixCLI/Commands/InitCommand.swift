@@ -1,0 +1,104 @@
+import Foundation
+import MatrixCore
+
+/// `matrix init --catalog FILE.storekit`: writes a complete acceptance matrix for a StoreKit configuration.
+struct InitCommand {
+    let console: Console
+
+    static let options: [Arguments.Option] = [
+        .init(name: "--catalog", takesValue: true, help: "the StoreKit configuration file (.storekit) to write cases for", valueName: "FILE"),
+        .init(name: "--out", takesValue: true, help: "where to write the matrix; - for stdout (default)", valueName: "FILE"),
+        .init(name: "--bundle-id", takesValue: true, help: "app.bundleId (default: guessed from the product IDs)", valueName: "ID"),
+        .init(name: "--name", takesValue: true, help: "the matrix's name (default: release)", valueName: "NAME"),
+        .init(name: "--force", takesValue: false, help: "overwrite --out if it exists"),
+        .init(name: "--help", takesValue: false, help: "show this help"),
+    ]
+
+    static let help = """
+        USAGE: matrix init --catalog FILE.storekit [--out FILE] [--bundle-id ID] [--name NAME] [--force]
+
+        Writes a complete acceptance matrix for the products of a StoreKit configuration file: tiers from the
+        subscription groups, non-consumables and non-renewing subscriptions, one account per case, and for every
+        product the cases its type needs (see docs/matrix-init.md). The matrix passes on the local environment
+        and catches every known app fault the catalog can show (`matrix score`). Check the notes printed on
+        stderr: durations of non-renewing subscriptions and consumable amounts are read from product names.
+
+        --out FILE never replaces an existing file unless --force is given; the catalog path and $schema in the
+        matrix are written relative to FILE. Without --out (or with --out -) the matrix goes to stdout.
+        Exit status: 0 written, 64 usage (including an existing --out without --force), 65 the catalog is not
+        a usable StoreKit configuration, 66 the catalog cannot be read, 74 the matrix cannot be written.
+
+        OPTIONS:
+        \(Arguments.help(options))
+        """
+
+    func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
+        let args = try Arguments(arguments, options: Self.options)
+        if args.has("--help") {
+            console.output(Self.help + "\n")
+            return .success
+        }
+        guard args.positionals.isEmpty else {
+            throw .usage("init takes no positional arguments; name the catalog with --catalog FILE")
+        }
+        guard let catalogPath = args.value("--catalog") else { throw .usage("missing --catalog FILE (the .storekit file)") }
+        let out = args.value("--out").flatMap { $0 == "-" ? nil : $0 }
+        if let out, !args.has("--force"), FileManager.default.fileExists(atPath: out) {
+            throw .usage("\(out) exists; pass --force to replace it, or choose another --out")
+        }
+        if let bundleId = args.value("--bundle-id"), bundleId.isEmpty { throw .usage("--bundle-id is empty") }
+
+        let bytes = try InputFiles.readArgument(catalogPath, what: "catalog")
+        let (read, diagnostics) = StoreKitConfigurationReader.read(bytes, file: catalogPath)
+        _ = MatrixCommand.report(diagnostics, on: console)
+        guard let catalog = read else {
+            throw CommandFailure("\(catalogPath) is not a usable StoreKit configuration; no matrix was written", code: .dataError)
+        }
+
+        let outDirectory = out.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        let options = MatrixGenerator.Options(
+            catalogReference: RelativePath.from(directory: outDirectory, to: catalogPath),
+            bundleId: args.value("--bundle-id"), name: args.value("--name") ?? "release",
+            schemaReference: RelativePath.from(directory: outDirectory, to: "schema/matrix.schema.json"))
+        let output: MatrixGenerator.Output
+        do {
+            output = try MatrixGenerator.generate(catalog, options: options)
+        } catch {
+            throw CommandFailure("\(catalogPath): \(error.message)", code: .dataError)
+        }
+
+        if let out {
+            try write(output.bytes, to: out, replacing: args.has("--force"))
+        } else {
+            console.outputData(Data(output.bytes))
+        }
+        let destination = out ?? "stdout"
+        console.info("wrote \(destination): \(output.caseCount) cases, \(output.tierCount) tiers, \(output.accountCount) accounts")
+        if let guessed = output.guessedBundleId {
+            console.info("note: app.bundleId \"\(guessed)\" is guessed from the product IDs; pass --bundle-id to set it")
+        }
+        for note in output.notes { console.info("note: " + note) }
+        if let schema = options.schemaReference, !FileManager.default.fileExists(atPath: "schema/matrix.schema.json") {
+            console.info("note: $schema is \(schema); copy StoreKit Matrix's schema/matrix.schema.json to schema/ here for editor checks")
+        }
+        if let out {
+            console.info("next: matrix run \(out)   ·   matrix score \(out)   ·   matrix plan \(out) --env sandbox --accounts 3")
+        }
+        return .success
+    }
+
+    /// Writes the matrix, creating missing directories; refuses to replace a file unless `replacing`.
+    func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws(CommandFailure) {
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // Without --force, `withoutOverwriting` closes the gap between the existence check and the write.
+            try Data(bytes).write(to: url, options: replacing ? [.atomic] : [.withoutOverwriting])
+        } catch {
+            if !replacing, FileManager.default.fileExists(atPath: path) {
+                throw .usage("\(path) exists; pass --force to replace it, or choose another --out")
+            }
+            throw CommandFailure("cannot write \(path): \(error.localizedDescription)", code: .ioError)
+        }
+    }
+}

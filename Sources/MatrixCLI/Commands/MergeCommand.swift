@@ -1,0 +1,124 @@
+import Foundation
+import MatrixCore
+import Reporters
+
+/// `matrix merge RUN_DIR… --out DIR`: makes one run of the slices `matrix run --shard K/N` wrote on several
+/// machines, in matrix order, refusing slices of different matrices or with overlapping cases.
+struct MergeCommand {
+    let console: Console
+
+    static let options: [Arguments.Option] = [
+        .init(name: "--out", takesValue: true, help: "the merged run directory to create", valueName: "DIR"),
+        .init(name: "--matrix", takesValue: true, help: "the matrix file, when not at the path the slices recorded", valueName: "MATRIX"),
+        .init(name: "--help", takesValue: false, help: "show this help"),
+    ]
+
+    static let help = """
+        USAGE: matrix merge RUN_DIR… --out DIR [--matrix MATRIX]
+
+        Joins run directories written with `matrix run --shard K/N` into one run directory DIR: the evidence in
+        matrix order, renumbered, with reports and a manifest naming the slices. The slices must come from the
+        same matrix (same SHA-256) and environment, and no case may appear in two of them. The merged run is
+        complete when every case of the matrix is in it and every slice was complete.
+        Exit status: 0 merged, 64 usage, 65 slices that do not fit together, 66 unreadable slice, 74 cannot write.
+
+        OPTIONS:
+        \(Arguments.help(options))
+        """
+
+    func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
+        let args = try Arguments(arguments, options: Self.options)
+        if args.has("--help") {
+            console.output(Self.help + "\n")
+            return .success
+        }
+        guard !args.positionals.isEmpty else { throw .usage("missing RUN_DIR (the slices to merge)") }
+        guard let out = args.value("--out") else { throw .usage("missing --out DIR (the merged run directory to create)") }
+
+        var slices: [(manifest: RunManifest, records: [EvidenceRecord])] = []
+        for path in args.positionals {
+            let directory = RunDirectory(url: URL(fileURLWithPath: path))
+            guard FileManager.default.fileExists(atPath: directory.manifestURL.path) else {
+                throw CommandFailure("\(path) is not a run directory (no run.json)", code: FileManager.default.fileExists(atPath: path) ? .dataError : .noInput)
+            }
+            do {
+                let manifest = try directory.readManifest()
+                let (records, torn) = try directory.readEvidence()
+                if torn { console.warning("\(path): the torn last evidence line was left out") }
+                slices.append((manifest, records))
+            } catch {
+                throw CommandFailure("cannot read \(path): \(error)", code: .dataError)
+            }
+        }
+        let first = slices[0].manifest
+        for (path, slice) in zip(args.positionals, slices) {
+            if slice.manifest.matrix.sha256 != first.matrix.sha256 {
+                throw CommandFailure("\(path) ran another matrix (SHA-256 \(slice.manifest.matrix.sha256.prefix(12))…, not \(first.matrix.sha256.prefix(12))…); "
+                                     + "slices must come from the same matrix", code: .dataError)
+            }
+            if slice.manifest.environment != first.environment {
+                throw CommandFailure("\(path) ran in environment \(slice.manifest.environment), not \(first.environment)", code: .dataError)
+            }
+        }
+        var owner: [String: String] = [:]
+        for (path, slice) in zip(args.positionals, slices) {
+            for id in Set(slice.records.map(\.case)) {
+                if let other = owner[id] {
+                    throw CommandFailure("case \"\(id)\" is in both \(other) and \(path); slices must not overlap", code: .dataError)
+                }
+                owner[id] = path
+            }
+        }
+
+        let matrixPath = args.value("--matrix") ?? first.matrix.path
+        let (loaded, _, bytes) = try InputFiles.loadMatrix(matrixPath)
+        guard let matrix = loaded else { throw CommandFailure("\(matrixPath) is not a valid matrix", code: .dataError) }
+        guard MatrixReference(path: matrixPath, contents: Data(bytes), name: matrix.name).sha256 == first.matrix.sha256 else {
+            throw CommandFailure("\(matrixPath) is not the matrix the slices ran (its SHA-256 differs); pass the right one with --matrix",
+                                 code: .dataError)
+        }
+
+        let outURL = URL(fileURLWithPath: out)
+        let runID = outURL.lastPathComponent
+        var byCase: [String: [EvidenceRecord]] = [:]
+        for slice in slices {
+            for record in slice.records { byCase[record.case, default: []].append(record) }
+        }
+        let missing = matrix.cases.filter { byCase[$0.id] == nil }.map(\.id)
+        let incomplete = !missing.isEmpty || slices.contains { $0.manifest.status != .complete }
+        do {
+            let directory = try RunDirectory.create(at: outURL)
+            let writer = try EvidenceWriter(directory: directory)
+            var manifest = first
+            manifest.runId = runID
+            manifest.shard = nil
+            manifest.shardCases = nil
+            manifest.mergedFrom = slices.map(\.manifest.runId)
+            manifest.startedAt = slices.map(\.manifest.startedAt).min() ?? first.startedAt
+            manifest.endedAt = nil
+            manifest.status = .interrupted
+            manifest = try directory.writeManifest(manifest)
+            var seq = 0
+            for matrixCase in matrix.cases {
+                for var record in (byCase[matrixCase.id] ?? []).sorted(by: { $0.step < $1.step }) {
+                    seq += 1
+                    record.seq = seq
+                    record.run = runID
+                    try await writer.append(record)
+                }
+            }
+            await writer.close()
+            let ended = slices.compactMap(\.manifest.endedAt).max().flatMap { try? Date($0, strategy: .iso8601) } ?? Date()
+            try directory.finish(manifest, status: incomplete ? .interrupted : .complete, endedAt: ended)
+        } catch let error as EvidenceWriteError {
+            throw CommandFailure("cannot write \(out): \(error)", code: error.code == .runDirectoryExists ? .usage : .ioError)
+        } catch {
+            throw CommandFailure("cannot merge into \(out): \(error)", code: .dataError)
+        }
+        if !missing.isEmpty {
+            console.warning("\(missing.count) case\(missing.count == 1 ? " is" : "s are") in no slice (e.g. \(missing.prefix(3).joined(separator: ", "))); the merged run is marked interrupted")
+        }
+        console.info("merged \(slices.count) slices, \(byCase.values.map(\.count).reduce(0, +)) steps of \(byCase.count) cases into \(out)", always: true)
+        return .success
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import MatrixCore
+import SignedData
+
+/// `matrix pki`: the simulator's signing chain for backends under test: `export-root` writes the root to
+/// trust, `sign` signs payloads as the simulator signs App Store data.
+struct PKICommand {
+    let console: Console
+
+    static let exportOptions: [Arguments.Option] = [
+        .init(name: "--pem", takesValue: false, help: "write PEM text instead of DER"),
+        .init(name: "--out", takesValue: true, help: "write to FILE instead of stdout", valueName: "FILE"),
+        .init(name: "--help", takesValue: false, help: "show this help"),
+    ]
+
+    static let signOptions: [Arguments.Option] = [
+        .init(name: "--count", takesValue: true, help: "sign the payload N times, one JWS per line (default 1)", valueName: "N"),
+        .init(name: "--out", takesValue: true, help: "write to FILE instead of stdout", valueName: "FILE"),
+        .init(name: "--help", takesValue: false, help: "show this help"),
+    ]
+
+    static let help = """
+        USAGE: matrix pki export-root [--pem] [--out FILE]
+               matrix pki sign [PAYLOAD] [--count N] [--out FILE]
+
+        The simulator signs every transaction, renewal info and notification with its own test chain (leaf,
+        intermediate, root; NOT Apple's). A backend under test trusts the simulator root instead of Apple Root
+        CA - G3 to accept that data.
+
+          export-root  writes the simulator root certificate: DER by default (refused on a terminal), PEM with
+                       --pem. Its SHA-256 fingerprint goes to stderr.
+          sign         signs the JSON object in PAYLOAD (or stdin) as an ES256 JWS with x5c = leaf, intermediate,
+                       root, and writes it; with --count N, N times (each signature differs), and the signing
+                       rate goes to stderr.
+
+        Exit status: 0 written, 64 usage, 65 PAYLOAD is not a JSON object, 66 PAYLOAD cannot be read, 74 FILE
+        cannot be written.
+
+        EXPORT-ROOT OPTIONS:
+        \(Arguments.help(exportOptions))
+
+        SIGN OPTIONS:
+        \(Arguments.help(signOptions))
+        """
+
+    func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
+        guard let sub = arguments.first else { throw .usage("missing pki command: export-root or sign") }
+        let rest = Array(arguments.dropFirst())
+        switch sub {
+        case "--help", "-h", "help":
+            console.output(Self.help + "\n")
+            return .success
+        case "export-root":
+            return try exportRoot(rest)
+        case "sign":
+            return try sign(rest)
+        default:
+            let hint = Suggestion.nearest(sub, among: ["export-root", "sign"]).map { "; did you mean \($0)?" } ?? ""
+            throw .usage("unknown pki command \"\(sub)\"\(hint)")
+        }
+    }
+
+    private func exportRoot(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
+        let args = try Arguments(arguments, options: Self.exportOptions)
+        if args.has("--help") {
+            console.output(Self.help + "\n")
+            return .success
+        }
+        guard args.positionals.isEmpty else { throw .usage("export-root takes no arguments, got \"\(args.positionals[0])\"") }
+        let root = try Self.pki().root
+        let data = args.has("--pem") ? Data(root.pemRepresentation.utf8) : Data(root.derRepresentation)
+        if let path = args.value("--out") {
+            try OutputFile.write(data, to: path)
+        } else {
+            if !args.has("--pem"), isatty(STDOUT_FILENO) == 1 {
+                throw .usage("refusing to write binary DER to a terminal; pass --pem, --out FILE, or redirect stdout")
+            }
+            console.outputData(data)
+        }
+        console.info("\(root.subjectSummary)")
+        console.info("SHA-256 fingerprint \(root.sha256Fingerprint); valid \(Self.day(root.notBefore)) to \(Self.day(root.notAfter))")
+        return .success
+    }
+
+    private func sign(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
+        let args = try Arguments(arguments, options: Self.signOptions)
+        if args.has("--help") {
+            console.output(Self.help + "\n")
+            return .success
+        }
+        guard args.positionals.count <= 1 else { throw .usage("sign takes one PAYLOAD, got \(args.positionals.count)") }
+        let count = try args.int("--count", in: 1...10_000_000) ?? 1
+        let source = args.positionals.first ?? "-"
+        let bytes: [UInt8]
+        if source == "-" {
+            guard isatty(STDIN_FILENO) != 1 else { throw .usage("missing PAYLOAD (a JSON file, or - with the JSON on stdin)") }
+            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        } else {
+            bytes = try InputFiles.readArgument(source, what: "payload")
+        }
+        guard JSONText.parse(bytes)?.objectValue != nil else {
+            throw CommandFailure("\(source == "-" ? "stdin" : source) is not a JSON object; App Store payloads are JSON objects", code: .dataError)
+        }
+        let signer = try Self.pki().signer
+        let payload = Data(bytes)
+        let output = try OutputFile.open(args.value("--out"))
+        defer { output.close() }
+        let clock = ContinuousClock()
+        var signing = Duration.zero
+        var buffer: [UInt8] = []
+        for _ in 0 ..< count {
+            let started = clock.now
+            let jws: String
+            do {
+                jws = try signer.sign(payload: payload)
+            } catch {
+                throw CommandFailure("cannot sign: \(error)", code: .software)
+            }
+            signing += clock.now - started
+            buffer.append(contentsOf: jws.utf8)
+            buffer.append(0x0A)
+            if buffer.count >= 1 << 20 {
+                try output.write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        try output.write(buffer)
+        let seconds = Double(signing.components.seconds) + Double(signing.components.attoseconds) / 1e18
+        if count > 1 {
+            console.info(String(format: "signed %d JWS in %.3f s of signing, %.0f per second", count, seconds, seconds > 0 ? Double(count) / seconds : 0))
+        }
+        return .success
+    }
+
+    private static func pki() throws(CommandFailure) -> SimulatorPKI {
+        do {
+            return try SimulatorPKI.default
+        } catch {
+            throw CommandFailure("the embedded simulator PKI cannot be loaded: \(error)", code: .software)
+        }
+    }
+
+    private static func day(_ date: Date) -> String {
+        Date.ISO8601FormatStyle().year().month().day().format(date)
+    }
+}

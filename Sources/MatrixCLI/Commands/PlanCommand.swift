@@ -1,0 +1,89 @@
+import Foundation
+import Adapters
+import MatrixCore
+import StoreSimulator
+
+/// `matrix plan MATRIX --env sandbox|testflight|xcode`: the schedule and wall time of a run where a person
+/// performs the steps, without running anything.
+struct PlanCommand {
+    let console: Console
+
+    static let options: [Arguments.Option] = [
+        .init(name: "--env", takesValue: true, help: "sandbox, testflight or xcode", valueName: "ENV"),
+        .init(name: "--clock", takesValue: true,
+              help: "the environment's clock: sandbox:<3|5|15|30|60> (default sandbox:5), testflight, xcode[:timeRate] (default: the catalog's _timeRate)",
+              valueName: "CLOCK"),
+        .init(name: "--accounts", takesValue: true, help: "test accounts running cases in parallel (default 1)", valueName: "N"),
+        .init(name: "--format", takesValue: true, help: "text (default) or json", valueName: "FORMAT"),
+        .init(name: "--help", takesValue: false, help: "show this help"),
+    ]
+
+    static let help = """
+        USAGE: matrix plan MATRIX --env sandbox|testflight|xcode [--clock CLOCK] [--accounts N] [--format text|json]
+
+        Prints, without running anything, the schedule of a run of MATRIX in the environment: per case the steps
+        a person performs, one line each, every wait and its length from Apple's clock tables, the steps skipped
+        as environment limits and why (renewals past 12 in Sandbox and past 6 in TestFlight, billing retry in
+        TestFlight, what a person cannot do there as a guided run skips it, cases whose store.clock is another
+        environment's), and the waiting time with one account running every case in turn and with N accounts
+        in parallel (longest cases first, each to the account free soonest). `advanceTime by` durations are real
+        time. See docs/matrix-init.md.
+        Exit status: 0 planned, 64 usage, 65 invalid matrix, 66 unreadable matrix.
+
+        OPTIONS:
+        \(Arguments.help(options))
+        """
+
+    func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
+        let args = try Arguments(arguments, options: Self.options)
+        if args.has("--help") {
+            console.output(Self.help + "\n")
+            return .success
+        }
+        guard args.positionals.count == 1, let path = args.positionals.first else {
+            throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to plan)" : "plan takes one MATRIX, got \(args.positionals.count)")
+        }
+        guard let envName = args.value("--env") else { throw .usage("missing --env (sandbox, testflight or xcode)") }
+        guard let environment = RunPlanner.Environment(rawValue: envName.lowercased()) else {
+            let hint = Suggestion.nearest(envName, among: RunPlanner.Environment.allCases.map(\.rawValue)).map { "; did you mean \($0)?" } ?? ""
+            throw .usage("--env must be sandbox, testflight or xcode, not \"\(envName)\"\(hint)")
+        }
+        let accounts = try args.int("--accounts", in: 1...1000) ?? 1
+        let format = args.value("--format") ?? "text"
+        guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }
+
+        let (loaded, diagnostics, _) = try InputFiles.loadMatrix(path)
+        _ = MatrixCommand.report(diagnostics, on: console)
+        guard let matrix = loaded else {
+            let count = diagnostics.filter { $0.severity == .error }.count
+            throw CommandFailure("\(path) has \(count) error\(count == 1 ? "" : "s"); nothing was planned", code: .dataError)
+        }
+
+        var schedule: RenewalSchedule?
+        if let clock = args.value("--clock") {
+            switch RenewalSchedule.parse(clock, storeKitTimeRate: matrix.catalog.settings.timeRate) {
+            case .success(let parsed):
+                guard environment.owns(parsed) else {
+                    throw .usage("--clock \(clock) is not a clock of \(environment.name); use "
+                        + ["sandbox": "sandbox:<3|5|15|30|60>", "testflight": "testflight", "xcode": "xcode or xcode:<timeRate>"][environment.rawValue, default: ""])
+                }
+                schedule = parsed
+            case .failure(let problem):
+                throw .usage("--clock: \(problem.message)")
+            }
+        }
+        let plan = await RunPlanner.plan(matrix, matrixPath: path, environment: environment, schedule: schedule, accounts: accounts)
+        if format == "json" {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            do {
+                console.outputData(try encoder.encode(plan) + Data("\n".utf8))
+            } catch {
+                throw CommandFailure("cannot encode the plan: \(error)", code: .software)
+            }
+        } else {
+            console.output(plan.text)
+        }
+        return .success
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import MatrixCore
+import Reporters
+
+/// `matrix report RUN_DIR`: renders a report of a finished (or interrupted) run again from its `run.json` and
+/// `evidence.jsonl` alone.
+struct ReportCommand {
+    let console: Console
+
+    static let options: [Arguments.Option] = [
+        .init(name: "--format", takesValue: true, help: "junit, markdown (default), html or json", valueName: "FORMAT"),
+        .init(name: "--out", takesValue: true, help: "write to FILE instead of stdout", valueName: "FILE"),
+        .init(name: "--quiet", takesValue: false, help: "print only errors"),
+        .init(name: "--help", takesValue: false, help: "show this help"),
+    ]
+
+    static let help = """
+        USAGE: matrix report RUN_DIR [--format junit|markdown|html|json] [--out FILE]
+
+        Renders a report of the run in RUN_DIR from its run.json and evidence.jsonl alone: junit.xml, summary.md
+        and report.html as `matrix run` wrote them, or JSON (the manifest and each case's result). A torn last
+        evidence line (a run stopped while writing) is left out with a warning.
+        Exit status: 0 written, 65 RUN_DIR is not a run directory, 66 RUN_DIR cannot be read, 74 FILE cannot be
+        written.
+
+        OPTIONS:
+        \(Arguments.help(options))
+        """
+
+    func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
+        let args = try Arguments(arguments, options: Self.options)
+        if args.has("--help") {
+            console.output(Self.help + "\n")
+            return .success
+        }
+        console.quiet = args.has("--quiet")
+        let formatName = args.value("--format") ?? ReportFormat.markdown.rawValue
+        guard let format = ReportFormat(rawValue: formatName) else {
+            let names = ReportFormat.allCases.map(\.rawValue)
+            let hint = Suggestion.nearest(formatName, among: names).map { "; did you mean \($0)?" } ?? ""
+            throw .usage("--format must be one of \(names.joined(separator: ", ")), not \"\(formatName)\"\(hint)")
+        }
+        guard args.positionals.count == 1, let path = args.positionals.first else {
+            throw .usage(args.positionals.isEmpty ? "missing RUN_DIR (a run directory, e.g. reports/local/unspecified/<run-id>)"
+                                                  : "report takes one RUN_DIR, got \(args.positionals.count)")
+        }
+        let run = try RunInput.load(path, console: console)
+        var manifest = run.manifest
+        manifest.counts = RunCounts(records: run.records)
+        let data = Reports.render(format, records: run.records, manifest: manifest)
+        if let out = args.value("--out") {
+            do {
+                try data.write(to: URL(fileURLWithPath: out), options: .atomic)
+            } catch {
+                throw CommandFailure("cannot write \(out): \(error.localizedDescription); check that its directory exists and is writable",
+                                     code: .ioError)
+            }
+        } else {
+            console.outputData(data)
+        }
+        return .success
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import MatrixCore
+import Reporters
+import SignedData
+
+/// `matrix verify`: verifies one JWS like Apple's `SignedDataVerifier`, many JWS from a file, or proves a run
+/// directory or run archive unaltered and re-verifies its signed data.
+struct VerifyCommand {
+    let console: Console
+
+    static let options: [Arguments.Option] = [
+        .init(name: "--root", takesValue: true, repeatable: true,
+              help: "trust anchor: apple (Apple Root CA - G3), simulator, or a certificate file; repeatable", valueName: "ROOT"),
+        .init(name: "--bundle-id", takesValue: true, help: "the app's bundle id to require", valueName: "ID"),
+        .init(name: "--environment", takesValue: true, help: "Sandbox, Production, Xcode or LocalTesting to require", valueName: "ENV"),
+        .init(name: "--app-apple-id", takesValue: true, help: "the app's Apple id (compared for Production notifications)", valueName: "N"),
+        .init(name: "--kind", takesValue: true, help: "transaction, renewalInfo, notification or appTransaction (default: from the payload)", valueName: "KIND"),
+        .init(name: "--batch", takesValue: true, help: "verify every JWS in FILE, one per line (- for stdin)", valueName: "FILE"),
+        .init(name: "--format", takesValue: true, help: "text (default) or json", valueName: "FORMAT"),
+        .init(name: "--quiet", takesValue: false, help: "runs and batches: print only what failed"),
+        .init(name: "--help", takesValue: false, help: "show this help"),
+    ]
+
+    static let help = """
+        USAGE: matrix verify (JWS | FILE | RUN_DIR | ARCHIVE) [options]
+               matrix verify --batch FILE [options]
+
+        Verifies App Store signed data as Apple's SignedDataVerifier does (online checks off): ES256 only, exactly
+        three x5c certificates, the chain from the leaf through the intermediate to a trusted root at the payload's
+        signedDate, both Apple marker OIDs, the signature, then bundle id and environment. Xcode and LocalTesting
+        data is decoded without a signature check, as Apple's libraries do, and the output says so.
+
+          JWS or FILE  a compact JWS, or a file holding one (- reads stdin). The decoded payload goes to stdout,
+                       the verdict to stderr. Default root: apple.
+          RUN_DIR      a run directory: the SHA-256 of every file listed in run.json (and any file that is
+                       missing or not listed), then every JWS in evidence.jsonl. Default root: simulator for a
+                       local run, apple otherwise. The bundle id comes from --bundle-id, else from the run's
+                       matrix when it is readable and unchanged.
+          ARCHIVE      a file written by `matrix archive`: unpacked to a temporary directory and checked against
+                       archive.json (every file, run.json included), then as a run directory.
+
+        Without --environment each JWS is checked against the environment its payload names, and without
+        --bundle-id the bundle id is not compared; notes on stderr say what was not compared. run.json and
+        archive.json are not signed: they prove that files are unchanged since they were written, not who wrote
+        them.
+
+        Exit status: 0 everything verified, 1 something did not, 64 usage, 65 the input is not a JWS, run
+        directory or archive, 66 the input cannot be read, 69 tar is unavailable.
+
+        OPTIONS:
+        \(Arguments.help(options))
+        """
+
+    func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
+        let args = try Arguments(arguments, options: Self.options)
+        if args.has("--help") {
+            console.output(Self.help + "\n")
+            return .success
+        }
+        console.quiet = args.has("--quiet")
+        let format = args.value("--format") ?? "text"
+        guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }
+        let environment = args.value("--environment")
+        if let environment, !["Sandbox", "Production", "Xcode", "LocalTesting"].contains(environment) {
+            throw .usage("--environment must be Sandbox, Production, Xcode or LocalTesting, not \"\(environment)\"")
+        }
+        var appAppleId: Int64?
+        if let text = args.value("--app-apple-id") {
+            guard let number = Int64(text), number >= 0 else { throw .usage("--app-apple-id must be a whole number, not \"\(text)\"") }
+            appAppleId = number
+        }
+        var kind: VerifiedSignedData.Kind?
+        if let text = args.value("--kind") {
+            guard let value = VerifiedSignedData.Kind(rawValue: text) else {
+                throw .usage("--kind must be transaction, renewalInfo, notification or appTransaction, not \"\(text)\"")
+            }
+            kind = value
+        }
+        let settings = Settings(rootNames: args.all("--root"), bundleId: args.value("--bundle-id"), environment: environment,
+                                appAppleId: appAppleId, kind: kind, json: format == "json")
+
+        if let batch = args.value("--batch") {
+            guard args.positionals.isEmpty else { throw .usage("--batch takes the JWS from FILE; give no other input") }
+            return try BatchVerification(console: console, settings: settings).run(batch)
+        }
+        guard args.positionals.count == 1, let input = args.positionals.first else {
+            throw .usage(args.positionals.isEmpty ? "missing what to verify (a JWS, a file, a run directory or an archive)"
+                                                  : "verify takes one input, got \(args.positionals.count)")
+        }
+        switch try Self.classify(input) {
+        case .jws(let text, let source):
+            return try verifyOne(text, source: source, settings: settings)
+        case .runDirectory(let url):
+            guard kind == nil else { throw .usage("--kind applies to a JWS; a run's evidence names the kind of each item") }
+            return try report(settings.runVerification.verifyDirectory(url, display: input), settings: settings)
+        case .archive(let url):
+            guard kind == nil else { throw .usage("--kind applies to a JWS; a run's evidence names the kind of each item") }
+            return try report(settings.runVerification.verifyArchive(url, display: input), settings: settings)
+        }
+    }
+
+    /// What the command line asked to check with.
+    struct Settings {
+        var rootNames: [String]
+        var bundleId: String?
+        var environment: String?
+        var appAppleId: Int64?
+        var kind: VerifiedSignedData.Kind?
+        var json: Bool
+
+        var runVerification: RunVerification {
+            RunVerification(rootNames: rootNames, bundleId: bundleId, environment: environment, appAppleId: appAppleId)
+        }
+
+        func checker() throws(CommandFailure) -> SignedDataChecker {
+            SignedDataChecker(roots: try TrustRoots.resolve(rootNames.isEmpty ? ["apple"] : rootNames), bundleId: bundleId,
+                              environment: environment, appAppleId: appAppleId)
+        }
+    }
+
+    // MARK: - One JWS
+
+    private func verifyOne(_ jws: String, source: String, settings: Settings) throws(CommandFailure) -> ExitCode {
+        let checker = try settings.checker()
+        let outcome = checker.check(jws, kind: settings.kind)
+        let payload = outcome.payload.flatMap { JSONText.parse([UInt8]($0)) }
+        if settings.json {
+            let document = JSONText.object([
+                "input": JSONText.string(source),
+                "kind": JSONText.string(outcome.kind?.rawValue),
+                "status": JSONText.string(outcome.status.rawValue),
+                "code": JSONText.string(outcome.code),
+                "message": JSONText.string(outcome.message),
+                "signature": JSONText.string(outcome.signature),
+                "roots": JSONText.string(checker.roots.summary),
+                "notes": JSONText.array(outcome.notes.map(JSONText.string)),
+                "payload": outcome.status == .failed ? nil : payload,
+            ])
+            console.output(JSONText.pretty(document) + "\n")
+        } else if outcome.status != .failed, let payload {
+            console.output(JSONText.pretty(payload) + "\n")
+        }
+        for note in outcome.notes { console.info("note: \(note)") }
+        let kind = outcome.kind?.rawValue ?? "JWS"
+        switch outcome.status {
+        case .verified:
+            console.info(console.paint("verified:", .green) + " \(kind) from \(source); \(outcome.signature ?? "")", always: true)
+            return .success
+        case .notChecked:
+            console.info(console.paint("decoded:", .yellow) + " \(kind) from \(source); signature NOT checked (\(outcome.environment ?? "unsigned") data)", always: true)
+            return .success
+        case .failed:
+            console.error("\(kind) from \(source) does not verify: \(outcome.failureText)")
+            if settings.rootNames.isEmpty, outcome.code == "VERIFICATION_FAILURE", Self.isSimulatorSigned(jws) {
+                console.info("hint: this JWS carries the StoreKit Matrix simulator's chain, which Apple's root does not trust; pass --root simulator", always: true)
+            }
+            return .failure
+        }
+    }
+
+    /// Whether the JWS's `x5c` ends with the simulator root.
+    static func isSimulatorSigned(_ jws: String) -> Bool {
+        guard let root = try? SimulatorPKI.default.root, let last = (try? JWS.decode(jws))?.header.x5c?.last else { return false }
+        return last == root.base64EncodedDER
+    }
+
+    // MARK: - Runs and archives
+
+    private func report(_ report: RunVerificationReport, settings: Settings) -> ExitCode {
+        if settings.json {
+            console.output(JSONText.pretty(report.json) + "\n")
+        } else {
+            let lines = report.lines(onlyProblems: console.quiet)
+            if !lines.isEmpty { console.output(lines.joined(separator: "\n") + "\n") }
+        }
+        for note in report.notes { console.info("note: \(note)") }
+        if report.passed {
+            console.info(console.paint("verified:", .green) + " " + report.summary, always: true)
+            return .success
+        }
+        console.error(report.summary)
+        return .failure
+    }
+
+    // MARK: - Input
+
+    /// What a command-line input names.
+    enum Target {
+        case jws(String, source: String)
+        case runDirectory(URL)
+        case archive(URL)
+    }
+
+    /// Tells a JWS, a file holding one, a run directory and an archive apart.
+    /// - Throws: ``CommandFailure`` 66 when the input names nothing readable, 65 when it is something else.
+    static func classify(_ input: String) throws(CommandFailure) -> Target {
+        if input == "-" {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard looksLikeJWS(text) else { throw CommandFailure("standard input does not hold a compact JWS", code: .dataError) }
+            return .jws(text, source: "stdin")
+        }
+        var info = stat()
+        guard stat(input, &info) == 0 else {
+            if looksLikeJWS(input) { return .jws(input, source: "the command line") }
+            throw CommandFailure("cannot read \(input): \(errno == ENOENT ? "no such file or directory" : String(cString: strerror(errno)))",
+                                 code: .noInput)
+        }
+        if info.st_mode & S_IFMT == S_IFDIR { return .runDirectory(URL(fileURLWithPath: input)) }
+        let bytes = try InputFiles.readPrefix(input, count: 2)
+        if RunArchive.looksLikeArchive(bytes) { return .archive(URL(fileURLWithPath: input)) }
+        let text = String(decoding: try InputFiles.readArgument(input, what: "input"), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard looksLikeJWS(text) else {
+            throw CommandFailure("\(input) is neither a compact JWS, a run directory nor a run archive (.tar.gz from matrix archive)",
+                                 code: .dataError)
+        }
+        return .jws(text, source: input)
+    }
+
+    /// Three dot-separated parts whose first decodes to a JSON object: a compact JWS, or a damaged one worth
+    /// verifying to say what is wrong with it.
+    static func looksLikeJWS(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let header = Base64URL.decode(parts[0]) else { return false }
+        return header.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+    }
+}

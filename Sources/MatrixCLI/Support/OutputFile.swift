@@ -1,0 +1,46 @@
+import Foundation
+
+/// A file named by `--out`, or stdout: opened with `open(2)` so that device files such as `/dev/null` are
+/// written to, never replaced.
+struct OutputFile {
+    private let descriptor: Int32
+    private let path: String
+    private let ownsDescriptor: Bool
+
+    /// Opens `path` for writing (created or truncated), or stdout when `path` is `nil` or `-`.
+    /// - Throws: ``CommandFailure`` 74 when the file cannot be opened.
+    static func open(_ path: String?) throws(CommandFailure) -> OutputFile {
+        guard let path, path != "-" else { return OutputFile(descriptor: STDOUT_FILENO, path: "stdout", ownsDescriptor: false) }
+        let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else {
+            throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))", code: .ioError)
+        }
+        return OutputFile(descriptor: descriptor, path: path, ownsDescriptor: true)
+    }
+
+    /// Writes all of `data` to `path` (or stdout for `-`).
+    /// - Throws: ``CommandFailure`` 74 when it cannot be written.
+    static func write(_ data: Data, to path: String) throws(CommandFailure) {
+        let file = try open(path)
+        defer { file.close() }
+        try file.write([UInt8](data))
+    }
+
+    /// Writes all of `bytes`.
+    /// - Throws: ``CommandFailure`` 74 when a write fails.
+    func write(_ bytes: [UInt8]) throws(CommandFailure) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))", code: .ioError)
+            }
+            offset += written
+        }
+    }
+
+    func close() {
+        if ownsDescriptor { _ = Foundation.close(descriptor) }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import MatrixCore
+import Reporters
+import SignedData
+
+/// The result of checking a run directory or a run archive: every file against the digests recorded for it,
+/// and every signed item of the evidence.
+struct RunVerificationReport {
+    /// A file finding and the list it was checked against (`run.json` or `archive.json`).
+    struct FileLine {
+        var source: String
+        var finding: FileFinding
+    }
+
+    /// One evidence record and the outcome of each of its signed items.
+    struct RecordLine {
+        var seq: Int
+        var caseID: String
+        var step: Int
+        var action: String
+        var items: [(kind: String, outcome: JWSOutcome)]
+
+        var failed: [(index: Int, kind: String, outcome: JWSOutcome)] {
+            items.enumerated().compactMap { index, item in item.outcome.status == .failed ? (index, item.kind, item.outcome) : nil }
+        }
+    }
+
+    /// What was checked, as given on the command line.
+    var target: String
+    /// `run directory` or `archive`.
+    var targetKind: String
+    var runId: String?
+    var environment: String?
+    var status: String?
+    var files: [FileLine] = []
+    var records: [RecordLine] = []
+    /// Failures that are not about one file or one item (an unreadable manifest, corrupt evidence).
+    var problems: [String] = []
+    /// What was not compared, and why; each note once.
+    var notes: [String] = []
+    /// The trust roots used, for the summary.
+    var roots: String = ""
+
+    var badFiles: [FileLine] { files.filter { $0.finding.status != .ok } }
+    var failedRecords: [RecordLine] { records.filter { !$0.failed.isEmpty } }
+    var signedItemCount: Int { records.reduce(0) { $0 + $1.items.count } }
+    var uncheckedItemCount: Int { records.reduce(0) { $0 + $1.items.filter { $0.outcome.status == .notChecked }.count } }
+
+    /// Whether everything checked out.
+    var passed: Bool { problems.isEmpty && badFiles.isEmpty && failedRecords.isEmpty }
+
+    mutating func note(_ text: String) {
+        if !notes.contains(text) { notes.append(text) }
+    }
+}
+
+/// Checks run directories and run archives: file digests, then the signed data in the evidence.
+struct RunVerification {
+    /// `--root` values; empty picks `simulator` for a `local` run and `apple` otherwise.
+    var rootNames: [String]
+    var bundleId: String?
+    var environment: String?
+    var appAppleId: Int64?
+
+    /// Checks a run directory against its `run.json`.
+    ///
+    /// - Throws: ``CommandFailure`` 65 when the directory is not a run directory (no readable `run.json`).
+    func verifyDirectory(_ url: URL, display: String) throws(CommandFailure) -> RunVerificationReport {
+        var report = RunVerificationReport(target: display, targetKind: "run directory")
+        let directory = RunDirectory(url: url)
+        guard FileManager.default.fileExists(atPath: directory.manifestURL.path) else {
+            throw CommandFailure("\(display) is not a run directory: it has no \(RunDirectory.manifestFileName)", code: .dataError)
+        }
+        let manifest: RunManifest
+        do {
+            manifest = try directory.readManifest()
+        } catch {
+            throw CommandFailure("\(display) is not a run directory matrix can read: \(error)", code: .dataError)
+        }
+        try check(directory, manifest: manifest, archivedBundleId: nil, into: &report, showAllFiles: true)
+        return report
+    }
+
+    /// Unpacks an archive into a temporary directory and checks it against `archive.json`, then as a run
+    /// directory against its `run.json`.
+    ///
+    /// - Throws: ``CommandFailure`` 65 when the file is not a run archive, 69 without `tar`, 74 when it cannot
+    ///   be unpacked.
+    func verifyArchive(_ url: URL, display: String) throws(CommandFailure) -> RunVerificationReport {
+        var report = RunVerificationReport(target: display, targetKind: "archive")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("matrix-verify-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let unpacked: RunArchive.Unpacked
+        do {
+            unpacked = try RunArchive.unpack(url, into: scratch)
+        } catch let error as RunArchiveError {
+            switch error.code {
+            case .notAnArchive, .unsafeEntry: throw CommandFailure(error.message, code: .dataError)
+            case .tarUnavailable: throw CommandFailure(error.message, code: .unavailable)
+            default: throw CommandFailure(error.message, code: .ioError)
+            }
+        } catch {
+            throw CommandFailure("cannot unpack \(display): \(error)", code: .ioError)
+        }
+        let archived = unpacked.manifest
+        report.runId = archived.runId
+        for finding in FileIntegrity.check(directory: unpacked.runDirectory, expected: archived.files) {
+            report.files.append(.init(source: ArchiveManifest.fileName, finding: finding))
+        }
+        for stray in unpacked.strayEntries {
+            report.files.append(.init(source: ArchiveManifest.fileName, finding: FileFinding(path: "../" + stray, status: .extra)))
+        }
+        let directory = RunDirectory(url: unpacked.runDirectory)
+        let manifest: RunManifest
+        do {
+            manifest = try directory.readManifest()
+        } catch {
+            report.problems.append("the archived \(RunDirectory.manifestFileName) cannot be read: \(error)")
+            return report
+        }
+        try check(directory, manifest: manifest, archivedBundleId: archived.bundleId, into: &report, showAllFiles: false)
+        return report
+    }
+
+    /// The checks shared by directories and archives.
+    private func check(_ directory: RunDirectory, manifest: RunManifest, archivedBundleId: String?,
+                       into report: inout RunVerificationReport, showAllFiles: Bool) throws(CommandFailure) {
+        report.runId = manifest.runId
+        report.environment = manifest.environment
+        report.status = manifest.status.rawValue
+        if manifest.hasNotEnded {
+            report.note("the run has not ended (run.json has no endedAt): it is still running or its process died, and run.json lists the files as they were when it started")
+        }
+        let findings = FileIntegrity.check(directory: directory.url, expected: manifest.files, ignoring: [RunDirectory.manifestFileName])
+        for finding in findings where showAllFiles || finding.status != .ok {
+            report.files.append(.init(source: RunDirectory.manifestFileName, finding: finding))
+        }
+
+        let roots = try TrustRoots.resolve(rootNames.isEmpty ? [manifest.environment == "local" ? "simulator" : "apple"] : rootNames)
+        report.roots = roots.summary
+        let bundle = resolveBundleId(manifest: manifest, archived: archivedBundleId)
+        if let note = bundle.note { report.note(note) }
+        let checker = SignedDataChecker(roots: roots, bundleId: bundle.id, environment: environment, appAppleId: appAppleId)
+
+        do {
+            let torn = try EvidenceReader.forEachRecord(in: directory.evidenceURL) { record in
+                var line = RunVerificationReport.RecordLine(seq: record.seq, caseID: record.case, step: record.step,
+                                                            action: record.action.action.rawValue, items: [])
+                for item in record.observed?.signedData ?? [] {
+                    let outcome: JWSOutcome
+                    if let kind = VerifiedSignedData.Kind(rawValue: item.kind) {
+                        outcome = checker.check(item.jws, kind: kind)
+                    } else {
+                        outcome = JWSOutcome(status: .failed, code: "INVALID_JWT_FORMAT",
+                                             message: "the evidence names its kind \"\(item.kind)\"; known kinds are transaction, renewalInfo, notification and appTransaction")
+                    }
+                    // The bundle id's source is noted once above; the per-item "not compared" note adds nothing.
+                    for note in outcome.notes where bundle.note == nil || !note.hasPrefix("bundleId not compared") {
+                        report.note(note)
+                    }
+                    line.items.append((item.kind, outcome))
+                }
+                report.records.append(line)
+            }
+            if torn {
+                report.note("\(RunDirectory.evidenceFileName) ends with a torn line (the run stopped while writing it); that line was left out")
+            }
+        } catch {
+            report.problems.append("\(RunDirectory.evidenceFileName) cannot be read: \(error)")
+        }
+    }
+
+    /// The bundle id to compare: `--bundle-id`, else the one recorded in the archive, else the run's matrix
+    /// file when it still has the digest `run.json` recorded; otherwise none, with a note.
+    private func resolveBundleId(manifest: RunManifest, archived: String?) -> (id: String?, note: String?) {
+        if let bundleId { return (bundleId, nil) }
+        if let archived { return (archived, "bundleId \(archived) as recorded in \(ArchiveManifest.fileName)") }
+        let path = manifest.matrix.path
+        guard let bytes = try? InputFiles.read(path) else {
+            return (nil, "bundleId not compared: the run's matrix \(path) cannot be read from here; pass --bundle-id to check it")
+        }
+        guard SHA256.hexHash(bytes) == manifest.matrix.sha256 else {
+            return (nil, "bundleId not compared: \(path) has changed since the run (its SHA-256 differs from run.json); pass --bundle-id to check it")
+        }
+        guard let object = JSONText.parse(bytes)?.objectValue, let id = object["app"]?.objectValue?["bundleId"]?.stringValue else {
+            return (nil, "bundleId not compared: \(path) names no app.bundleId; pass --bundle-id to check it")
+        }
+        return (id, "bundleId \(id) from \(path) (its SHA-256 matches run.json)")
+    }
+
+    /// The bundle id a run's matrix names, when the matrix file is readable and unchanged since the run; for
+    /// `matrix archive` to record.
+    static func matrixBundleId(of manifest: RunManifest) -> String? {
+        RunVerification(rootNames: [], bundleId: nil, environment: nil, appAppleId: nil)
+            .resolveBundleId(manifest: manifest, archived: nil).id
+    }
+}

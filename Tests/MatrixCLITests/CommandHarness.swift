@@ -1,0 +1,37 @@
+import Foundation
+import MatrixCLI
+import TestSupport
+
+/// Runs `matrix` in process with its output captured, for command-level tests that need no built binary.
+enum CommandHarness {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `matrix arguments…` with stdout and stderr captured in files; `NO_COLOR` is set.
+    static func run(_ arguments: [String]) async throws -> Result {
+        let directory = try MatrixBinary.scratchDirectory("matrix-cli")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("stdout")
+        let errURL = directory.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        let status = await MatrixCommand.main(["matrix"] + arguments, console: Console(environment: ["NO_COLOR": "1"], out: out, err: err))
+        try out.close()
+        try err.close()
+        return Result(status: status, stdout: try String(contentsOf: outURL, encoding: .utf8),
+                      stderr: try String(contentsOf: errURL, encoding: .utf8))
+    }
+
+    /// A scratch directory holding a copy of the example catalog, `Products.storekit`.
+    static func directoryWithCatalog() throws -> URL {
+        let directory = try MatrixBinary.scratchDirectory("matrix-cli")
+        try FileManager.default.copyItem(at: Fixtures.packageDirectory.appendingPathComponent("matrices/Products.storekit"),
+                                         to: directory.appendingPathComponent("Products.storekit"))
+        return directory
+    }
+}

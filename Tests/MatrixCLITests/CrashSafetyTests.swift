@@ -1,0 +1,163 @@
+import Foundation
+import MatrixCore
+import Testing
+import TestSupport
+
+/// Runs killed with SIGKILL at random moments keep only complete records, say they were interrupted, and
+/// `--resume` completes them to the same evidence as an uninterrupted run.
+@Suite("Crash safety and resume", .serialized)
+struct CrashSafetyTests {
+    /// The release matrix with every case repeated `copies` times, so that a run lasts long enough to be killed.
+    func bigMatrix(in dir: URL, copies: Int) throws -> URL {
+        let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")
+        var matrix = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: release)) as? [String: Any])
+        let cases = try #require(matrix["cases"] as? [[String: Any]])
+        matrix["cases"] = (0..<copies).flatMap { copy in
+            cases.map { original -> [String: Any] in
+                var c = original
+                c["id"] = "\(original["id"] ?? "")#\(copy)"
+                return c
+            }
+        }
+        matrix["catalog"] = Fixtures.packageDirectory.appendingPathComponent("matrices/Products.storekit").path
+        let url = dir.appendingPathComponent("big.json")
+        try JSONSerialization.data(withJSONObject: matrix).write(to: url)
+        return url
+    }
+
+    /// Evidence lines with what legitimately differs between runs removed: run id, wall-clock times, and the
+    /// signatures of signed data (ECDSA signatures are randomised; the signed payload must be equal).
+    func normalised(_ run: URL) throws -> [String] {
+        let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
+        return try text.split(separator: "\n").map { line in
+            var record = try JSONDecoder().decode(EvidenceRecord.self, from: Data(line.utf8))
+            record.run = "-"
+            record.wallStart = "-"
+            record.wallEnd = "-"
+            if var observed = record.observed {
+                observed.signedData = try observed.signedData.map { SignedItem(kind: $0.kind, jws: try payload(of: $0.jws)) }
+                record.observed = observed
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return String(decoding: try encoder.encode(record), as: UTF8.self)
+        }
+    }
+
+    /// The payload of a JWS as sorted JSON, with nested JWS (a notification's signed transaction and renewal
+    /// info) reduced to their payloads too.
+    func payload(of jws: String) throws -> String {
+        let segment = String(jws.split(separator: ".").dropFirst().first ?? "")
+        var base64 = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let data = try #require(Data(base64Encoded: base64))
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        if var inner = object["data"] as? [String: Any] {
+            for key in ["signedTransactionInfo", "signedRenewalInfo"] {
+                if let nested = inner[key] as? String { inner[key] = try payload(of: nested) }
+            }
+            object["data"] = inner
+        }
+        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    @Test("SIGKILL at random moments: complete records only, run.json says interrupted, --resume gives the uninterrupted evidence")
+    func killAndResume() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-crash")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let matrix = try bigMatrix(in: dir, copies: 6)
+        let reference = try MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("reference").path, "--quiet"])
+        #expect(reference.status == 0, "stderr: \(reference.stderr)")
+        let referenceRun = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("reference")).first)
+        let expected = try normalised(referenceRun)
+
+        var generator = SystemRandomNumberGenerator()
+        for attempt in 0..<6 {
+            let out = dir.appendingPathComponent("killed-\(attempt)")
+            let process = Process()
+            process.executableURL = MatrixBinary.url
+            process.arguments = ["run", matrix.path, "--out", out.path, "--quiet", "--jobs", attempt % 2 == 0 ? "1" : "2"]
+            process.standardError = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.6, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            guard let run = MatrixBinary.runDirectories(under: out).first else { continue }  // killed before the directory existed
+            let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
+            if process.terminationReason == .uncaughtSignal {
+                #expect(manifest.contains(#""status" : "interrupted""#), "attempt \(attempt)")
+            }
+            // Every complete line is a record; at most the last line may be torn.
+            let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for line in lines.dropLast() {
+                #expect((try? JSONDecoder().decode(EvidenceRecord.self, from: Data(line.utf8))) != nil, "attempt \(attempt): a complete line is not a record")
+            }
+            let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
+            #expect(resumed.status == 0, "attempt \(attempt): \(resumed.stderr)")
+            #expect(try normalised(run) == expected, "attempt \(attempt): resumed evidence differs")
+            let final = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
+            #expect(final.contains(#""status" : "complete""#))
+        }
+    }
+
+    @Test("resuming refuses a complete run and a changed matrix")
+    func resumeRefusals() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-resume")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let matrix = try bigMatrix(in: dir, copies: 1)
+        #expect(try MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet"]).status == 0)
+        let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
+        let complete = try MatrixBinary.run(["run", "--resume", run.path])
+        #expect(complete.status == 64 && complete.stderr.contains("nothing to resume"))
+        // Pretend the run was interrupted, then change the matrix.
+        let manifestURL = run.appendingPathComponent("run.json")
+        let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
+        try manifest.replacingOccurrences(of: #""status" : "complete""#, with: #""status" : "interrupted""#)
+            .write(to: manifestURL, atomically: true, encoding: .utf8)
+        try (try String(contentsOf: matrix, encoding: .utf8) + "\n").write(to: matrix, atomically: true, encoding: .utf8)
+        let changed = try MatrixBinary.run(["run", "--resume", run.path])
+        #expect(changed.status == 65 && changed.stderr.contains("changed since the run started"))
+    }
+
+    @Test("SIGINT and SIGTERM stop at a step boundary, keep the evidence, write an interrupted run.json and exit 130", arguments: [SIGINT, SIGTERM])
+    func signals(signal: Int32) throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-signal")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let matrix = try bigMatrix(in: dir, copies: 8)
+        let process = Process()
+        process.executableURL = MatrixBinary.url
+        process.arguments = ["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet", "--jobs", "1"]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.4)
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
+        let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(manifest.contains(#""status" : "interrupted""#) && manifest.contains("endedAt"))
+        let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
+        #expect(text.hasSuffix("\n"), "the evidence ends with a complete record")
+        #expect(FileManager.default.fileExists(atPath: run.appendingPathComponent("junit.xml").path))
+        let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
+        #expect(resumed.status == 0)
+    }
+
+    @Test("the evidence is the same, in the same order, with one job or several")
+    func jobsDoNotChangeEvidence() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-jobs")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let matrix = try bigMatrix(in: dir, copies: 2)
+        var runs: [[String]] = []
+        for jobs in ["1", "2", "4"] {
+            let out = dir.appendingPathComponent("jobs-\(jobs)")
+            let result = try MatrixBinary.run(["run", matrix.path, "--out", out.path, "--quiet", "--jobs", jobs])
+            #expect(result.status == 0)
+            runs.append(try normalised(try #require(MatrixBinary.runDirectories(under: out).first)))
+        }
+        #expect(runs[0] == runs[1] && runs[1] == runs[2])
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import MatrixCore
+import Testing
+import TestSupport
+
+/// Guided Sandbox runs with scripted answers: every case kind, environment limits, account privacy, resume.
+@Suite("Guided runs")
+struct GuidedRunTests {
+    let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")
+    let metadata = ["--build", "1.4 (212)", "--device", "iPhone 16", "--os", "iOS 26.1"]
+
+    func records(_ run: URL) throws -> [EvidenceRecord] {
+        try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { try JSONDecoder().decode(EvidenceRecord.self, from: Data($0.utf8)) }
+    }
+
+    /// Answers a tester would give: what the reference app showed in a local run of the same matrix.
+    func answersFromLocalRun(in dir: URL) throws -> [[String: Any]] {
+        let local = try MatrixBinary.run(["run", release.path, "--out", dir.appendingPathComponent("local").path, "--quiet"])
+        try #require(local.status == 0)
+        let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("local")).first)
+        return try records(run).map { record in
+            var answer: [String: Any] = ["case": record.case, "step": record.step, "access": record.observed?.access ?? []]
+            if let result = record.observed?.result { answer["result"] = result }
+            return answer
+        }
+    }
+
+    func write(_ answers: [[String: Any]], to url: URL) throws {
+        let lines = try answers.map { String(decoding: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self) }
+        try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    @Test("a scripted Sandbox run of every case kind passes, skips environment limits, and keeps no e-mail address")
+    func scriptedSandboxRun() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-guided")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let answers = dir.appendingPathComponent("answers.jsonl")
+        try write(try answersFromLocalRun(in: dir), to: answers)
+        let accounts = dir.appendingPathComponent("accounts.json")
+        try #"{"fresh-purchase-pro": {"appleAccount": "Tester.One@Example.com"}, "refund-pro": {"appleAccount": "tester.two@example.com"}}"#
+            .write(to: accounts, atomically: true, encoding: .utf8)
+        let result = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--accounts", accounts.path,
+                                           "--out", dir.appendingPathComponent("sandbox").path, "--quiet"] + metadata)
+        #expect(result.status == 0, "\(result.stderr)")
+        let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("sandbox")).first)
+        #expect(run.pathComponents.suffix(3).prefix(2) == ["sandbox", "1.4-212"])
+        let evidence = try records(run)
+        #expect(evidence.allSatisfy { $0.environment == "sandbox" && $0.device == "iPhone 16" && $0.os == "iOS 26.1" })
+        #expect(Set(evidence.map(\.kind)).count >= 15, "every case kind of the release matrix ran")
+        let skipped = evidence.filter { $0.verdict == .skipped }
+        #expect(skipped.contains { $0.case == "environment-limit/testflight-daily-renewals" && ($0.reason ?? "").contains("testflight clock") })
+        #expect(skipped.contains { $0.case == "consumable/killed-before-delivery" && ($0.reason ?? "").contains("terminate the app") })
+        let hashed = try #require(evidence.first { $0.account.alias == "fresh-purchase-pro" })
+        #expect(hashed.account.hash?.count == 64)
+        for file in try FileManager.default.contentsOfDirectory(atPath: run.path) {
+            let text = try String(contentsOf: run.appendingPathComponent(file), encoding: .utf8).lowercased()
+            #expect(!text.contains("tester.one@example.com") && !text.contains("tester.two@example.com"), "\(file) holds an e-mail address")
+        }
+    }
+
+    @Test("a tester's observation that differs from the expectation fails the step")
+    func wrongAnswerFails() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-guided")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var answers = try answersFromLocalRun(in: dir)
+        let index = try #require(answers.firstIndex { $0["case"] as? String == "refund/pro" && $0["step"] as? Int == 2 })
+        answers[index]["access"] = ["pro"]
+        let file = dir.appendingPathComponent("answers.jsonl")
+        try write(answers, to: file)
+        let result = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", file.path,
+                                           "--out", dir.appendingPathComponent("out").path, "--quiet"] + metadata)
+        #expect(result.status == 1)
+        let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
+        let failed = try records(run).filter { $0.verdict == .fail }
+        #expect(failed.map { "\($0.case)#\($0.step)" } == ["refund/pro#2"])
+    }
+
+    @Test("a run stopped at the first unanswered step resumes to the same evidence as an uninterrupted run")
+    func resumeWithMoreAnswers() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-guided")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let answers = try answersFromLocalRun(in: dir)
+        let all = dir.appendingPathComponent("all.jsonl")
+        let half = dir.appendingPathComponent("half.jsonl")
+        try write(answers, to: all)
+        try write(Array(answers.prefix(answers.count / 2)), to: half)
+        let whole = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", all.path,
+                                          "--out", dir.appendingPathComponent("whole").path, "--quiet"] + metadata)
+        #expect(whole.status == 0)
+        let stopped = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", half.path,
+                                            "--out", dir.appendingPathComponent("parts").path, "--quiet"] + metadata)
+        #expect(stopped.status == 130 && stopped.stderr.contains("no answer for case"))
+        let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("parts")).first)
+        let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--answers", all.path, "--quiet"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        func comparable(_ records: [EvidenceRecord]) -> [String] {
+            records.map { "\($0.seq) \($0.case)#\($0.step) \($0.verdict) \($0.observed?.access ?? []) \($0.observed?.result ?? "-") \($0.reason ?? "")" }
+        }
+        let reference = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("whole")).first)
+        #expect(comparable(try records(run)) == comparable(try records(reference)))
+    }
+
+    @Test("guided runs need metadata, a tester or answers, and an accounts file outside any repository")
+    func refusals() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-guided")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let noMetadata = try MatrixBinary.run(["run", release.path, "--env", "sandbox"])
+        #expect(noMetadata.status == 64 && noMetadata.stderr.contains("needs --build, --device and --os"))
+        let noTester = try MatrixBinary.run(["run", release.path, "--env", "testflight", "--out", dir.path] + metadata)
+        #expect(noTester.status == 69 && noTester.stderr.contains("--answers FILE"))
+        let repository = dir.appendingPathComponent("repo")
+        try FileManager.default.createDirectory(at: repository.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        let accounts = repository.appendingPathComponent("accounts.json")
+        try "{}".write(to: accounts, atomically: true, encoding: .utf8)
+        try "".write(to: dir.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
+        let inRepo = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", dir.appendingPathComponent("a.jsonl").path,
+                                           "--accounts", accounts.path, "--out", dir.path] + metadata)
+        #expect(inRepo.status == 64 && inRepo.stderr.contains("move it outside the repository"))
+    }
+}

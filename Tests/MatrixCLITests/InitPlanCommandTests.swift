@@ -1,0 +1,126 @@
+import Foundation
+@testable import MatrixCLI
+import Testing
+import TestSupport
+
+/// `matrix init`, `matrix plan` and `matrix score` at the command line, in process.
+@Suite("matrix init, plan and score")
+struct InitPlanCommandTests {
+    @Test("init writes a matrix that validates cleanly, with the catalog path relative to it, and never replaces a file without --force")
+    func initWritesOnce() async throws {
+        let directory = try CommandHarness.directoryWithCatalog()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = directory.appendingPathComponent("Products.storekit").path
+        let out = directory.appendingPathComponent("matrices/release.json").path
+        let first = try await CommandHarness.run(["init", "--catalog", catalog, "--out", out])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.isEmpty)
+        #expect(first.stderr.contains("wrote \(out): 37 cases, 5 tiers, 39 accounts"))
+        #expect(first.stderr.contains("note: non-renewing com.example.storekitmatrix.season: assumed to last P1Y"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+        #expect(object["catalog"] as? String == "../Products.storekit")
+        let validate = try await CommandHarness.run(["validate", "--strict", out])
+        #expect(validate.status == 0)
+        #expect(validate.stderr == "1 file checked: 0 errors, 0 warnings\n")
+
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: out))
+        let again = try await CommandHarness.run(["init", "--catalog", catalog, "--out", out])
+        #expect(again.status == 64)
+        #expect(again.stderr.contains("error: \(out) exists; pass --force to replace it, or choose another --out"))
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "keep")
+        let forced = try await CommandHarness.run(["init", "--catalog", catalog, "--out", out, "--force", "--bundle-id", "com.acme.app"])
+        #expect(forced.status == 0)
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains(#""bundleId": "com.acme.app""#))
+    }
+
+    @Test("init --out - writes the matrix to stdout; a missing catalog exits 66, one that is not a StoreKit configuration 65")
+    func initStdoutAndBadCatalogs() async throws {
+        let directory = try CommandHarness.directoryWithCatalog()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = directory.appendingPathComponent("Products.storekit").path
+        let stdout = try await CommandHarness.run(["init", "--catalog", catalog, "--out", "-"])
+        #expect(stdout.status == 0)
+        #expect(stdout.stdout.hasPrefix("{\n  \"$schema\": "))
+        #expect(try JSONSerialization.jsonObject(with: Data(stdout.stdout.utf8)) is [String: Any])
+
+        let missing = try await CommandHarness.run(["init", "--catalog", directory.appendingPathComponent("none.storekit").path])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("cannot read catalog"))
+        let notCatalog = directory.appendingPathComponent("other.json")
+        try Data(#"{"hello": 1}"#.utf8).write(to: notCatalog)
+        let invalid = try await CommandHarness.run(["init", "--catalog", notCatalog.path, "--out", directory.appendingPathComponent("m.json").path])
+        #expect(invalid.status == 65)
+        #expect(invalid.stderr.contains("not a StoreKit configuration"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("m.json").path))
+        let usage = try await CommandHarness.run(["init"])
+        #expect(usage.status == 64 && usage.stderr.contains("missing --catalog FILE"))
+    }
+
+    @Test("plan prints per case steps and waits, and the totals; --format json is versioned")
+    func plan() async throws {
+        let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
+        let text = try await CommandHarness.run(["plan", release, "--env", "sandbox", "--accounts", "3"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("clock sandbox:5: Sandbox, monthly renewal every 5 minutes (default)"))
+        #expect(text.stdout.contains("  #2  wait 5 minutes for renewal 1 of at most 12 of Plus Monthly (com.example.storekitmatrix.plus.monthly)"))
+        #expect(text.stdout.contains("environment-limit/testflight-daily-renewals · account environment-limit-testflight-daily-renewals · SKIPPED"))
+        #expect(text.stdout.contains("over 3 accounts in parallel: "))
+        let json = try await CommandHarness.run(["plan", release, "--env", "testflight", "--format", "json"])
+        #expect(json.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["planVersion"] as? Int == 1)
+        #expect(object["clock"] as? String == "testflight")
+        let cases = try #require(object["cases"] as? [[String: Any]])
+        let daily = try #require(cases.first { $0["id"] as? String == "environment-limit/testflight-daily-renewals" })
+        #expect(daily["waitMs"] as? Int == 7 * 86_400_000)
+    }
+
+    @Test("plan usage errors exit 64: no --env, an unknown one, a clock of another environment")
+    func planUsage() async throws {
+        let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
+        let noEnv = try await CommandHarness.run(["plan", release])
+        #expect(noEnv.status == 64 && noEnv.stderr.contains("missing --env"))
+        let unknown = try await CommandHarness.run(["plan", release, "--env", "sandbx"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("did you mean sandbox?"))
+        let wrongClock = try await CommandHarness.run(["plan", release, "--env", "sandbox", "--clock", "testflight"])
+        #expect(wrongClock.status == 64 && wrongClock.stderr.contains("--clock testflight is not a clock of Sandbox"))
+    }
+
+    @Test("score counts only the faults the catalog can show: a consumable-only matrix scores 100 % over 8 faults")
+    func scoreNotApplicable() async throws {
+        let directory = try MatrixBinary.scratchDirectory("matrix-cli")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = directory.appendingPathComponent("Tip.storekit")
+        try FileManager.default.copyItem(at: Fixtures.storeKitDirectory.appendingPathComponent("Kanunnikoff__Kamyal-iOS__Store.storekit"), to: catalog)
+        let out = directory.appendingPathComponent("tip.json").path
+        #expect(try await CommandHarness.run(["init", "--catalog", catalog.path, "--out", out]).status == 0)
+        let score = try await CommandHarness.run(["score", out, "--format", "json"])
+        #expect(score.status == 0, "\(score.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(score.stdout.utf8)) as? [String: Any])
+        #expect(object["applicable"] as? Int == 8)
+        #expect(object["caught"] as? Int == 8)
+        #expect(object["score"] as? Int == 100)
+        let faults = try #require(object["faults"] as? [[String: Any]])
+        let family = try #require(faults.first { $0["fault"] as? String == "ignoresFamilySharing" })
+        #expect(family["applicable"] as? Bool == false)
+        #expect(family["notApplicableReason"] as? String
+            == "needs a family-shareable non-consumable or auto-renewable subscription; the catalog has none")
+        let text = try await CommandHarness.run(["score", out])
+        #expect(text.stdout.contains("score: 8/8 faults caught (100 %); 12 not applicable to this catalog"))
+    }
+}
+
+/// Where `matrix init` points `catalog` and `$schema` from the matrix it writes.
+@Suite("Relative paths")
+struct RelativePathTests {
+    @Test("a path as seen from a directory", arguments: [
+        ("matrices", "Products.storekit", "../Products.storekit"),
+        ("", "Products.storekit", "Products.storekit"),
+        ("a/b", "a/c/P.storekit", "../c/P.storekit"),
+        ("/x/y", "/x/y/P.storekit", "P.storekit"),
+        ("./m/../n", "n/P.storekit", "P.storekit"),
+    ])
+    func relative(_ directory: String, _ target: String, _ expected: String) {
+        #expect(RelativePath.from(directory: directory, to: target) == expected)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+import TestSupport
+
+/// The built `matrix` binary: `report`, `compare`, and the job summary `run` appends.
+@Suite("End to end: matrix report and compare")
+struct ReportCompareEndToEndTests {
+    let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
+
+    /// Runs the release matrix (with `arguments` added) into `out` and returns its run directory.
+    func run(into out: URL, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> URL {
+        let result = try MatrixBinary.run(["run", release, "--out", out.path, "--quiet"] + arguments, environment: environment)
+        #expect(result.status == 0 || result.status == 1, "stderr: \(result.stderr)")
+        return try #require(MatrixBinary.runDirectories(under: out).first)
+    }
+
+    @Test("run appends summary.md to GITHUB_STEP_SUMMARY; report renders JUnit, Markdown and HTML as run wrote them")
+    func jobSummaryAndReport() throws {
+        let dir = try MatrixBinary.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let jobSummary = dir.appendingPathComponent("step-summary.md")
+        try Data("# earlier step\n".utf8).write(to: jobSummary)
+        let runDir = try run(into: dir.appendingPathComponent("out"), environment: ["GITHUB_STEP_SUMMARY": jobSummary.path])
+        let summary = try String(contentsOf: runDir.appendingPathComponent("summary.md"), encoding: .utf8)
+        #expect(try String(contentsOf: jobSummary, encoding: .utf8) == "# earlier step\n" + summary)
+
+        for (format, file) in [("junit", "junit.xml"), ("markdown", "summary.md"), ("html", "report.html")] {
+            let result = try MatrixBinary.run(["report", runDir.path, "--format", format])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(Data(result.stdout.utf8) == (try Data(contentsOf: runDir.appendingPathComponent(file))), "\(format) differs from \(file)")
+        }
+        let junit = try MatrixBinary.run(["report", runDir.path, "--format", "junit"])
+        let counts = try #require(JUnitCounts(Data(junit.stdout.utf8)))
+        let records = try String(contentsOf: runDir.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
+            .split(separator: "\n").count
+        #expect(counts.root == "testsuites")
+        let matrix = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: release))) as? [String: Any])
+        let cases = try #require((matrix["cases"] as? [Any])?.count)
+        #expect(counts.suites == cases && counts.testcases == records)
+        #expect(counts.declaredTests == records && counts.declaredFailures == 0)
+
+        let outFile = dir.appendingPathComponent("report.json")
+        let json = try MatrixBinary.run(["report", runDir.path, "--format", "json", "--out", outFile.path])
+        #expect(json.status == 0 && json.stdout.isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: outFile)) as? [String: Any])
+        #expect(object["reportVersion"] as? Int == 1)
+        #expect((object["cases"] as? [Any])?.count == cases)
+    }
+
+    @Test("report drops a torn last line with a warning; 66 for a missing directory, 65 for one that is not a run")
+    func reportInputs() throws {
+        let dir = try MatrixBinary.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let runDir = try run(into: dir.appendingPathComponent("out"))
+        let evidence = try FileHandle(forWritingTo: runDir.appendingPathComponent("evidence.jsonl"))
+        try evidence.seekToEnd()
+        try evidence.write(contentsOf: Data(#"{"run":"torn","seq":73,"#.utf8))
+        try evidence.close()
+        let torn = try MatrixBinary.run(["report", runDir.path, "--format", "junit"])
+        #expect(torn.status == 0)
+        #expect(torn.stderr.contains("warning: ") && torn.stderr.contains("evidence.jsonl: the last line is incomplete"))
+        #expect(Data(torn.stdout.utf8) == (try Data(contentsOf: runDir.appendingPathComponent("junit.xml"))))
+
+        let missing = try MatrixBinary.run(["report", dir.appendingPathComponent("nope").path])
+        #expect(missing.status == 66 && missing.stderr.contains("no such directory"))
+        let notRun = try MatrixBinary.run(["report", dir.path])
+        #expect(notRun.status == 65 && notRun.stderr.contains("is not a run directory: it has no run.json"))
+        let badFormat = try MatrixBinary.run(["report", runDir.path, "--format", "xml"])
+        #expect(badFormat.status == 64)
+    }
+
+    @Test("compare: a fault in an app environment is app logic, exit 1; TestFlight's limits and a run against itself, exit 0")
+    func compareRuns() throws {
+        let dir = try MatrixBinary.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let local = try run(into: dir.appendingPathComponent("a"))
+        let app = try run(into: dir.appendingPathComponent("b"), ["--app-fault", "deniesGracePeriod"])
+        // Present the faulty run as an app environment, as a driver run would record it.
+        for file in ["run.json", "evidence.jsonl"] {
+            let url = app.appendingPathComponent(file)
+            let text = try String(contentsOf: url, encoding: .utf8)
+                .replacingOccurrences(of: #""environment":"local""#, with: #""environment":"exec""#)
+                .replacingOccurrences(of: #""environment" : "local""#, with: #""environment" : "exec""#)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let text = try MatrixBinary.run(["compare", local.path, app.path])
+        #expect(text.status == 1, "stderr: \(text.stderr)")
+        let row = try #require(text.stdout.split(separator: "\n").first { $0.hasPrefix("grace-period/plus-monthly") })
+        #expect(row.contains("pass [\"plus\"]") && row.contains("fail []") && row.hasSuffix("app logic"))
+
+        let json = try MatrixBinary.run(["compare", local.path, app.path, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["compareVersion"] as? Int == 1)
+        #expect((object["counts"] as? [String: Int])?["appLogic"] == 1)
+        #expect(object["unexplained"] as? Int == 1)
+
+        let testFlight = try run(into: dir.appendingPathComponent("c"), ["--clock", "testflight"])
+        let limits = try MatrixBinary.run(["compare", local.path, testFlight.path, "--format", "markdown"])
+        #expect(limits.status == 0, "stdout: \(limits.stdout)")
+        #expect(limits.stdout.contains("all known environment divergences") && limits.stdout.contains("**testFlightBillingRetry**"))
+
+        let same = try MatrixBinary.run(["compare", local.path, local.path])
+        #expect(same.status == 0 && same.stdout.contains("No differences"))
+        #expect(try MatrixBinary.run(["compare", local.path]).status == 64)
+        #expect(try MatrixBinary.run(["compare", local.path, dir.appendingPathComponent("nope").path]).status == 66)
+        #expect(try MatrixBinary.run(["compare", local.path, dir.path]).status == 65)
+    }
+}
+
+/// What a JUnit document holds, parsed back with `XMLParser`.
+struct JUnitCounts {
+    var root = ""
+    var suites = 0
+    var testcases = 0
+    var declaredTests = 0
+    var declaredFailures = 0
+
+    init?(_ data: Data) {
+        let delegate = Delegate()
+        let parser = XMLParser(data: data)
+        parser.delegate = delegate
+        guard parser.parse() else { return nil }
+        self = delegate.counts
+    }
+
+    private final class Delegate: NSObject, XMLParserDelegate {
+        var counts = JUnitCounts()
+
+        override init() {}
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            if counts.root.isEmpty {
+                counts.root = elementName
+                counts.declaredTests = Int(attributes["tests"] ?? "") ?? -1
+                counts.declaredFailures = Int(attributes["failures"] ?? "") ?? -1
+            }
+            if elementName == "testsuite" { counts.suites += 1 }
+            if elementName == "testcase" { counts.testcases += 1 }
+        }
+    }
+}
+
+extension JUnitCounts {
+    fileprivate init() {}
+}

@@ -1,0 +1,39 @@
+import Foundation
+import MatrixCore
+import Testing
+import TestSupport
+
+@Suite("Sharded runs and merge")
+struct ShardMergeTests {
+    let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")
+
+    @Test("three shards merge into one complete run with every step once, in matrix order")
+    func shardAndMerge() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-shards")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for k in 1...3 {
+            let result = try MatrixBinary.run(["run", release.path, "--shard", "\(k)/3", "--out", dir.appendingPathComponent("slices").path, "--quiet"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let slices = MatrixBinary.runDirectories(under: dir.appendingPathComponent("slices"))
+        try #require(slices.count == 3)
+        let merged = dir.appendingPathComponent("merged")
+        let result = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", merged.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOf: merged.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n")
+        let records = try lines.map { try JSONDecoder().decode(EvidenceRecord.self, from: Data($0.utf8)) }
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: release)) as? [String: Any])
+        let cases = try #require(object["cases"] as? [[String: Any]])
+        let expectedOrder = cases.flatMap { c in ((c["steps"] as? [Any]) ?? []).indices.map { "\(c["id"] ?? "")#\($0)" } }
+        #expect(records.map { "\($0.case)#\($0.step)" } == expectedOrder)
+        #expect(records.map(\.seq) == Array(1...records.count))
+        #expect(Set(records.map(\.run)) == ["merged"])
+        let manifest = try String(contentsOf: merged.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(manifest.contains(#""status" : "complete""#) && manifest.contains("mergedFrom"))
+
+        let overlap = try MatrixBinary.run(["merge", slices[0].path, slices[0].path, "--out", dir.appendingPathComponent("bad").path])
+        #expect(overlap.status == 65 && overlap.stderr.contains("slices must not overlap"))
+        let partial = try MatrixBinary.run(["merge", slices[0].path, slices[1].path, "--out", dir.appendingPathComponent("partial").path])
+        #expect(partial.status == 0 && partial.stderr.contains("in no slice"))
+    }
+}

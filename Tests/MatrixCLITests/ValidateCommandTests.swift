@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `matrix validate FILE…`: every diagnostic of every file, `--strict`, `--format json`, exit 0, 65 or 66.
+@Suite("matrix validate")
+struct ValidateCommandTests {
+    /// A matrix over the example catalog with `caseJSON` as its only case and `extra` top-level members.
+    func write(_ name: String, in directory: URL, caseJSON: String, extra: String = "") throws -> String {
+        let text = """
+            {
+              "schemaVersion": 1,\(extra)
+              "app": {"bundleId": "com.example.storekitmatrix"},
+              "catalog": "Products.storekit",
+              "tiers": {"pro": ["com.example.storekitmatrix.pro"]},
+              "accounts": {"a": {}},
+              "cases": [
+                \(caseJSON)
+              ]
+            }
+            """
+        let url = directory.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    let good = #"{"id": "x", "kind": "fresh-purchase", "account": "a", "steps": [{"action": "launch", "expect": {"access": []}}]}"#
+
+    @Test("a warning passes without --strict (exit 0) and fails with it (exit 65), reported as an error")
+    func strict() async throws {
+        let directory = try CommandHarness.directoryWithCatalog()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try write("warn.json", in: directory, caseJSON: good, extra: #"\#n  "colour": "blue","#)
+        let lenient = try await CommandHarness.run(["validate", path])
+        #expect(lenient.status == 0)
+        #expect(lenient.stderr.contains("warn.json:3:3: warning: unknown key \"colour\""))
+        #expect(lenient.stderr.contains("1 file checked: 0 errors, 1 warning"))
+        let strict = try await CommandHarness.run(["validate", "--strict", path])
+        #expect(strict.status == 65)
+        #expect(strict.stderr.contains("warn.json:3:3: error: unknown key \"colour\""))
+        #expect(strict.stderr.contains("1 file checked: 1 error, 0 warnings"))
+    }
+
+    @Test("--format json prints one row per diagnostic: file, line, column, pointer, code, severity, message")
+    func json() async throws {
+        let directory = try CommandHarness.directoryWithCatalog()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bad = #"{"id": "x", "kind": "fresh-purchase", "account": "b", "steps": [{"action": "purchase", "product": "com.example.storekitmatrix.prp"}]}"#
+        let path = try write("bad.json", in: directory, caseJSON: bad)
+        let result = try await CommandHarness.run(["validate", "--format", "json", "--strict", path])
+        #expect(result.status == 65)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 2)
+        let product = try #require(rows.first { $0["code"] as? String == "MX013" })
+        #expect(product["file"] as? String == path)
+        #expect(product["line"] as? Int == 8)
+        #expect(product["column"] as? Int == 103)
+        #expect(product["pointer"] as? String == "/cases/0/steps/0/product")
+        #expect(product["severity"] as? String == "error")
+        #expect(product["message"] as? String == #"unknown product "com.example.storekitmatrix.prp""#)
+        #expect(product["hint"] as? String == #"did you mean "com.example.storekitmatrix.pro"?"#)
+        let account = try #require(rows.first { $0["code"] as? String == "MX015" })
+        #expect(account["pointer"] as? String == "/cases/0/account")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("several files: each is checked; an unreadable one exits 66 and the others are still reported")
+    func severalFiles() async throws {
+        let directory = try CommandHarness.directoryWithCatalog()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let valid = try write("ok.json", in: directory, caseJSON: good)
+        let invalid = try write("bad.json", in: directory, caseJSON: #"{"id": "x", "kind": "fresh-purchase", "account": "a", "steps": []}"#)
+        let both = try await CommandHarness.run(["validate", valid, invalid])
+        #expect(both.status == 65)
+        #expect(both.stderr.contains("bad.json:8:68: error: case \"x\" has no steps"))
+        #expect(both.stderr.contains("2 files checked: 1 error, 0 warnings"))
+        let missing = try await CommandHarness.run(["validate", directory.appendingPathComponent("nope.json").path, invalid])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("error: cannot read matrix"))
+        #expect(missing.stderr.contains("has no steps"))
+        #expect(missing.stderr.contains("1 file checked: 1 error, 0 warnings; 1 could not be read"))
+        let clean = try await CommandHarness.run(["validate", valid])
+        #expect(clean.status == 0 && clean.stdout.isEmpty)
+    }
+}

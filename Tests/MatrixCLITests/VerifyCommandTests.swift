@@ -1,0 +1,169 @@
+import Foundation
+@testable import MatrixCLI
+import SignedData
+import Testing
+import TestSupport
+
+/// `matrix verify` on one JWS, a file of JWS and a run directory.
+@Suite("matrix verify")
+struct VerifyCommandTests {
+    static let bundleId = "com.example.storekitmatrix"
+    static let xcodeTransaction = Fixtures.packageDirectory.appendingPathComponent("Tests/SignedDataTests/Fixtures/xcode/xcode-signed-transaction").path
+
+    static func signed(_ payload: [String: Any]) throws -> String {
+        try SimulatorPKI.default.sign(payload: JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]))
+    }
+
+    static func transaction(bundleId: String = bundleId, environment: String = "Sandbox") throws -> String {
+        try signed(["bundleId": bundleId, "environment": environment, "signedDate": 1_767_225_600_000,
+                    "transactionId": "2000000000000001", "productId": "com.example.storekitmatrix.pro"])
+    }
+
+    @Test("A simulator JWS verifies with --root simulator: the payload on stdout, the verdict on stderr")
+    func verifiesWithSimulatorRoot() async throws {
+        let result = try await CapturedRun.run(["verify", try Self.transaction(), "--root", "simulator", "--bundle-id", Self.bundleId,
+                                                "--environment", "Sandbox"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(payload["transactionId"] as? String == "2000000000000001")
+        #expect(result.stderr.contains("verified: transaction from the command line; signature and chain verified at 2026-01-01T00:00:00Z"))
+        #expect(!result.stderr.contains("note:"))
+    }
+
+    @Test("The default root is Apple Root CA - G3, which does not trust the simulator chain: exit 1 with a hint")
+    func defaultRootIsApple() async throws {
+        let result = try await CapturedRun.run(["verify", try Self.transaction()])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("error: transaction from the command line does not verify: verification failure [VERIFICATION_FAILURE]: The certificate chain does not verify"))
+        #expect(result.stderr.contains("pass --root simulator"))
+    }
+
+    @Test("Wrong bundle id and wrong environment fail in Apple's words", arguments: [
+        (["--bundle-id", "com.example.other"], "invalid app identifier [INVALID_APP_IDENTIFIER]"),
+        (["--environment", "Production", "--app-apple-id", "1"], "invalid environment [INVALID_ENVIRONMENT]"),
+    ])
+    func wrongAppOrEnvironment(options: [String], words: String) async throws {
+        let result = try await CapturedRun.run(["verify", try Self.transaction(), "--root", "simulator"] + options)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(words), "\(result.stderr)")
+    }
+
+    @Test("Without --bundle-id and --environment, notes say what was not compared")
+    func notesSayWhatWasNotCompared() async throws {
+        let result = try await CapturedRun.run(["verify", try Self.transaction(), "--root", "simulator"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("note: bundleId not compared; pass --bundle-id to check it"))
+        #expect(result.stderr.contains("note: environment taken from the payload (Sandbox), not compared"))
+    }
+
+    @Test("Xcode data is decoded with a note that its signature is not checked, and fails under --environment Sandbox")
+    func xcodeData() async throws {
+        let decoded = try await CapturedRun.run(["verify", Self.xcodeTransaction])
+        #expect(decoded.status == 0)
+        #expect(decoded.stdout.contains("\"purchaseDate\": 1697679936049.7297"))
+        #expect(decoded.stderr.contains("signature NOT checked (Xcode data)"))
+        let strict = try await CapturedRun.run(["verify", Self.xcodeTransaction, "--environment", "Sandbox"])
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("invalid JWT format [INVALID_JWT_FORMAT]"))
+    }
+
+    @Test("The kind is detected from the payload, and --kind overrides it")
+    func kindDetection() async throws {
+        let renewal = try Self.signed(["environment": "Sandbox", "signedDate": 1_767_225_600_000, "autoRenewStatus": 1, "productId": "p"])
+        let notification = try Self.signed(["notificationType": "DID_RENEW", "signedDate": 1_767_225_600_000,
+                                            "data": ["bundleId": Self.bundleId, "environment": "Sandbox"]])
+        for (jws, kind) in [(renewal, "renewalInfo"), (notification, "notification")] {
+            let result = try await CapturedRun.run(["verify", jws, "--root", "simulator", "--format", "json"])
+            #expect(result.status == 0)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            #expect(document["kind"] as? String == kind)
+            #expect(document["status"] as? String == "verified")
+        }
+        // As a transaction, the notification has no bundleId at the top level.
+        let forced = try await CapturedRun.run(["verify", notification, "--root", "simulator", "--kind", "transaction", "--bundle-id", Self.bundleId])
+        #expect(forced.status == 1)
+        #expect(forced.stderr.contains("INVALID_APP_IDENTIFIER"))
+    }
+
+    @Test("Inputs that are not a JWS, run or archive exit 65; inputs that do not exist exit 66")
+    func inputs() async throws {
+        let directory = try MatrixBinary.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = directory.appendingPathComponent("notes.txt")
+        try "hello.world.again\n".write(to: text, atomically: true, encoding: .utf8)
+        let notJWS = try await CapturedRun.run(["verify", text.path])
+        #expect(notJWS.status == 65)
+        #expect(notJWS.stderr.contains("is neither a compact JWS, a run directory nor a run archive"))
+        let emptyDirectory = try await CapturedRun.run(["verify", directory.path])
+        #expect(emptyDirectory.status == 65)
+        #expect(emptyDirectory.stderr.contains("is not a run directory: it has no run.json"))
+        let missing = try await CapturedRun.run(["verify", directory.appendingPathComponent("release.json").path])
+        #expect(missing.status == 66)
+        let usage = try await CapturedRun.run(["verify", "--environment", "sandbox", "x"])
+        #expect(usage.status == 64)
+        #expect(VerifyCommand.looksLikeJWS(try Self.transaction()))
+        #expect(!VerifyCommand.looksLikeJWS("release.json.bak"))
+    }
+
+    @Test("--batch verifies every line, names the lines that fail, and reports the rate")
+    func batch() async throws {
+        let directory = try MatrixBinary.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = try Self.transaction()
+        let lines = [good, "", "# a comment", try Self.transaction(), try Self.transaction(bundleId: "com.example.other"), good]
+        let file = directory.appendingPathComponent("jws.txt")
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let result = try await CapturedRun.run(["verify", "--batch", file.path, "--root", "simulator", "--bundle-id", Self.bundleId])
+        #expect(result.status == 1)
+        #expect(result.stdout == "line 5: transaction: invalid app identifier [INVALID_APP_IDENTIFIER]: The payload's bundleId is \"com.example.other\" but this verifier expects \"com.example.storekitmatrix\".\n")
+        #expect(result.stderr.contains("4 JWS from \(file.path): 3 verified, 1 failed ("))
+        #expect(result.stderr.contains("per second)"))
+    }
+
+    @Test("A run directory verifies; altered, missing and extra files are each named")
+    func runDirectory() async throws {
+        let release = try await ReleaseRun.make()
+        defer { release.remove() }
+        let clean = try await CapturedRun.run(["verify", release.run.path])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        #expect(clean.stdout.contains("run.json      ok        evidence.jsonl"))
+        #expect(clean.stdout.contains("record    2  ok    fresh-purchase/pro #1 purchase: 2 verified (transaction, notification)"))
+        #expect(clean.stderr.contains("note: bundleId com.example.storekitmatrix from"))
+        #expect(clean.stderr.contains("signed items verified to StoreKit Matrix Simulator Root CA (NOT Apple)"))
+        let json = try await CapturedRun.run(["verify", release.run.path, "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(document["passed"] as? Bool == true)
+        #expect((document["files"] as? [[String: Any]])?.compactMap { $0["path"] as? String } == ["evidence.jsonl", "junit.xml", "report.html", "summary.md"])
+        let records = try #require(document["records"] as? [[String: Any]])
+        #expect(records.count == (try String(contentsOf: release.run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)).split(separator: "\n").count)
+
+        try Tamper.flipSignatureByte(in: release.run.appendingPathComponent("evidence.jsonl"))
+        try FileManager.default.removeItem(at: release.run.appendingPathComponent("junit.xml"))
+        try "added".write(to: release.run.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        let tampered = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(tampered.status == 1)
+        #expect(tampered.stdout.contains("run.json      ALTERED   evidence.jsonl: SHA-256 is"))
+        #expect(tampered.stdout.contains("run.json      MISSING   junit.xml: listed in run.json but not present"))
+        #expect(tampered.stdout.contains("run.json      EXTRA     notes.txt: present but not listed in run.json"))
+        #expect(tampered.stdout.contains("verification failure [VERIFICATION_FAILURE]"))
+        #expect(!tampered.stdout.contains(" ok "))
+        #expect(tampered.stderr.contains("altered: evidence.jsonl; missing: junit.xml; extra: notes.txt; 1 signed item in 1 record failed verification"))
+    }
+}
+
+/// Changes of one byte for tamper tests.
+enum Tamper {
+    /// Changes one base64url character of the first JWS signature in an evidence file, keeping it valid JSON.
+    static func flipSignatureByte(in url: URL) throws {
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let marker = Array(#""jws":""#.utf8)
+        guard let start = (0 ..< bytes.count - marker.count).first(where: { Array(bytes[$0 ..< $0 + marker.count]) == marker }),
+              let end = bytes[(start + marker.count)...].firstIndex(of: UInt8(ascii: "\"")) else {
+            throw ReleaseRun.ReleaseRunError(message: "no JWS in \(url.path)")
+        }
+        let index = end - 10
+        bytes[index] = bytes[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        try Data(bytes).write(to: url)
+    }
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+"""Writes a large acceptance matrix for benchmarks: the release matrix's cases, repeated under new ids
+until COUNT cases, each padded with `observe` steps to about STEPS steps per case on average.
+
+usage: bench/generate-matrix.py COUNT OUT.json [--steps-per-case 8]
+"""
+import argparse, json, os
+
+here = os.path.dirname(os.path.abspath(__file__))
+parser = argparse.ArgumentParser()
+parser.add_argument("count", type=int)
+parser.add_argument("out")
+parser.add_argument("--steps-per-case", type=int, default=8)
+args = parser.parse_args()
+
+with open(os.path.join(here, "..", "matrices", "release.json")) as f:
+    release = json.load(f)
+release["catalog"] = os.path.abspath(os.path.join(here, "..", "matrices", "Products.storekit"))
+release.pop("$schema", None)
+cases = []
+for i in range(args.count):
+    case = json.loads(json.dumps(release["cases"][i % len(release["cases"])]))
+    case["id"] = f"{case['id']}#{i}"
+    while len(case["steps"]) < args.steps_per_case:
+        case["steps"].append({"action": "observe"})
+    cases.append(case)
+release["cases"] = cases
+with open(args.out, "w") as f:
+    json.dump(release, f)
+print(f"{args.out}: {len(cases)} cases, {sum(len(c['steps']) for c in cases)} steps")
