@@ -35,7 +35,7 @@ enum DriverHarness {
                          runner: .init(name: "matrix", version: "test"))
     }
 
-    static func configuration(_ script: String, timeout: Duration = .seconds(1)) -> ExecAdapter.Configuration {
+    static func configuration(_ script: String, timeout: Duration = .seconds(10)) -> ExecAdapter.Configuration {
         ExecAdapter.Configuration(arguments: [drivers.appendingPathComponent(script).path], stepTimeout: timeout)
     }
 
@@ -56,7 +56,7 @@ enum DriverHarness {
     }
 
     /// Runs the matrix with `script` as the driver and shuts the drivers down.
-    static func run(_ script: String, timeout: Duration = .seconds(1), jobs: Int = 1, source: String = matrixSource) async throws -> Run {
+    static func run(_ script: String, timeout: Duration = .seconds(10), jobs: Int = 1, source: String = matrixSource) async throws -> Run {
         let matrix = try self.matrix(source)
         let clock = ContinuousClock()
         let start = clock.now

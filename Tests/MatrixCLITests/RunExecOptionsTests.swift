@@ -43,7 +43,7 @@ struct RunExecOptionsTests {
         #expect(code == 69)
         #expect(stderr.contains("error: the exec environment is unavailable: the driver did not answer initialize within 1 s"), "stderr: \(stderr)")
         #expect(stderr.contains("speaks the driver protocol (docs/driver-protocol.md)"))
-        #expect(ContinuousClock.now - start < .seconds(6))
+        #expect(ContinuousClock.now - start < .seconds(60), "ends instead of hanging (generous: the suite shares two cores)")
         #expect(MatrixBinary.runDirectories(under: out).isEmpty)
     }
 
