@@ -75,6 +75,27 @@ struct ExecAdapterTests {
         #expect(run.description.device == "test device")
     }
 
+    @Test("reset may refuse a whole case (every step skipped); notifications the protocol does not define are ignored")
+    func resetRefusesACase() async throws {
+        let run = try await DriverHarness.run("refuses.sh")
+        #expect(run.records.filter { $0.case == "first" }.allSatisfy { $0.verdict == .pass })
+        let second = run.records.filter { $0.case == "second" }
+        #expect(!second.isEmpty && second.allSatisfy { $0.verdict == .skipped })
+        #expect(run.record("second", 0)?.reason == "the misbehaving driver cannot run this case: this farm has no second account")
+    }
+
+    @Test("a driver announcing an action that does not exist is refused at initialize")
+    func unknownActionName() async throws {
+        let matrix = try DriverHarness.matrix()
+        do {
+            _ = try await ExecAdapter.start(DriverHarness.configuration("typo.sh"), params: DriverHarness.params(matrix))
+            Issue.record("a driver announcing \"purchse\" was accepted")
+        } catch {
+            #expect(error.environmentUnavailable)
+            #expect(error.message.contains(#"the driver announces actions matrix does not know: "purchse""#))
+        }
+    }
+
     @Test("a driver that announces a longer wait with a progress notification is given it")
     func progressExtendsTheDeadline() async throws {
         let run = try await DriverHarness.run("slow.sh", timeout: .seconds(2))

@@ -85,9 +85,14 @@ struct DriverMessageTests {
 
     @Test("lines that are not protocol messages are refused with a reason",
           arguments: ["garbage", "[]", #"{"id":1}"#, #"{"result":{}}"#, #"{"id":1,"result":{},"error":{"code":1,"message":"x"}}"#,
-                      #"{"method":"log","params":{}}"#])
+                      #"{"method":"progress","params":null}"#])
     func refusesNonMessages(line: String) {
         #expect(throws: DriverOutputError.self) { try DriverOutput.parse(Array(line.utf8)) }
+    }
+
+    @Test("a notification this protocol version does not define is passed on to be ignored (section 13)")
+    func ignoresUnknownNotifications() throws {
+        #expect(try DriverOutput.parse(Array(#"{"method":"log","params":{"text":"hi"}}"#.utf8)) == .otherNotification(method: "log"))
     }
 
     @Test("initialize carries the matrix and catalog files, and the driver rebuilds exactly the matrix the runner loaded")

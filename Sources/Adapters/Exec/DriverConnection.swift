@@ -91,6 +91,8 @@ actor DriverConnection {
                     throw await stop(because: .malformed(method: method, line: DriverFailure.quote(bytes), reason: error.reason, log: nil))
                 }
                 switch output {
+                case .otherNotification(let name):
+                    logLine?("ignored notification \"\(name)\" (not defined by protocol version \(DriverProtocol.version))")
                 case .progress(let progress):
                     guard progress.id == id else { continue }
                     let wait = progress.waitMs.map { Duration.milliseconds(min(max($0, 0), 86_400_000)) } ?? timeout

@@ -70,7 +70,13 @@ public final class ExecAdapter: EnvironmentAdapter {
             let result = try await connection.call(.initialize(params), timeout: configuration.stepTimeout, as: InitializeResult.self)
             guard result.protocolVersion == DriverProtocol.version else {
                 throw DriverFailure.badResult(method: "initialize", detail: "the driver speaks protocol version \(result.protocolVersion); "
-                                              + "this matrix speaks \(DriverProtocol.version)")
+                                              + "this version of matrix speaks \(DriverProtocol.version)")
+            }
+            let unknown = result.actions.filter { Action(rawValue: $0) == nil }
+            guard unknown.isEmpty else {
+                throw DriverFailure.badResult(method: "initialize", detail: "the driver announces actions matrix does not know: "
+                                              + unknown.map { "\"\($0)\"" }.joined(separator: ", ")
+                                              + "; the actions are " + Action.allCases.map(\.rawValue).joined(separator: ", "))
             }
             guard result.hasValidEnvironmentName else {
                 throw DriverFailure.badResult(method: "initialize", detail: "the environment name \"\(result.environment)\" must be 1 to 64 "
@@ -88,9 +94,10 @@ public final class ExecAdapter: EnvironmentAdapter {
     /// - Throws: ``AdapterError`` when no driver can be started or `reset` fails; `CancellationError` on Ctrl-C.
     public func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
         let connection = try await pool.checkOut()
+        let answer: ResetAnswer
         do {
-            _ = try await connection.call(.reset(ResetParams(matrix: matrix, case: matrixCase)), timeout: configuration.stepTimeout,
-                                          as: IgnoredResult.self)
+            answer = try await connection.call(.reset(ResetParams(matrix: matrix, case: matrixCase)), timeout: configuration.stepTimeout,
+                                               as: ResetAnswer.self)
         } catch .cancelled {
             await pool.checkIn(connection)
             throw CancellationError()
@@ -98,7 +105,12 @@ public final class ExecAdapter: EnvironmentAdapter {
             await pool.checkIn(connection)
             throw AdapterError(error.message)
         }
-        return ExecCaseSession(adapter: self, connection: connection, matrixCase: matrixCase)
+        return ExecCaseSession(adapter: self, connection: connection, matrixCase: matrixCase, unsupported: answer.unsupported)
+    }
+
+    /// `reset`'s result: `{}`, or `{"unsupported": "reason"}` when the environment cannot run the case at all.
+    struct ResetAnswer: Decodable {
+        var unsupported: String?
     }
 
     /// Shuts every driver down: `shutdown`, end of input, then signals. Call once, when the run ends.
@@ -112,16 +124,22 @@ final class ExecCaseSession: CaseSession {
     let adapter: ExecAdapter
     let connection: DriverConnection
     let matrixCase: MatrixCase
+    /// Why the driver cannot run this case, when `reset` said so: every step is skipped.
+    let unsupported: String?
     private var closed = false
 
-    init(adapter: ExecAdapter, connection: DriverConnection, matrixCase: MatrixCase) {
+    init(adapter: ExecAdapter, connection: DriverConnection, matrixCase: MatrixCase, unsupported: String?) {
         self.adapter = adapter
+        self.unsupported = unsupported
         self.connection = connection
         self.matrixCase = matrixCase
     }
 
     func perform(_ step: Step, index: Int) async throws -> StepOutcome {
         let environment = adapter.description.name
+        if let unsupported {
+            return .skipped(reason: "the \(environment) driver cannot run this case: \(unsupported)")
+        }
         guard adapter.supportedActions.contains(step.action.rawValue) else {
             return .skipped(reason: "the \(environment) driver does not support \(step.action.rawValue)")
         }

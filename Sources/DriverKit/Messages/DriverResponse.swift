@@ -72,11 +72,13 @@ public enum DriverOutput: Sendable, Hashable {
     case response(DriverResponse)
     /// `{"method": "progress", "params": {…}}`: the driver is still working on a request.
     case progress(ProgressParams)
+    /// A notification this protocol version does not define; receivers ignore it (protocol §13).
+    case otherNotification(method: String)
 
     /// Reads one line a driver wrote.
     ///
     /// - Throws: ``DriverOutputError`` when the line is not JSON, or is JSON but neither a response (an `id`
-    ///   with exactly one of `result` and `error`) nor a known notification.
+    ///   with exactly one of `result` and `error`) nor a notification.
     public static func parse(_ line: some Collection<UInt8>) throws(DriverOutputError) -> DriverOutput {
         let data = Data(line)
         let envelope: Envelope
@@ -89,8 +91,9 @@ public enum DriverOutput: Sendable, Hashable {
             guard envelope.id == nil, !envelope.hasResult, envelope.error == nil else {
                 throw DriverOutputError(reason: "a notification has a \"method\" and no \"id\", \"result\" or \"error\"")
             }
-            guard DriverNotification(rawValue: method) == .progress, let params = envelope.progress else {
-                throw DriverOutputError(reason: "\"\(method)\" is not a notification of protocol version \(DriverProtocol.version)")
+            guard DriverNotification(rawValue: method) == .progress else { return .otherNotification(method: method) }
+            guard let params = envelope.progress else {
+                throw DriverOutputError(reason: "a progress notification needs \"params\" with the \"id\" of the request in flight")
             }
             return .progress(params)
         }

@@ -18,7 +18,7 @@ struct RunCommand {
         .init(name: "--device", takesValue: true, help: "device, e.g. \"iPhone 16\"", valueName: "DEVICE"),
         .init(name: "--os", takesValue: true, help: "OS version, e.g. \"iOS 26.1\"", valueName: "OS"),
         .init(name: "--out", takesValue: true, help: "reports root (default: reports)", valueName: "DIR"),
-        .init(name: "--jobs", takesValue: true, help: "cases run at once (default: number of cores)", valueName: "N"),
+        .init(name: "--jobs", takesValue: true, help: "cases run at once (default: number of cores; 1 for exec and guided runs)", valueName: "N"),
         .init(name: "--shard", takesValue: true, help: "run slice K of N of the cases (see `matrix merge`)", valueName: "K/N"),
         .init(name: "--resume", takesValue: true, help: "finish an interrupted run in RUN_DIR from its first unrecorded step", valueName: "RUN_DIR"),
         .init(name: "--app-fault", takesValue: true, help: "run the reference app with a known bug (see `matrix faults`)", valueName: "NAME"),
