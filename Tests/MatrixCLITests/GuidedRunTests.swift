@@ -119,3 +119,49 @@ struct GuidedRunTests {
         #expect(inRepo.status == 64 && inRepo.stderr.contains("move it outside the repository"))
     }
 }
+
+/// What a new user tripped over: answers that do not fit the matrix, warnings that would weaken a run, and an
+/// app fault that must be visible in the evidence.
+@Suite("Trustworthy runs")
+struct TrustworthyRunTests {
+    let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")
+
+    @Test("answers naming unknown tiers or results are refused, all at once; answers for unknown cases are warned about")
+    func answersChecked() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-answers")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let answers = dir.appendingPathComponent("a.jsonl")
+        try """
+            {"case": "fresh-purchase/pro", "step": 0, "access": ["gold"]}
+            {"case": "fresh-purchase/pro", "step": 1, "access": ["pro"], "result": "weird"}
+            {"case": "cancel/purchase-shet", "step": 0, "access": []}
+            """.write(to: answers, atomically: true, encoding: .utf8)
+        let result = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--out", dir.path,
+                                           "--build", "1", "--device", "d", "--os", "o"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains(#"a.jsonl:1: unknown tier "gold""#))
+        #expect(result.stderr.contains(#"a.jsonl:2: "weird" is not a result"#))
+        #expect(result.stderr.contains(#"a.jsonl:3: the matrix has no case "cancel/purchase-shet"; did you mean "cancel/purchase-sheet"?"#))
+    }
+
+    @Test("--strict refuses a matrix with warnings; without it the warnings are kept in run.json")
+    func warningsKept() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-strict")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: release.deletingLastPathComponent().appendingPathComponent("Products.storekit"),
+                                         to: dir.appendingPathComponent("Products.storekit"))
+        let text = try String(contentsOf: release, encoding: .utf8).replacingOccurrences(of: #""name": "release","#, with: #""nmae": "release","#)
+        try text.write(to: dir.appendingPathComponent("m.json"), atomically: true, encoding: .utf8)
+        let strict = try MatrixBinary.run(["run", "m.json", "--strict", "--out", "out"], in: dir)
+        #expect(strict.status == 65 && strict.stderr.contains("--strict is on; nothing was run"))
+        let lenient = try MatrixBinary.run(["run", "m.json", "--out", "out", "--quiet", "--app-fault", "pendingUnlocks"], in: dir)
+        #expect(lenient.status == 1)
+        let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
+        let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(manifest.contains(#"unknown key \"nmae\""#))
+        let summary = try String(contentsOf: run.appendingPathComponent("summary.md"), encoding: .utf8)
+        #expect(summary.contains("pendingUnlocks (the reference app ran with this known bug)"))
+        let evidence = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
+        #expect(evidence.split(separator: "\n").allSatisfy { $0.contains(#""appFault":"pendingUnlocks""#) })
+    }
+}

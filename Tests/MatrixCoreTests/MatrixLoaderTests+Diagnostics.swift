@@ -38,7 +38,7 @@ struct MatrixProblem: Sendable, CustomTestStringConvertible {
 
     static let all: [MatrixProblem] = [
         MatrixProblem("invalid JSON", steps(#"{"action": "launch"} ⟨e⟩{"action": "relaunch"}"#),
-                      ["e error MX001 /cases/0/steps"], message: "unexpected character '{', expected ',' or ']'"),
+                      ["e error MX001 /cases/0/steps"], message: "unexpected character '{', expected ',' or ']'", hint: "is a comma missing?"),
         MatrixProblem("wrong types", Sample.matrix(
             cases: #"    {"id": "a", "kind": ⟨k⟩7, "account": "fresh", "steps": [{"action": ⟨a⟩true}, {"action": "launch", "expect": ⟨x⟩[]}]}"#,
             header: #""schemaVersion": ⟨v⟩"1", "app": ⟨app⟩"com.example.myapp", "catalog": ⟨c⟩42,"#),

@@ -233,7 +233,7 @@ struct MatrixLoaderTests {
     func warningsOnly() throws {
         let source = MarkedSource(Sample.matrix(cases: """
                 {"id": "a", "kind": ⟨kind⟩"refnd", "account": "fresh", "steps": [
-                  {"action": "launch", ⟨notes⟩"notes": "typo", "expect": {⟨acess⟩"acess": []}}]}
+                  {"action": "launch", ⟨notes⟩"notes": "typo", "expect": {"access": []}}]}
             """, header: #""schemaVersion": 1, ⟨name⟩"nmae": "x", "app": {"bundleId": "com.example.myapp"}, "catalog": "Products.storekit","#))
         let result = load(source)
         #expect(result.matrix != nil)
@@ -241,13 +241,26 @@ struct MatrixLoaderTests {
             "\(source.location("name").text) warning MX012 /nmae",
             "\(source.location("kind").text) warning MX019 /cases/0/kind",
             "\(source.location("notes").text) warning MX012 /cases/0/steps/0/notes",
-            "\(source.location("acess").text) warning MX012 /cases/0/steps/0/expect/acess",
         ])
-        #expect(result.diagnostics.map(\.hint) == [
-            #"did you mean "name"?"#, #"did you mean "refund"?"#, #"did you mean "note"?"#, #"did you mean "access"?"#,
-        ])
+        #expect(result.diagnostics.map(\.hint) == [#"did you mean "name"?"#, #"did you mean "refund"?"#, #"did you mean "note"?"#])
         #expect(result.diagnostics[0].message == #"unknown key "nmae"; it is ignored"#)
         #expect(result.diagnostics[1].message == #"case kind "refnd" is not one the documentation names"#)
+    }
+
+    @Test("an unknown key in an expectation is an error: a typo there would silently judge nothing")
+    func unknownExpectationKey() throws {
+        let source = MarkedSource(Sample.matrix(cases: """
+                {"id": "a", "kind": "refund", "account": "fresh", "steps": [
+                  {"action": "launch", "expect": {⟨acess⟩"acess": [], "transaction": {"product": "com.example.pro", ⟨rev⟩"revokd": true}}}]}
+            """))
+        let result = load(source)
+        #expect(result.matrix == nil)
+        #expect(result.diagnostics.summaries == [
+            "\(source.location("acess").text) error MX012 /cases/0/steps/0/expect/acess",
+            "\(source.location("rev").text) error MX012 /cases/0/steps/0/expect/transaction/revokd",
+        ])
+        #expect(result.diagnostics.map(\.hint) == [#"did you mean "access"?"#, #"did you mean "revoked"?"#])
+        #expect(result.diagnostics[0].message == #"unknown key "acess"; it would be ignored"#)
     }
 
     @Test("a duplicate key in the matrix is an MX004 warning")

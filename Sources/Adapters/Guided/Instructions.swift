@@ -13,7 +13,7 @@ enum Instructions {
             let display = matrix.catalog.product(productID)?.displayName
             return display.map { "\($0) (\(productID))" } ?? productID
         }
-        let header = "[\(matrixCase.id) · step \(index + 1)/\(matrixCase.steps.count)] \(step.action.rawValue)"
+        let header = "[\(matrixCase.id) #\(index)] \(step.action.rawValue) (step \(index + 1) of \(matrixCase.steps.count))"
         var body: String
         switch step.action {
         case .launch:

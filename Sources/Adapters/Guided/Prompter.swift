@@ -63,6 +63,9 @@ public protocol Prompter: Sendable {
 /// interrupted, to be resumed (`matrix run --resume`) once the answers are added.
 public struct ScriptedPrompter: Prompter {
     let answers: [String: Answer]
+    /// The line of each answer in the file, for messages.
+    let lines: [String: Int]
+    let path: String
     let log: @Sendable (String) -> Void
     let stopped: @Sendable (String) -> Void
 
@@ -70,27 +73,68 @@ public struct ScriptedPrompter: Prompter {
     /// - Parameters:
     ///   - log: receives instructions and waits (they are not shown to anyone).
     ///   - stopped: receives the reason the run stops early.
-    /// - Throws: ``AdapterError`` naming the line of a malformed or incomplete answer.
+    /// - Throws: ``AdapterError`` naming every line that is malformed or incomplete.
     public init(jsonLines data: Data, path: String, log: @escaping @Sendable (String) -> Void = { _ in },
                 stopped: @escaping @Sendable (String) -> Void = { _ in }) throws {
         var answers: [String: Answer] = [:]
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        for (number, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+        var lines: [String: Int] = [:]
+        var problems: [String] = []
+        let text = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        for (number, line) in text.enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(line.utf8)) else {
-                throw AdapterError("\(path):\(number + 1): not an answer: expected a JSON object such as "
-                                   + #"{"case": "refund/pro", "step": 2, "access": []}"#)
+                problems.append("\(path):\(number + 1): not an answer: expected a JSON object such as "
+                                + #"{"case": "refund/pro", "step": 2, "access": []}"#)
+                continue
             }
             guard let caseID = answer.case, let step = answer.step else {
-                throw AdapterError("\(path):\(number + 1): an answer needs \"case\" and \"step\"")
+                problems.append("\(path):\(number + 1): an answer needs \"case\" and \"step\"")
+                continue
             }
             if answer.access == nil && answer.skip == nil {
-                throw AdapterError("\(path):\(number + 1): an answer needs \"access\" (the tiers the app grants) or \"skip\"")
+                problems.append("\(path):\(number + 1): an answer needs \"access\" (the tiers the app grants) or \"skip\"")
+                continue
+            }
+            if let first = lines["\(caseID)#\(step)"] {
+                problems.append("\(path):\(number + 1): a second answer for case \"\(caseID)\" step \(step) (the first is on line \(first))")
+                continue
             }
             answers["\(caseID)#\(step)"] = answer
+            lines["\(caseID)#\(step)"] = number + 1
         }
+        guard problems.isEmpty else { throw AdapterError(problems.joined(separator: "\n")) }
         self.answers = answers
+        self.lines = lines
+        self.path = path
         self.log = log
         self.stopped = stopped
+    }
+
+    /// What does not fit the matrix: answers naming tiers or results it does not have (errors), and answers for
+    /// cases or steps it does not have (warnings: likely a typo in a case id).
+    public func problems(against matrix: Matrix) -> (errors: [String], warnings: [String]) {
+        var errors: [String] = []
+        var warnings: [String] = []
+        let tiers = Set(matrix.tiers.map(\.name))
+        let results = Set(Expectation.purchaseResults + Expectation.restoreResults)
+        for (key, answer) in answers.sorted(by: { (lines[$0.key] ?? 0) < (lines[$1.key] ?? 0) }) {
+            let place = "\(path):\(lines[key] ?? 0)"
+            guard let caseID = answer.case, let step = answer.step else { continue }
+            guard let matrixCase = matrix.cases.first(where: { $0.id == caseID }) else {
+                let hint = Suggestion.didYouMean(caseID, among: matrix.cases.map(\.id)).map { "; \($0)" } ?? ""
+                warnings.append("\(place): the matrix has no case \"\(caseID)\"\(hint)")
+                continue
+            }
+            if !matrixCase.steps.indices.contains(step) {
+                warnings.append("\(place): case \"\(caseID)\" has no step \(step) (steps are numbered from 0 to \(matrixCase.steps.count - 1))")
+            }
+            for tier in answer.access ?? [] where !tiers.contains(tier) {
+                errors.append("\(place): unknown tier \"\(tier)\"; the matrix's tiers are " + matrix.tiers.map(\.name).joined(separator: ", "))
+            }
+            if let result = answer.result, !results.contains(result) {
+                errors.append("\(place): \"\(result)\" is not a result; use " + (Expectation.purchaseResults + Expectation.restoreResults).joined(separator: ", "))
+            }
+        }
+        return (errors, warnings)
     }
 
     public func show(_ text: String) async { log(text) }

@@ -23,9 +23,7 @@ public struct TerminalPrompter: Prompter {
         let tierList = request.tiers.isEmpty ? "(the matrix defines no tiers)" : request.tiers.joined(separator: ", ")
         while answer.access == nil {
             write("Which tiers does the app grant now? \(tierList) — comma-separated, \"none\", or \"skip: reason\": ")
-            guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else {
-                throw AdapterError("the input ended before the tester answered case \"\(request.caseID)\" step \(request.step); resume the run later")
-            }
+            guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else { throw endOfInput(request) }
             if line.lowercased().hasPrefix("skip") {
                 let reason = line.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: ": "))
                 return Answer(case: request.caseID, step: request.step, skip: reason.isEmpty ? "skipped by the tester" : reason)
@@ -42,9 +40,7 @@ public struct TerminalPrompter: Prompter {
         if let results = request.results {
             while answer.result == nil {
                 write("What did the app report? \(results.joined(separator: ", ")): ")
-                guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else {
-                    throw AdapterError("the input ended before the tester answered case \"\(request.caseID)\" step \(request.step)")
-                }
+                guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else { throw endOfInput(request) }
                 if results.contains(line) { answer.result = line } else { write("choose one of \(results.joined(separator: ", "))\n") }
             }
         }
@@ -53,6 +49,13 @@ public struct TerminalPrompter: Prompter {
             if let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty { answer.transactionId = line }
         }
         return answer
+    }
+
+    /// The input ended: the tester is gone, so the run stops here as interrupted, to be resumed.
+    func endOfInput(_ request: AnswerRequest) -> CancellationError {
+        write("\nthe input ended before case \"\(request.caseID)\" step #\(request.step) was answered; the run stops here "
+              + "(resume it with `matrix run --resume`)\n")
+        return CancellationError()
     }
 
     public func wait(milliseconds: Int64, label: String) async throws {

@@ -75,7 +75,8 @@ struct InitCommand {
         let destination = out ?? "stdout"
         console.info("wrote \(destination): \(output.caseCount) cases, \(output.tierCount) tiers, \(output.accountCount) accounts")
         if let guessed = output.guessedBundleId {
-            console.info("note: app.bundleId \"\(guessed)\" is guessed from the product IDs; pass --bundle-id to set it")
+            let how = guessed == "com.example.app" ? "is a placeholder (the product IDs suggest none)" : "is guessed from the product IDs"
+            console.info("note: app.bundleId \"\(guessed)\" \(how); pass --bundle-id to set your app's")
         }
         for note in output.notes { console.info("note: " + note) }
         if let schema = options.schemaReference, !FileManager.default.fileExists(atPath: "schema/matrix.schema.json") {

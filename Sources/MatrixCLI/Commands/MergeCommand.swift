@@ -118,7 +118,7 @@ struct MergeCommand {
         if !missing.isEmpty {
             console.warning("\(missing.count) case\(missing.count == 1 ? " is" : "s are") in no slice (e.g. \(missing.prefix(3).joined(separator: ", "))); the merged run is marked interrupted")
         }
-        console.info("merged \(slices.count) slices, \(byCase.values.map(\.count).reduce(0, +)) steps of \(byCase.count) cases into \(out)", always: true)
+        console.info("merged \(slices.count) slice\(slices.count == 1 ? "" : "s"), \(byCase.values.map(\.count).reduce(0, +)) steps of \(byCase.count) cases into \(out)", always: true)
         return .success
     }
 }

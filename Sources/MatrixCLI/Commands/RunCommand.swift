@@ -26,6 +26,7 @@ struct RunCommand {
         .init(name: "--signed-environment", takesValue: true, help: "environment written in signed data: Sandbox (default), Production, Xcode, LocalTesting", valueName: "ENV"),
         .init(name: "--answers", takesValue: true, help: "sandbox/testflight: the tester's answers as JSON Lines, for scripted or replayed runs", valueName: "FILE"),
         .init(name: "--accounts", takesValue: true, help: "sandbox/testflight: account aliases to Sandbox Apple Accounts (kept outside the repository)", valueName: "FILE"),
+        .init(name: "--strict", takesValue: false, help: "refuse to run a matrix that has warnings"),
         .init(name: "--quiet", takesValue: false, help: "print only failures and the summary"),
         .init(name: "--verbose", takesValue: false, help: "print every step"),
         .init(name: "--help", takesValue: false, help: "show this help"),
@@ -47,7 +48,7 @@ struct RunCommand {
         arguments without a shell: '…' and "…" quote, \\ escapes the next character.
 
         Guided runs (--env sandbox|testflight) cross-check every step with the App Store Server API when credentials
-        are given (--credentials FILE or the APP_STORE_* variables; see docs/app-store-api.md).
+        are given (--credentials FILE, or the APP_STORE_CONNECT_* and APP_STORE_IN_APP_PURCHASE_* variables; see docs/app-store-api.md).
 
         OPTIONS:
         \(Arguments.help(allOptions))
@@ -119,7 +120,7 @@ struct RunCommand {
         }
         let environment = args.value("--env") ?? "local"
         let exec = try ExecOptions(args, environment: environment)
-        let (matrix, bytes, catalogBytes) = try loadMatrix(path)
+        let (matrix, bytes, catalogBytes, warnings) = try loadMatrix(path, strict: args.has("--strict"))
         let schedule = try Self.schedule(args.value("--clock"), matrix: matrix)
         let salt = Self.makeSalt()
         let guided = try guidedSetup(environment, args: args, salt: salt, matrix: matrix)
@@ -137,13 +138,15 @@ struct RunCommand {
             build: describedBuild ?? (environment == "local" ? "unspecified (local run)" : "unspecified"),
             device: args.value("--device") ?? adapter.description.device ?? "unspecified",
             os: args.value("--os") ?? adapter.description.os ?? "unspecified",
-            accountHashes: guided?.hashes ?? [:])
+            accountHashes: guided?.hashes ?? [:], appFault: fault?.rawValue)
         let cases = shard.map { $0.caseIndices(of: matrix) } ?? Array(matrix.cases.indices)
         var manifest = RunManifest(
             toolVersion: MatrixCommand.version, context: context,
             matrix: MatrixReference(path: path, contents: Data(bytes), name: matrix.name),
             clock: adapter.description.clock, accounts: RunManifest.accounts(of: matrix), startedAt: Date())
         manifest.appFault = fault?.rawValue
+        manifest.warnings = warnings.isEmpty ? nil : warnings
+        manifest.guidance = guided?.guidance
         manifest.signedEnvironment = exec == nil ? signedEnvironment : nil
         manifest.driver = exec?.arguments
         manifest.shard = shard?.description
@@ -182,7 +185,7 @@ struct RunCommand {
             throw CommandFailure("\(runPath) is complete; there is nothing to resume", code: .usage)
         }
         let path = args.positionals.first ?? manifest.matrix.path
-        let (matrix, bytes, catalogBytes) = try loadMatrix(path)
+        let (matrix, bytes, catalogBytes, _) = try loadMatrix(path, strict: false)
         let digest = MatrixReference(path: path, contents: Data(bytes), name: matrix.name).sha256
         guard digest == manifest.matrix.sha256 else {
             throw CommandFailure("\(path) changed since the run started (SHA-256 \(digest.prefix(12))…, the run has \(manifest.matrix.sha256.prefix(12))…); "
@@ -217,14 +220,20 @@ struct RunCommand {
     }
 
     /// The matrix, its file's bytes and its `.storekit` file's bytes (external drivers receive both files).
-    func loadMatrix(_ path: String) throws(CommandFailure) -> (Matrix, [UInt8], catalog: [UInt8]?) {
+    /// Loads the matrix; its warnings are returned for run.json, and with `strict` they stop the run.
+    func loadMatrix(_ path: String, strict: Bool) throws(CommandFailure) -> (Matrix, [UInt8], catalog: [UInt8]?, warnings: [String]) {
         let loaded = try InputFiles.loadMatrixSources(path)
         _ = MatrixCommand.report(loaded.diagnostics, on: console)
         guard let matrix = loaded.matrix else {
             let count = loaded.diagnostics.filter { $0.severity == .error }.count
             throw CommandFailure("\(path) has \(count) error\(count == 1 ? "" : "s"); nothing was run", code: .dataError)
         }
-        return (matrix, loaded.bytes, loaded.catalogBytes)
+        let warnings = loaded.diagnostics.filter { $0.severity == .warning }.map(\.rendered)
+        if strict, !warnings.isEmpty {
+            throw CommandFailure("\(path) has \(warnings.count) warning\(warnings.count == 1 ? "" : "s") and --strict is on; nothing was run",
+                                 code: .dataError)
+        }
+        return (matrix, loaded.bytes, loaded.catalogBytes, warnings)
     }
 
     /// What a guided run needs besides the matrix: the prompter, the accounts, the build metadata.
@@ -236,6 +245,8 @@ struct RunCommand {
         var device: String
         var os: String
         var serverCheck: (any ServerCheck)?
+        /// How the tester's observations are obtained, for run.json: `interactive` or `answers file PATH`.
+        var guidance: String
     }
 
     /// For `sandbox` and `testflight`: `--build`, `--device`, `--os` are required; answers come from
@@ -255,12 +266,17 @@ struct RunCommand {
         let prompter: any Prompter
         if let answers = args.value("--answers") {
             let bytes = try InputFiles.readArgument(answers, what: "answers file")
+            let scripted: ScriptedPrompter
             do {
-                prompter = try ScriptedPrompter(jsonLines: Data(bytes), path: answers, log: { console.detail($0) },
+                scripted = try ScriptedPrompter(jsonLines: Data(bytes), path: answers, log: { console.detail($0) },
                                                 stopped: { console.info(console.paint("stopped:", .yellow) + " " + $0, always: true) })
             } catch {
                 throw CommandFailure((error as? AdapterError)?.message ?? "\(error)", code: .dataError)
             }
+            let (errors, warnings) = scripted.problems(against: matrix)
+            for warning in warnings { console.warning(warning) }
+            guard errors.isEmpty else { throw CommandFailure(errors.joined(separator: "\n"), code: .dataError) }
+            prompter = scripted
         } else if isatty(0) == 1 {
             prompter = TerminalPrompter(write: { console.prompt($0) })
         } else {
@@ -282,7 +298,8 @@ struct RunCommand {
         }
         let hashes = identifiers.mapValues { RunManifest.accountHash(identifier: $0, salt: salt) }
         return Guided(prompter: prompter, identifiers: identifiers, hashes: hashes, build: build, device: device, os: os,
-                      serverCheck: try serverCheck(args, bundleId: matrix.app.bundleId))
+                      serverCheck: try serverCheck(args, bundleId: matrix.app.bundleId),
+                      guidance: args.value("--answers").map { "answers file \($0) (scripted: waits were not slept)" } ?? "interactive")
     }
 
     /// The App Store Server API cross-check, when credentials are given; without them the run records only what

@@ -14,7 +14,10 @@ struct LoadedRun {
 
     /// The run as ``Comparator`` takes it.
     var compared: ComparedRun {
-        ComparedRun(path: path, runId: manifest.runId, environment: manifest.environment, build: manifest.build,
+        // A run of the reference app with a known bug is an app environment, not the reference.
+        ComparedRun(path: path, runId: manifest.runId,
+                    environment: manifest.appFault.map { "\(manifest.environment) with app fault \($0)" } ?? manifest.environment,
+                    build: manifest.build,
                     clock: manifest.clock, matrixName: manifest.matrix.name, matrixSHA256: manifest.matrix.sha256, status: manifest.status.rawValue,
                     records: records)
     }

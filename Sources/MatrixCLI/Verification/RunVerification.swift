@@ -142,6 +142,8 @@ struct RunVerification {
         if let note = bundle.note { report.note(note) }
         let checker = SignedDataChecker(roots: roots, bundleId: bundle.id, environment: environment, appAppleId: appAppleId)
 
+        let defaultAppleRoot = rootNames.isEmpty && manifest.environment != "local"
+        var simulatorSigned = 0
         do {
             let torn = try EvidenceReader.forEachRecord(in: directory.evidenceURL) { record in
                 var line = RunVerificationReport.RecordLine(seq: record.seq, caseID: record.case, step: record.step,
@@ -158,9 +160,15 @@ struct RunVerification {
                     for note in outcome.notes where bundle.note == nil || !note.hasPrefix("bundleId not compared") {
                         report.note(note)
                     }
+                    if defaultAppleRoot, outcome.status == .failed, VerifyCommand.isSimulatorSigned(item.jws) { simulatorSigned += 1 }
                     line.items.append((item.kind, outcome))
                 }
                 report.records.append(line)
+            }
+            if simulatorSigned > 0 {
+                report.note("hint: \(simulatorSigned) signed item\(simulatorSigned == 1 ? "" : "s") of this \(manifest.environment) run carr\(simulatorSigned == 1 ? "ies" : "y") "
+                            + "the StoreKit Matrix simulator's chain, which Apple's root does not trust (the environment served simulator data, "
+                            + "as `matrix driver local` does); pass --root simulator to verify them against the simulator root")
             }
             if torn {
                 report.note("\(RunDirectory.evidenceFileName) ends with a torn line (the run stopped while writing it); that line was left out")

@@ -81,11 +81,13 @@ public struct EvidenceRecord: Sendable, Hashable, Codable {
     public var modelledWallTimeMs: Int64?
     /// The clock the case ran on (`real`, `xcode:13`, `sandbox:5`, `testflight`), when the environment models one.
     public var clock: String?
+    /// The known bug the reference app ran with (`--app-fault`): this evidence is of a deliberately faulty app.
+    public var appFault: String?
 
     public init(run: String, seq: Int, environment: String, build: String, device: String, os: String, account: AccountRef,
                 case caseID: String, kind: String, step: Int, action: Step, product: String?, expected: Expectation?,
                 observed: Observation?, verdict: Verdict, reason: String?, wallStart: String, wallEnd: String,
-                storeTime: Int64?, modelledWallTimeMs: Int64? = nil, clock: String? = nil) {
+                storeTime: Int64?, modelledWallTimeMs: Int64? = nil, clock: String? = nil, appFault: String? = nil) {
         self.run = run
         self.seq = seq
         self.environment = environment
@@ -107,5 +109,6 @@ public struct EvidenceRecord: Sendable, Hashable, Codable {
         self.storeTime = storeTime
         self.modelledWallTimeMs = modelledWallTimeMs
         self.clock = clock
+        self.appFault = appFault
     }
 }

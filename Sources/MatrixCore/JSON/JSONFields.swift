@@ -164,7 +164,8 @@ public struct ObjectFields {
     /// Warns about every member that was neither read nor ignored, suggesting the nearest known key.
     public func finish(severity: Diagnostic.Severity = .warning) {
         for member in members where !used.contains(member.key) {
-            sink.add(severity, .unknownKey, "unknown key \"\(member.key)\"; it is ignored",
+            let consequence = severity == .error ? "it would be ignored" : "it is ignored"
+            sink.add(severity, .unknownKey, "unknown key \"\(member.key)\"; \(consequence)",
                      pointer: member.field.pointer, at: member.keyLocation,
                      hint: Suggestion.didYouMean(member.key, among: used))
         }

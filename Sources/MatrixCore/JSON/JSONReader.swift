@@ -252,7 +252,9 @@ private struct Parser {
                 index += 1
                 return elements
             }
-            throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected ',' or ']'", pointer: pointer)
+            let startsValue = [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\"")].contains(bytes[index])
+            throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected ',' or ']'", pointer: pointer,
+                       hint: startsValue ? "is a comma missing?" : nil)
         }
     }
 

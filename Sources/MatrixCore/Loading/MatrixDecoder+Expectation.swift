@@ -93,7 +93,8 @@ extension MatrixDecoder {
         if let renewalField = fields.optional("renewalInfo") {
             expectation.renewalInfo = decodeRenewalInfoExpectation(renewalField, step: step)
         }
-        fields.finish()
+        // An unknown key here would silently judge nothing (a typo such as "acess"): it is an error.
+        fields.finish(severity: .error)
         return expectation
     }
 
@@ -145,7 +146,7 @@ extension MatrixDecoder {
             expected.transactionReason = text
         }
         expected.offerType = fields.optional("offerType")?.int(sink, in: 1...4)
-        fields.finish()
+        fields.finish(severity: .error)
         return expected
     }
 
@@ -171,7 +172,7 @@ extension MatrixDecoder {
         }
         expected.expirationIntent = fields.optional("expirationIntent")?.int(sink, in: 1...5)
         expected.isInBillingRetryPeriod = fields.optional("isInBillingRetryPeriod")?.bool(sink)
-        fields.finish()
+        fields.finish(severity: .error)
         return expected
     }
 }

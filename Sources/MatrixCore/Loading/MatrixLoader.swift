@@ -64,6 +64,12 @@ struct MatrixDecoder {
     }
 
     mutating func decode(_ root: JSONField) -> Matrix? {
+        if let object = root.value.objectValue, object["schemaVersion"] == nil, object["version"] != nil,
+           object["products"] != nil || object["subscriptionGroups"] != nil {
+            sink.error(.missingField, "this is a StoreKit configuration (.storekit), not a matrix", pointer: "", at: root.location,
+                       hint: "write a matrix for it with `matrix init --catalog \(sink.file ?? "FILE")`, then name it in the matrix's \"catalog\"")
+            return nil
+        }
         var fields = ObjectFields(root, sink)
         guard fields.isObject else { return nil }
         fields.ignore("$schema", "description")

@@ -51,14 +51,18 @@ public struct RunContext: Sendable, Hashable, Codable {
     public var os: String
     /// Salted SHA-256 of each account's real identifier, by alias, in guided runs.
     public var accountHashes: [String: String]
+    /// The known bug the reference app runs with, if any.
+    public var appFault: String?
 
-    public init(runID: String, environment: String, build: String, device: String, os: String, accountHashes: [String: String] = [:]) {
+    public init(runID: String, environment: String, build: String, device: String, os: String, accountHashes: [String: String] = [:],
+                appFault: String? = nil) {
         self.runID = runID
         self.environment = environment
         self.build = build
         self.device = device
         self.os = os
         self.accountHashes = accountHashes
+        self.appFault = appFault
     }
 }
 
@@ -273,7 +277,7 @@ public struct Runner: Sendable {
                 case: matrixCase.id, kind: matrixCase.kind, step: index, action: action, product: step.product,
                 expected: step.expect, observed: observed, verdict: verdict, reason: reason,
                 wallStart: Timestamp.iso8601(start), wallEnd: Timestamp.iso8601(end), storeTime: observed?.storeTime,
-                modelledWallTimeMs: modelled, clock: clock))
+                modelledWallTimeMs: modelled, clock: clock, appFault: context.appFault))
         }
         await session?.close()
         return true

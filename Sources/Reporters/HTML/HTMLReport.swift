@@ -55,6 +55,9 @@ public enum HTMLReport {
             ("Build", manifest.build), ("Device", manifest.device), ("OS", manifest.os),
         ]
         if let clock = manifest.clock { rows.append(("Clock", clock)) }
+        if let fault = manifest.appFault { rows.append(("App fault", "\(fault) (the reference app ran with this known bug)")) }
+        if let guidance = manifest.guidance { rows.append(("Observations", guidance)) }
+        if let warnings = manifest.warnings, !warnings.isEmpty { rows.append(("Matrix warnings", warnings.joined(separator: "\n"))) }
         rows += [
             ("Matrix", "\(manifest.matrix.path) (\(manifest.matrix.name))"), ("Matrix SHA-256", manifest.matrix.sha256),
             ("Started", manifest.startedAt), ("Ended", manifest.endedAt ?? "—"), ("Tool", "matrix \(manifest.toolVersion)"),

@@ -56,6 +56,7 @@ public enum JUnitReport {
             ("account.state", matrixCase.account.state),
         ]
         if let hash = matrixCase.account.hash { properties.append(("account.hash", hash)) }
+        if let fault = first.appFault { properties.append(("appFault", fault)) }
         properties += [("kind", matrixCase.kind), ("run", first.run)]
         xml += "    <properties>\n"
         for (name, value) in properties {

@@ -42,6 +42,10 @@ public struct RunManifest: Sendable, Hashable, Codable {
     public var shard: String?
     /// The ids of the cases this shard runs, in matrix order.
     public var shardCases: [String]?
+    /// The matrix's warnings when the run started (an unknown key, an unusual case kind), compiler-style.
+    public var warnings: [String]?
+    /// Guided runs: how the tester's observations were obtained (`interactive`, or an answers file).
+    public var guidance: String?
     /// The run ids of the slices `matrix merge` made this run of.
     public var mergedFrom: [String]?
     /// The salt of the accounts' hashes (``accountHash(identifier:salt:)``), so that someone who knows an

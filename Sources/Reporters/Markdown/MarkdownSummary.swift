@@ -73,6 +73,9 @@ public enum MarkdownSummary {
             ("OS", Markdown.text(manifest.os)),
         ]
         if let clock = manifest.clock { rows.append(("Clock", Markdown.text(clock))) }
+        if let fault = manifest.appFault { rows.append(("App fault", Markdown.text("\(fault) (the reference app ran with this known bug)"))) }
+        if let guidance = manifest.guidance { rows.append(("Observations", Markdown.text(guidance))) }
+        if let warnings = manifest.warnings, !warnings.isEmpty { rows.append(("Matrix warnings", Markdown.text("\(warnings.count) (see run.json)"))) }
         rows += [
             ("Matrix", Markdown.code(manifest.matrix.path) + " (" + Markdown.text(manifest.matrix.name) + ", SHA-256 "
                 + Markdown.code(String(manifest.matrix.sha256.prefix(12))) + ")"),

@@ -42,6 +42,7 @@ class ToyStore:
         for account in accounts:
             for product_id in account.get("owns", []):
                 self.buy(account["alias"], product_id)
+        self.notifications = []  # the starting state was bought before the case: no notification for it
 
     def buy(self, account, product_id):
         transaction = {
@@ -57,6 +58,8 @@ class ToyStore:
         }
         self.next_id += 1
         self.transactions.append(transaction)
+        # App Store Server Notifications V2: a one-time purchase is a ONE_TIME_CHARGE.
+        self.notifications.append((account, "ONE_TIME_CHARGE"))
         return transaction
 
     def latest(self, account, product_id):
@@ -112,6 +115,11 @@ class ToyDriver:
         self.case = params["case"]["id"]
         self.store = ToyStore(self.products, self.params["accounts"])
         self.apps = {}
+        # Cases the toy cannot model at all are refused whole: every step is recorded skipped.
+        if params.get("store", {}).get("askToBuy"):
+            return {"unsupported": "the toy store has no Ask to Buy"}
+        if params.get("account", {}).get("familyOrganizer"):
+            return {"unsupported": "the toy store has no Family Sharing"}
         return {}
 
     def perform(self, params):
@@ -137,10 +145,13 @@ class ToyDriver:
         elif action == "purchase":
             product_id = step["product"]
             outcome = step.get("outcome", "success")
-            if self.products.get(product_id, {}).get("type") == "consumable":
-                return {"status": "unsupported", "reason": "the toy app sells no consumables"}
+            kind = self.products.get(product_id, {}).get("type")
             if outcome not in ("success", "userCancelled"):
                 return {"status": "unsupported", "reason": f"the toy store cannot produce a {outcome} purchase"}
+            if kind == "consumable":
+                return {"status": "unsupported", "reason": "the toy app sells no consumables"}
+            if kind in ("autoRenewable", "nonRenewable"):
+                return {"status": "unsupported", "reason": "the toy app sells no subscriptions"}
             if outcome == "success":
                 store.buy(account, product_id)
                 app.unlocked.add(product_id)
