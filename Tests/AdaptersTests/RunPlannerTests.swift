@@ -52,7 +52,15 @@ struct RunPlannerTests {
         ]
         let billing = await plan(steps, environment: .sandbox, store: StoreSettings(gracePeriodDays: 16))
         #expect(billing.steps.map(\.waitMs) == [0, 0, 0, 5 * Self.minute, 150_000, 10 * Self.minute - 150_000])
-        #expect(billing.setup == ["set a 16-day billing grace period in App Store Connect"])
+        #expect(billing.appSettings == RunPlan.AppSettings(gracePeriodDays: 16))
+        #expect(billing.setup == [
+            "Sandbox account a: sign in on the device (Settings > Developer > Sandbox Apple Account)",
+            "clear the purchase history first: matrix sandbox clear a",
+            "renewal rate: matrix sandbox set a --renewal-rate 5m",
+            "check that the app's billing grace period is 16 days in App Store Connect (set for the whole group)",
+            "delete the app and install the build again, so that the case starts without app data",
+        ])
+        #expect(billing.teardown == ["turn Allow Purchases & Renewals back on (Settings > Developer > Sandbox Apple Account > Manage > Account Settings)"])
     }
 
     @Test("a thirteenth renewal in Sandbox is skipped as an environment limit, and so is the rest of the case")
@@ -92,7 +100,9 @@ struct RunPlannerTests {
         #expect(other.steps.allSatisfy { $0.skipped != nil && $0.waitMs == 0 })
         let own = await plan(steps, environment: .sandbox, store: StoreSettings(clock: "sandbox:30"))
         #expect(own.clock == "sandbox:30" && own.waitMs == 30 * Self.minute)
-        #expect(own.setup == ["set the Sandbox account's subscription renewal rate to 30 minutes a month (store.clock sandbox:30)"])
+        #expect(own.setup.contains("renewal rate: matrix sandbox set a --renewal-rate 30m"))
+        #expect(!own.setup.contains("renewal rate: matrix sandbox set a --renewal-rate 5m"))
+        #expect(other.setup.isEmpty && other.group == nil && other.lane == nil)
     }
 
     @Test("Xcode uses the catalog's _timeRate unless --clock says otherwise")
@@ -116,11 +126,12 @@ struct RunPlannerTests {
     @Test("totals: one account waits the sum; N accounts wait the longest lane")
     func totals() async {
         let renewCase = { (id: String, count: Int) in
-            MatrixCase(id: id, kind: "renewal", account: "a",
+            MatrixCase(id: id, kind: "renewal", account: id,
                        steps: [Step(action: .launch), Step(action: .purchase, product: ExampleMatrix.monthly),
                                Step(action: .renew, product: ExampleMatrix.monthly, count: count)])
         }
-        let matrix = ExampleMatrix.matrix(cases: [renewCase("one", 1), renewCase("three", 3), renewCase("two", 2), renewCase("four", 4)])
+        let matrix = ExampleMatrix.matrix(accounts: ["one", "two", "three", "four"].map { Account(alias: $0) },
+                                          cases: [renewCase("one", 1), renewCase("three", 3), renewCase("two", 2), renewCase("four", 4)])
         let plan = await RunPlanner.plan(matrix, matrixPath: "m.json", environment: .sandbox, accounts: 2)
         #expect(plan.sequentialMs == 50 * Self.minute)
         #expect(plan.parallelMs == 25 * Self.minute)

@@ -68,11 +68,34 @@ struct InitPlanCommandTests {
         let json = try await CommandHarness.run(["plan", release, "--env", "testflight", "--format", "json"])
         #expect(json.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(object["planVersion"] as? Int == 1)
+        #expect(object["planVersion"] as? Int == 2)
         #expect(object["clock"] as? String == "testflight")
         let cases = try #require(object["cases"] as? [[String: Any]])
         let daily = try #require(cases.first { $0["id"] as? String == "environment-limit/testflight-daily-renewals" })
         #expect(daily["waitMs"] as? Int == 7 * 86_400_000)
+    }
+
+    @Test("plan groups the release matrix by billing grace period, states each case's setup, and warns that Xcode's default is real time")
+    func planGroupsAndSetup() async throws {
+        let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
+        let text = try await CommandHarness.run(["plan", release, "--env", "sandbox", "--accounts", "2"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("group 1 of 2 · billing grace period 16 days\n      set: set the billing grace period to 16 days in App Store Connect\n"))
+        #expect(text.stdout.contains("group 2 of 2 · billing grace period off\n      set: turn the billing grace period off in App Store Connect\n"))
+        #expect(text.stdout.contains("      setup: cancel-purchase-sheet must own Pro (com.example.storekitmatrix.pro): buy it first with "
+            + "cancel-purchase-sheet in the app and let the app finish the purchase\n"))
+        #expect(text.stdout.contains("      setup: clear the purchase history first: matrix sandbox clear family-member family-organizer\n"))
+        let json = try await CommandHarness.run(["plan", release, "--env", "sandbox", "--accounts", "2", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let groups = try #require(object["groups"] as? [[String: Any]])
+        #expect(groups.compactMap { ($0["appSettings"] as? [String: Int])?["gracePeriodDays"] } == [16, 0])
+        #expect(groups.compactMap { $0["parallelMs"] as? Int }.reduce(0, +) == object["parallelMs"] as? Int)
+
+        let xcode = try await CommandHarness.run(["plan", release, "--env", "xcode", "--format", "json"])
+        #expect(xcode.status == 0)
+        #expect(xcode.stderr.contains("note: the catalog's _timeRate is 0 and --clock was not given: that is real time"))
+        let fast = try await CommandHarness.run(["plan", release, "--env", "xcode", "--clock", "xcode:13"])
+        #expect(fast.status == 0 && !fast.stdout.contains("note:") && !fast.stderr.contains("note:"))
     }
 
     @Test("plan usage errors exit 64: no --env, an unknown one, a clock of another environment")

@@ -2,15 +2,20 @@ import MatrixCore
 import StoreSimulator
 
 /// What a person with a device cannot do in Sandbox or TestFlight: the steps a guided run skips as environment
-/// limits, and `matrix plan` predicts. One place, so that the plan and the run agree.
+/// limits, and `matrix plan` predicts. One place, so that the plan and the run agree; each reason names the
+/// Apple page it rests on (``SandboxHowTo`` says how to do the rest).
 ///
 /// Apple: https://developer.apple.com/documentation/storekit/testing-an-auto-renewable-subscription,
 /// https://developer.apple.com/help/app-store-connect/test-a-beta-version/testing-subscriptions-and-in-app-purchases-in-testflight
 enum GuidedLimits {
     /// Why `environment` (`sandbox` or `testflight`, on `schedule`) cannot perform `step`, or `nil` when it can.
     ///
+    /// A `testflight` schedule is a TestFlight build with the tester's own Apple Account: it cannot simulate
+    /// billing problems, failed or interrupted purchases (Sandbox Apple Account settings).
+    ///
     /// - Parameter renewalsSoFar: renewals the subscription the step renews has had in the case so far.
     static func reason(for step: Step, environment: String, schedule: RenewalSchedule, renewalsSoFar: Int) -> String? {
+        let ownAccount = schedule.kind == .testFlight
         switch step.action {
         case .failRenewal, .recoverBilling:
             if let reason = schedule.billingRetryUnsupportedReason { return reason }
@@ -24,11 +29,20 @@ enum GuidedLimits {
         case .expire:
             return "\(environment) cannot end a subscription on demand; use disableAutoRenew and advanceTime to expiration"
         case .reverseRefund:
-            return "\(environment) cannot reverse a refund"
+            return "\(environment) cannot reverse a refund: Apple's refund testing covers approved, declined and prorated refunds only "
+                + "(\(SandboxHowTo.refund.source))"
+        case .approveAskToBuy, .declineAskToBuy:
+            return "\(environment) cannot answer an Ask to Buy request: Sandbox only simulates the request "
+                + "(\(SandboxHowTo.askToBuy.source)); Apple documents answering it in StoreKit Testing in Xcode only "
+                + "(\(SandboxHowTo.xcodeAskToBuy))"
         case .purchase where step.terminate != nil:
             return "a person cannot terminate the app at a precise point of its transaction handling"
-        case .purchase where step.outcome == .failed:
-            return "\(environment) cannot make a purchase fail on demand"
+        case .purchase where step.outcome == .failed && ownAccount:
+            return "a TestFlight purchase with the tester's own Apple Account cannot be made to fail: turning off Allow Purchases & "
+                + "Renewals needs a Sandbox Apple Account (\(SandboxHowTo.billingIssue.source))"
+        case .purchase where step.outcome == .interrupted && ownAccount:
+            return "a TestFlight purchase with the tester's own Apple Account cannot be interrupted: Interrupt Purchases is a "
+                + "Sandbox Apple Account setting (\(SandboxHowTo.interruptedPurchase.source))"
         default:
             break
         }

@@ -35,6 +35,7 @@ final class GuidedSession: CaseSession {
             return .skipped(reason: "environment limit: \(limit)")
         }
         let alias = step.account ?? matrixCase.account
+        if index == 0 { await adapter.prompter.show(setupText()) }
         let stepStart = Self.nowMs()
         await adapter.prompter.show(Instructions.text(for: step, index: index, case: matrixCase, matrix: matrix, adapter: adapter,
                                                       account: alias, appleAccount: adapter.accounts[alias]))
@@ -92,6 +93,20 @@ final class GuidedSession: CaseSession {
     }
 
     static func nowMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    /// The case's starting state, as `matrix plan` states it (``CaseSetup``), shown before its first step.
+    func setupText() -> String {
+        let environment = RunPlanner.Environment(rawValue: adapter.environment) ?? .sandbox
+        var renewals: [String: Int] = [:]
+        let performed = matrixCase.steps.map { step in
+            defer { if step.action == .renew { renewals[step.product ?? "", default: 0] += step.count ?? 1 } }
+            return GuidedLimits.reason(for: step, environment: adapter.environment, schedule: adapter.schedule,
+                                       renewalsSoFar: renewals[step.product ?? ""] ?? 0) == nil
+        }
+        let setup = CaseSetup(matrix: matrix, matrixCase: matrixCase, environment: environment, schedule: adapter.schedule, performed: performed)
+        return "[\(matrixCase.id)] before the first step:\n" + setup.setup.map { "  - \($0)" }.joined(separator: "\n")
+            + (setup.teardown.isEmpty ? "" : "\n  after the case: " + setup.teardown.joined(separator: "; "))
+    }
 
     /// Why the environment cannot do a step, if it cannot (``GuidedLimits``).
     func environmentLimit(_ step: Step) -> String? {

@@ -1,7 +1,7 @@
 import MatrixCore
 import StoreSimulator
 
-/// What to tell a tester for each step of a guided run.
+/// What to tell a tester for each step of a guided run, in the words of ``SandboxHowTo``.
 enum Instructions {
     static func text(for step: Step, index: Int, case matrixCase: MatrixCase, matrix: Matrix, adapter: GuidedAdapter,
                      account alias: String, appleAccount: String?) -> String {
@@ -34,14 +34,18 @@ enum Instructions {
             switch step.outcome ?? .success {
             case .success: body += "Confirm the purchase."
             case .userCancelled: body += "Then cancel the sheet."
-            case .pending: body += "The account needs Ask to Buy: send the request to the parent and do not approve it yet."
+            case .pending:
+                body += "The build must pass Product.PurchaseOption.simulatesAskToBuyInSandbox(true), Sandbox's simulated Ask to Buy: "
+                    + "the purchase waits for approval."
             case .interrupted: body += "The tester account must have Interrupt Purchases on (`matrix sandbox set \(alias) --interrupt-purchases on`)."
-            case .failed: body += "The purchase must fail."
+            case .failed:
+                body += "Before confirming, turn off Allow Purchases & Renewals (\(SandboxHowTo.allowPurchasesPath)): the purchase must "
+                    + "fail. Turn the setting back on afterwards."
             }
         case .approveAskToBuy:
-            body = "On the parent's device, approve the Ask to Buy request for \(name(step.product))."
+            body = "Approve the Ask to Buy request for \(name(step.product))."
         case .declineAskToBuy:
-            body = "On the parent's device, decline the Ask to Buy request for \(name(step.product))."
+            body = "Decline the Ask to Buy request for \(name(step.product))."
         case .resolveIssue:
             body = "Resolve the interrupted purchase: accept the prompt, and turn Interrupt Purchases off for \(alias)."
         case .restore:
@@ -64,19 +68,24 @@ enum Instructions {
         case .expire:
             body = "End \(name(step.product)) now."
         case .failRenewal:
-            body = "Make the next renewal of \(name(step.product)) fail with a billing problem for \(alias)."
+            body = "Turn off Allow Purchases & Renewals for \(alias) (\(SandboxHowTo.allowPurchasesPath)) so that the next renewal of "
+                + "\(name(step.product)) fails with a billing problem."
         case .recoverBilling:
-            body = "Resolve the billing problem for \(alias) so that \(name(step.product)) renews."
+            body = "Turn Allow Purchases & Renewals back on for \(alias) (\(SandboxHowTo.allowPurchasesPath)) so that \(name(step.product)) renews."
         case .refund:
-            body = "Request a refund of \(name(step.product)) (the app's refund request sheet) and approve it in Sandbox."
+            body = "In the app's refund request sheet for \(name(step.product)), choose any reason and submit: the App Store approves "
+                + "it automatically in Sandbox."
         case .declineRefund:
-            body = "Request a refund of \(name(step.product)) and decline it in Sandbox."
+            body = "In the app's refund request sheet for \(name(step.product)), choose Issue > Other, type DECLINE and tap Request "
+                + "Refund: the App Store declines it automatically in Sandbox."
         case .reverseRefund:
             body = "Reverse the refund of \(name(step.product))."
         case .revokeFamilySharing:
-            body = "Remove \(alias) from the family (or turn off sharing of \(name(step.product)))."
+            let family = matrix.account(alias)?.familyOrganizer.map { "\($0)'s Sandbox Test Family" } ?? "the Sandbox Test Family"
+            body = "Remove \(alias) from \(family) in App Store Connect."
         case .requestPriceIncrease:
-            body = "Raise the price of \(name(step.product)) with customer consent in App Store Connect."
+            body = "Raise the price of \(name(step.product)) in App Store Connect by enough that subscribers must consent; the change "
+                + "can take up to 1 hour to reach Sandbox."
         case .consentToPriceIncrease:
             body = "In the price increase sheet, agree to the new price."
         case .declinePriceIncrease:

@@ -61,7 +61,8 @@ public enum RunPlanner {
         }
     }
 
-    /// Plans every case of `matrix`.
+    /// Plans every case of `matrix`: each case's setup, steps and waits, the groups of cases that need the same
+    /// app-wide settings, and the lanes of each group.
     ///
     /// - Parameters:
     ///   - matrixPath: the matrix as the user named it, for the plan's header.
@@ -72,44 +73,98 @@ public enum RunPlanner {
                             accounts: Int = 1) async -> RunPlan {
         let clock = schedule ?? environment.defaultSchedule(storeKitTimeRate: matrix.catalog.settings.timeRate)
         var cases: [RunPlan.CasePlan] = []
+        var howTo: [SandboxHowTo] = []
         for matrixCase in matrix.cases {
-            cases.append(await planCase(matrixCase, of: matrix, environment: environment, schedule: clock))
+            let (plan, uses) = await planCase(matrixCase, of: matrix, environment: environment, schedule: clock)
+            cases.append(plan)
+            if plan.skipped == nil { howTo += uses.filter { !howTo.contains($0) } }
         }
+        let note = schedule == nil ? clockNote(environment: environment, timeRate: matrix.catalog.settings.timeRate) : nil
         return RunPlan(matrix: matrixPath, environment: environment.rawValue, clock: clock.description, clockSummary: clock.summary,
-                       sources: clock.sources.map(\.url), cases: cases, accounts: accounts)
+                       clockNote: note, sources: clock.sources.map(\.url), cases: cases, accounts: accounts,
+                       howTo: SandboxHowTo.allCases.filter(howTo.contains).map(\.entry),
+                       settings: { groupSettings($0, environment: environment, matrix: matrix) })
     }
 
-    static func planCase(_ matrixCase: MatrixCase, of matrix: Matrix, environment: Environment, schedule: RenewalSchedule) async -> RunPlan.CasePlan {
+    /// What to tell a tester about Xcode's default clock when `--clock` is not given and the catalog sets no time
+    /// rate, sets 0 (what Xcode writes until someone picks a rate), or one this version does not know: real time,
+    /// so every wait is a calendar period. `nil` when the catalog chose an accelerated rate.
+    /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/timerate-swift.enum
+    static func clockNote(environment: Environment, timeRate: Int?) -> String? {
+        guard environment == .xcode else { return nil }
+        let why: String
+        switch timeRate {
+        case nil:
+            why = "the catalog sets no _timeRate and --clock was not given: StoreKit Testing in Xcode's default is real time"
+        case 0?:
+            why = "the catalog's _timeRate is 0 and --clock was not given: that is real time, StoreKit Testing in Xcode's default"
+        case let rate?:
+            guard case .failure = RenewalSchedule.parse("xcode", storeKitTimeRate: rate) else { return nil }
+            why = "the catalog's _timeRate \(rate) is not a time rate this version knows, so the plan uses real time"
+        }
+        return why + ", so a monthly renewal waits a month. Plan with a faster rate, e.g. --clock xcode:13 (monthly renewal every "
+            + "5 minutes, like Sandbox's default) or --clock xcode:1005 (every period renews in 2 seconds, Xcode's fastest), "
+            + "and set the same time rate in the StoreKit configuration (SKTestSession.timeRate)"
+    }
+
+    /// The lines that set a group's app-wide settings before it starts.
+    static func groupSettings(_ settings: RunPlan.AppSettings, environment: Environment, matrix: Matrix) -> [String] {
+        var lines: [String] = []
+        if let days = settings.gracePeriodDays {
+            switch (environment, days > 0) {
+            case (.xcode, true): lines.append("turn the billing grace period on in the StoreKit configuration")
+            case (.xcode, false): lines.append("turn the billing grace period off in the StoreKit configuration")
+            case (_, true): lines.append("set the billing grace period to \(days) days in App Store Connect")
+            case (_, false): lines.append("turn the billing grace period off in App Store Connect")
+            }
+        }
+        if let product = settings.priceIncrease {
+            let name = matrix.catalog.product(product)?.displayName.map { "\($0) (\(product))" } ?? product
+            lines.append("run this case alone: a price increase in App Store Connect reaches every subscriber of \(name)")
+            lines.append("check that \(name) has its original price in App Store Connect")
+        }
+        if !lines.isEmpty && environment != .xcode {
+            lines.append("wait until the change reaches Sandbox: App Store Connect changes can take up to 1 hour")
+        }
+        return lines
+    }
+
+    static func planCase(_ matrixCase: MatrixCase, of matrix: Matrix, environment: Environment, schedule: RenewalSchedule) async
+        -> (RunPlan.CasePlan, [SandboxHowTo]) {
         let settings = matrix.storeSettings(for: matrixCase)
         var caseSchedule = schedule
-        var setup: [String] = []
+        var clockLines: [String] = []
         var caseSkip: String?
         if let text = settings.clock {
             switch RenewalSchedule.parse(text, storeKitTimeRate: matrix.catalog.settings.timeRate) {
             case .success(let parsed) where environment.owns(parsed):
                 caseSchedule = parsed
-                if parsed != schedule { setup.append(StepInstruction.clockSetup(parsed, environment: environment)) }
+                if parsed != schedule && environment == .xcode { clockLines.append(StepInstruction.clockSetup(parsed, environment: environment)) }
             case .success(let parsed):
                 caseSkip = "environment limit: the case models \(Environment.name(of: parsed)) (store.clock \"\(text)\"); run it there"
             case .failure(let problem):
                 caseSkip = "store.clock: \(problem.message)"
             }
         }
-        if settings.askToBuy == true { setup.append(StepInstruction.askToBuySetup(environment)) }
-        if let days = settings.gracePeriodDays { setup.append(StepInstruction.gracePeriodSetup(days, environment: environment)) }
 
         let describe = StepInstruction(matrix: matrix, matrixCase: matrixCase, environment: environment, schedule: caseSchedule)
+        let steps: [RunPlan.StepPlan]
         if let caseSkip {
-            let steps = matrixCase.steps.enumerated().map { index, step in
+            steps = matrixCase.steps.enumerated().map { index, step in
                 RunPlan.StepPlan(index: index, action: step.action.rawValue, instruction: describe.text(step), check: describe.check(step),
                                  skipped: caseSkip)
             }
-            return RunPlan.CasePlan(id: matrixCase.id, kind: matrixCase.kind, account: matrixCase.account, clock: caseSchedule.description,
-                                    skipped: caseSkip, setup: setup, steps: steps)
+        } else {
+            steps = await modelSteps(matrixCase, of: matrix, environment: environment, schedule: caseSchedule, describe: describe)
         }
-        return RunPlan.CasePlan(id: matrixCase.id, kind: matrixCase.kind, account: matrixCase.account, clock: caseSchedule.description,
-                                setup: setup, steps: await modelSteps(matrixCase, of: matrix, environment: environment, schedule: caseSchedule,
-                                                                describe: describe))
+        let setup = CaseSetup(matrix: matrix, matrixCase: matrixCase, environment: environment, schedule: caseSchedule,
+                              performed: steps.map { $0.skipped == nil })
+        let plan = RunPlan.CasePlan(id: matrixCase.id, kind: matrixCase.kind, account: matrixCase.account, accounts: setup.accounts,
+                                    clock: caseSchedule.description, skipped: caseSkip, dedicated: caseSkip == nil ? setup.dedicated : nil,
+                                    appSettings: caseSkip == nil ? setup.appSettings : .init(),
+                                    setup: caseSkip == nil ? clockLines + setup.setup : [], teardown: caseSkip == nil ? setup.teardown : [],
+                                    steps: steps)
+        return (plan, setup.howTo)
     }
 
     /// Performs the case's steps on the embedded store under `schedule` and measures each wait.

@@ -32,9 +32,9 @@ struct StepInstruction {
         case .switchDevice: return "sign in\(who) on another device (\(step.device ?? "a second device")); do not launch the app yet"
         case .purchase: return purchase(step) + who
         case .approveAskToBuy:
-            return "approve the Ask to Buy request for \(product(step.product))" + (xcode ? " in the Transaction Manager" : " on the parent's device")
+            return "approve the Ask to Buy request for \(product(step.product))" + (xcode ? " in the Transaction Manager" : "")
         case .declineAskToBuy:
-            return "decline the Ask to Buy request for \(product(step.product))" + (xcode ? " in the Transaction Manager" : " on the parent's device")
+            return "decline the Ask to Buy request for \(product(step.product))" + (xcode ? " in the Transaction Manager" : "")
         case .resolveIssue: return "resolve the issue that interrupted the purchase of \(product(step.product))"
         case .restore: return "tap Restore Purchases\(who)"
         case .purchaseOutsideApp: return "buy \(product(step.product)) outside the app (another device or an offer code)\(who)"
@@ -52,15 +52,26 @@ struct StepInstruction {
         case .expire: return "expire \(product(step.product)) now" + (xcode ? " in the Transaction Manager" : "")
         case .failRenewal:
             return xcode ? "enable billing issues in the Transaction Manager so the next renewal of \(product(step.product)) fails"
-                : "turn off Allow Purchases & Renewals for the \(environment == .sandbox ? "Sandbox" : "test") account so the next renewal of \(product(step.product)) fails"
+                : "turn off Allow Purchases & Renewals (\(SandboxHowTo.allowPurchasesPath)) so the next renewal of \(product(step.product)) fails"
         case .recoverBilling:
             return xcode ? "resolve the billing issue of \(product(step.product)) in the Transaction Manager"
                 : "turn Allow Purchases & Renewals back on so \(product(step.product)) renews"
-        case .refund: return "refund \(product(step.product))" + (xcode ? " in the Transaction Manager" : " (request a refund and have it granted)")
-        case .declineRefund: return "have the refund request for \(product(step.product)) declined"
+        case .refund:
+            return xcode ? "refund \(product(step.product)) in the Transaction Manager"
+                : "refund \(product(step.product)): in the app's refund request sheet choose any reason and submit (the App Store approves it)"
+        case .declineRefund:
+            return xcode ? "decline the refund request for \(product(step.product)) in the Transaction Manager"
+                : "request a refund of \(product(step.product)) in the app's refund request sheet: Issue > Other, type DECLINE, "
+                + "tap Request Refund (the App Store declines it)"
         case .reverseRefund: return "have the refund of \(product(step.product)) reversed"
-        case .revokeFamilySharing: return "remove \(step.account ?? matrixCase.account) from the family (Family Sharing ends)"
-        case .requestPriceIncrease: return "raise the price of \(product(step.product)) (the customer must consent)"
+        case .revokeFamilySharing:
+            let member = step.account ?? matrixCase.account
+            guard !xcode, let organizer = matrix.account(member)?.familyOrganizer else { return "remove \(member) from the family (Family Sharing ends)" }
+            return "remove \(member) from \(organizer)'s \(environment == .sandbox ? "Sandbox Test Family in App Store Connect" : "family") (Family Sharing ends)"
+        case .requestPriceIncrease:
+            return xcode ? "request consent to a price increase of \(product(step.product)) in the Transaction Manager"
+                : "raise the price of \(product(step.product)) in App Store Connect by enough that subscribers must consent "
+                + "(it can take up to 1 hour to reach Sandbox)"
         case .consentToPriceIncrease: return "consent to the price increase of \(product(step.product))\(who)"
         case .declinePriceIncrease: return "decline the price increase of \(product(step.product))\(who)"
         case .observe: return "look at the app\(who)"
@@ -71,12 +82,16 @@ struct StepInstruction {
         var text = "buy \(product(step.product))"
         if let quantity = step.quantity, quantity > 1 { text += " × \(quantity)" }
         if let offer = step.offer { text += offer == "introductory" ? " with its introductory offer" : " with offer \(offer)" }
+        let xcode = environment == .xcode
         switch step.outcome ?? .success {
         case .success: break
         case .userCancelled: text += " and cancel the payment sheet"
-        case .pending: text += " and leave the request waiting for approval"
-        case .failed: text += " and let the purchase fail"
-        case .interrupted: text += " and let the purchase be interrupted"
+        case .pending: text += xcode ? " and leave the request waiting for approval" : " (simulatesAskToBuyInSandbox): it waits for approval"
+        case .failed:
+            if !xcode { return "turn off Allow Purchases & Renewals (\(SandboxHowTo.allowPurchasesPath)), " + text
+                + " and let the purchase fail, then turn it back on" }
+            text += " and let the purchase fail"
+        case .interrupted: text += xcode ? " and let the purchase be interrupted" : " (Interrupt Purchases is on): the purchase is interrupted"
         }
         switch step.terminate {
         case .beforeDelivery: text += ", and force-quit the app before it delivers the purchase"
@@ -123,14 +138,5 @@ struct StepInstruction {
     static func askToBuySetup(_ environment: RunPlanner.Environment) -> String {
         environment == .xcode ? "enable Ask to Buy in the StoreKit configuration (askToBuy)"
             : "use an account whose purchases need a parent's approval (Ask to Buy)"
-    }
-
-    static func gracePeriodSetup(_ days: Int, environment: RunPlanner.Environment) -> String {
-        if days == 0 {
-            return environment == .xcode ? "turn the billing grace period off in the StoreKit configuration"
-                : "turn the billing grace period off in App Store Connect"
-        }
-        return environment == .xcode ? "turn the billing grace period on in the StoreKit configuration"
-            : "set a \(days)-day billing grace period in App Store Connect"
     }
 }

@@ -13,7 +13,7 @@ struct PlanCommand {
         .init(name: "--clock", takesValue: true,
               help: "the environment's clock: sandbox:<3|5|15|30|60> (default sandbox:5), testflight, xcode[:timeRate] (default: the catalog's _timeRate)",
               valueName: "CLOCK"),
-        .init(name: "--accounts", takesValue: true, help: "test accounts running cases in parallel (default 1)", valueName: "N"),
+        .init(name: "--accounts", takesValue: true, help: "test accounts (lanes) running cases in parallel, each shared by its cases (default 1)", valueName: "N"),
         .init(name: "--format", takesValue: true, help: "text (default) or json", valueName: "FORMAT"),
         .init(name: "--help", takesValue: false, help: "show this help"),
     ]
@@ -21,13 +21,15 @@ struct PlanCommand {
     static let help = """
         USAGE: matrix plan MATRIX --env sandbox|testflight|xcode [--clock CLOCK] [--accounts N] [--format text|json]
 
-        Prints, without running anything, the schedule of a run of MATRIX in the environment: per case the steps
-        a person performs, one line each, every wait and its length from Apple's clock tables, the steps skipped
-        as environment limits and why (renewals past 12 in Sandbox and past 6 in TestFlight, billing retry in
-        TestFlight, what a person cannot do there as a guided run skips it, cases whose store.clock is another
-        environment's), and the waiting time with one account running every case in turn and with N accounts
-        in parallel (longest cases first, each to the account free soonest). `advanceTime by` durations are real
-        time. See docs/matrix-init.md.
+        Prints, without running anything, what a run of MATRIX in the environment asks of the testers: per case
+        the setup (which test account, clearing its purchase history, what it must own and how to get it, family
+        membership, Ask to Buy, per-account settings such as the renewal rate, a fresh install), the steps one line
+        each, every wait and its length from Apple's clock tables, the steps skipped as environment limits and why,
+        and what to undo afterwards. Cases that need different app-wide settings (the billing grace period, a price
+        increase) form groups that run one after another, with the settings to make before each; within a group
+        N accounts (lanes) run cases in parallel, longest first, each to the lane free soonest, and cases on a lane
+        share its test account unless they need accounts of their own. Totals: one account running every case in
+        turn, and N accounts group after group. `advanceTime by` durations are real time. See docs/matrix-init.md.
         Exit status: 0 planned, 64 usage, 65 invalid matrix, 66 unreadable matrix.
 
         OPTIONS:
@@ -73,6 +75,7 @@ struct PlanCommand {
             }
         }
         let plan = await RunPlanner.plan(matrix, matrixPath: path, environment: environment, schedule: schedule, accounts: accounts)
+        if format == "json", let note = plan.clockNote { console.info("note: \(note)", always: true) }
         if format == "json" {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
