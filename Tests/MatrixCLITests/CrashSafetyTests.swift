@@ -132,7 +132,14 @@ struct CrashSafetyTests {
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: 0.4)
+        // Signal once the run is under way (its first record is on disk), however slow the machine is.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let run = MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first,
+               let size = try? FileManager.default.attributesOfItem(atPath: run.appendingPathComponent("evidence.jsonl").path)[.size] as? Int,
+               size > 0 { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
