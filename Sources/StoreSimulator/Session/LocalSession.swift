@@ -111,9 +111,9 @@ public final class LocalSession: CaseSession {
             try store.renew(account: account, productID: step.product, count: step.count ?? 1)
         case .advanceTime:
             if let by = step.by {
-                store.advance(to: by.added(to: store.now))
+                try store.advance(to: by.added(to: store.now))
             } else if let point = step.to {
-                store.advance(to: try store.time(of: point, account: account, productID: step.product))
+                try store.advance(to: try store.time(of: point, account: account, productID: step.product))
             }
         case .disableAutoRenew:
             try store.setAutoRenew(false, account: account, productID: step.product)

@@ -1,10 +1,22 @@
 import MatrixCore
 
 extension AppStoreSimulator {
+    /// The most subscription events one move of the clock performs: a century of weekly renewals for a few
+    /// subscriptions. More means the matrix asks for something it cannot mean (`advanceTime by P1000000Y`).
+    public static let maximumEventsPerAdvance = 20_000
+
     /// Moves the virtual clock to `target` (ms since 1970), performing every renewal, billing failure, grace
     /// period end and expiration due on the way, in time order. The clock never moves back.
-    public func advance(to target: Int64) {
+    /// - Throws: ``StoreError`` when more than ``maximumEventsPerAdvance`` events fall due on the way; the
+    ///   clock then stays where the last event left it.
+    public func advance(to target: Int64) throws(StoreError) {
+        var events = 0
         while let (time, key) = nextEvent(), time <= target {
+            events += 1
+            if events > Self.maximumEventsPerAdvance {
+                throw StoreError("moving the clock to \(Timestamp.iso8601(milliseconds: target)) would perform more than "
+                                 + "\(Self.maximumEventsPerAdvance) renewals and expirations; advance by less, or turn auto-renew off first")
+            }
             now = max(now, time)
             process(key)
         }
@@ -92,7 +104,7 @@ extension AppStoreSimulator {
             guard let sub = subscriptions[key], sub.state == .subscribed else {
                 throw StoreError("the subscription is \(subscriptions[key]?.state.rawValue ?? "missing") and does not renew")
             }
-            advance(to: sub.expiresDate)
+            try advance(to: sub.expiresDate)
         }
     }
 
