@@ -74,6 +74,11 @@ actor DriverConnection {
         while true {
             switch await next(until: deadline) {
             case .timeout:
+                if method == DriverCall.shutdown.method {
+                    // No answer to shutdown: the gentler end of section 7 follows (stdin closed, SIGTERM, SIGKILL).
+                    failure = .timeout(method: method, seconds: Self.seconds(timeout), log: nil)
+                    throw .timeout(method: method, seconds: Self.seconds(timeout), log: nil)
+                }
                 throw await stop(because: .timeout(method: method, seconds: Self.seconds(timeout), log: nil))
             case .cancelled:
                 throw await stop(because: .cancelled)

@@ -4,20 +4,20 @@ import Foundation
 /// A running driver: the child process in its own process group, a writer to its stdin, the lines of its
 /// stdout, and the tail of its stderr.
 ///
-/// Foundation's `Process` reaps the child; ``kill()`` signals the whole process group so that whatever the
-/// driver started goes too.
+/// The child is started with `posix_spawn` in a new process group, with an empty signal mask and every signal
+/// at its default disposition (the runner itself ignores and blocks SIGINT and SIGTERM while it runs, and a
+/// child would otherwise inherit that and never see the SIGTERM of protocol section 7). A dispatch worker reaps
+/// it. ``kill()`` signals the whole process group so that whatever the driver started goes too.
 final class DriverProcess: Sendable {
-    let process: Process
-    /// The driver's process ID, which is also its process group ID (Foundation starts each child in a new group).
+    /// The driver's process ID, which is also its process group ID.
     let pid: Int32
     let input: LineWriter
     let output: AsyncStream<LineEvent>
     let log: OutputTail
     private let termination: TerminationBox
 
-    private init(process: Process, input: LineWriter, output: AsyncStream<LineEvent>, log: OutputTail, termination: TerminationBox) {
-        self.process = process
-        self.pid = process.processIdentifier
+    private init(pid: Int32, input: LineWriter, output: AsyncStream<LineEvent>, log: OutputTail, termination: TerminationBox) {
+        self.pid = pid
         self.input = input
         self.output = output
         self.log = log
@@ -31,31 +31,61 @@ final class DriverProcess: Sendable {
     static func launch(_ arguments: [String], logLine: (@Sendable (String) -> Void)?) throws(DriverCommandLine.Problem) -> DriverProcess {
         guard let name = arguments.first else { throw DriverCommandLine.Problem(message: "the driver command is empty") }
         let executable = try DriverCommandLine.executable(name)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = Array(arguments.dropFirst())
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
+        var pipes = [Int32](repeating: -1, count: 6)  // stdin read/write, stdout read/write, stderr read/write
+        for index in 0..<3 {
+            var ends: [Int32] = [-1, -1]
+            let made = pipe(&ends)
+            if made == 0 {
+                // Close-on-exec at once, so that drivers started at the same time do not inherit each other's pipes.
+                for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+                pipes[index * 2] = ends[0]
+                pipes[index * 2 + 1] = ends[1]
+            }
+            guard made == 0 else {
+                pipes.filter { $0 >= 0 }.forEach { close($0) }
+                throw DriverCommandLine.Problem(message: "cannot start the driver: no pipe (\(String(cString: strerror(errno))))")
+            }
+        }
+        let (childIn, parentIn, parentOut, childOut, parentErr, childErr) = (pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5])
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, childIn, 0)
+        posix_spawn_file_actions_adddup2(&actions, childOut, 1)
+        posix_spawn_file_actions_adddup2(&actions, childErr, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable.path] + arguments.dropFirst()).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environ)
+        for fd in [childIn, childOut, childErr] { close(fd) }
+        guard status == 0 else {
+            for fd in [parentIn, parentOut, parentErr] { close(fd) }
+            throw DriverCommandLine.Problem(message: "cannot start the driver \(executable.path): \(String(cString: strerror(status)))")
+        }
         let termination = TerminationBox()
-        process.terminationHandler = { finished in
-            termination.set(finished.terminationReason == .uncaughtSignal
-                ? "was killed by signal \(finished.terminationStatus)" : "exited with status \(finished.terminationStatus)")
+        let child = pid
+        DispatchQueue.global().async {
+            var waitStatus: Int32 = 0
+            while waitpid(child, &waitStatus, 0) < 0 && errno == EINTR {}
+            let signalled = waitStatus & 0x7f
+            termination.set(signalled != 0 && signalled != 0x7f
+                ? "was killed by signal \(signalled)" : "exited with status \((waitStatus >> 8) & 0xff)")
         }
-        let writer = LineWriter(stdin.fileHandleForWriting)
-        do {
-            try process.run()
-        } catch {
-            throw DriverCommandLine.Problem(message: "cannot start the driver \(executable.path): \(error.localizedDescription)")
-        }
-        let outputHandle = stdout.fileHandleForReading
-        let output = LineReader.lines(from: outputHandle.fileDescriptor) { try? outputHandle.close() }
+        let writer = LineWriter(FileHandle(fileDescriptor: parentIn, closeOnDealloc: true))
+        let output = LineReader.lines(from: parentOut) { close(parentOut) }
         let log = OutputTail()
-        let errorHandle = stderr.fileHandleForReading
-        let errorLines = LineReader.lines(from: errorHandle.fileDescriptor, maximumLength: 4096) { try? errorHandle.close() }
+        let errorLines = LineReader.lines(from: parentErr, maximumLength: 4096) { close(parentErr) }
         Task.detached {
             for await event in errorLines {
                 switch event {
@@ -68,7 +98,7 @@ final class DriverProcess: Sendable {
                 }
             }
         }
-        return DriverProcess(process: process, input: writer, output: output, log: log, termination: termination)
+        return DriverProcess(pid: pid, input: writer, output: output, log: log, termination: termination)
     }
 
     /// How the process ended ("exited with status 3", "was killed by signal 9"), or `nil` while it runs.

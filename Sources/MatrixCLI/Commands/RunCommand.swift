@@ -142,7 +142,7 @@ struct RunCommand {
         let cases = shard.map { $0.caseIndices(of: matrix) } ?? Array(matrix.cases.indices)
         var manifest = RunManifest(
             toolVersion: MatrixCommand.version, context: context,
-            matrix: MatrixReference(path: path, contents: Data(bytes), name: matrix.name),
+            matrix: MatrixReference(path: path, contents: Data(bytes), name: matrix.name, catalog: catalogBytes),
             clock: adapter.description.clock, accounts: RunManifest.accounts(of: matrix), startedAt: Date())
         manifest.appFault = fault?.rawValue
         manifest.warnings = warnings.isEmpty ? nil : warnings
@@ -190,6 +190,11 @@ struct RunCommand {
         guard digest == manifest.matrix.sha256 else {
             throw CommandFailure("\(path) changed since the run started (SHA-256 \(digest.prefix(12))…, the run has \(manifest.matrix.sha256.prefix(12))…); "
                                  + "a resumed run must use the same matrix", code: .dataError)
+        }
+        let catalogDigest = MatrixReference(path: path, contents: Data(bytes), name: matrix.name, catalog: catalogBytes).catalogSHA256
+        if let recorded = manifest.matrix.catalogSHA256, recorded != catalogDigest {
+            throw CommandFailure("the catalog \(matrix.catalogPath ?? "") changed since the run started (its SHA-256 differs from run.json); "
+                                 + "a resumed run must use the same products", code: .dataError)
         }
         let fault = try Self.fault(manifest.appFault)
         let schedule = try Self.schedule(manifest.clock, matrix: matrix)

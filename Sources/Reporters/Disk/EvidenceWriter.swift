@@ -40,6 +40,12 @@ public actor EvidenceWriter: EvidenceSink {
             throw EvidenceWriteError.system(.cannotWrite, path: url.path, doing: "create", errno: number)
         }
         DurableFile.syncDirectory(directory.url.path)
+        do {
+            try Self.lock(fd, path: url.path)
+        } catch {
+            posixClose(fd)
+            throw error
+        }
         self.init(url: url, fd: fd, length: 0)
     }
 
@@ -62,20 +68,34 @@ public actor EvidenceWriter: EvidenceSink {
     public static func resuming(directory: RunDirectory) throws
         -> (writer: EvidenceWriter, records: [EvidenceRecord], droppedTornLine: Bool) {
         let url = directory.evidenceURL
-        var records: [EvidenceRecord] = []
-        let scan = try EvidenceReader.scan(url) { records.append($0) }
         let fd = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw EvidenceWriteError.system(.cannotWrite, path: url.path, doing: "open", errno: errno) }
         do {
+            try lock(fd, path: url.path)
+            var records: [EvidenceRecord] = []
+            let scan = try EvidenceReader.scan(url) { records.append($0) }
             if ftruncate(fd, off_t(scan.validLength)) != 0 {
                 throw EvidenceWriteError.system(.cannotWrite, path: url.path, doing: "cut the torn last line of", errno: errno)
             }
             try DurableFile.sync(fd, path: url.path)
+            return (EvidenceWriter(url: url, fd: fd, length: scan.validLength), records, scan.droppedTornLine)
         } catch {
             posixClose(fd)
             throw error
         }
-        return (EvidenceWriter(url: url, fd: fd, length: scan.validLength), records, scan.droppedTornLine)
+    }
+
+    /// Takes the run's evidence for this process alone: a second `matrix run --resume` of the same run, or a
+    /// resume while the run still goes, is refused instead of recording steps twice.
+    static func lock(_ fd: Int32, path: String) throws {
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let number = errno
+            if number == EWOULDBLOCK {
+                throw EvidenceWriteError(.cannotWrite, path: path,
+                                         message: "another matrix process is writing \(path); wait for it to end (or stop it) before resuming")
+            }
+            throw EvidenceWriteError.system(.cannotWrite, path: path, doing: "lock", errno: number)
+        }
     }
 
     deinit {

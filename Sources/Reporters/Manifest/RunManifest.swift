@@ -156,6 +156,9 @@ public struct MatrixReference: Sendable, Hashable, Codable {
     public var sha256: String
     /// The matrix's `name`.
     public var name: String
+    /// SHA-256 of the `.storekit` catalog file the matrix names, when it names one: a resumed run must use the
+    /// same products.
+    public var catalogSHA256: String?
 
     /// A reference with a digest computed elsewhere.
     public init(path: String, sha256: String, name: String) {
@@ -164,8 +167,9 @@ public struct MatrixReference: Sendable, Hashable, Codable {
         self.name = name
     }
 
-    /// A reference that digests the matrix file's bytes.
-    public init(path: String, contents: Data, name: String) {
+    /// A reference that digests the matrix file's bytes (and the catalog's, when given).
+    public init(path: String, contents: Data, name: String, catalog: [UInt8]? = nil) {
         self.init(path: path, sha256: Digests.sha256.hexDigest(of: [UInt8](contents)), name: name)
+        catalogSHA256 = catalog.map { Digests.sha256.hexDigest(of: $0) }
     }
 }
