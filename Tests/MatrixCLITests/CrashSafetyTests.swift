@@ -167,4 +167,32 @@ struct CrashSafetyTests {
         }
         #expect(runs[0] == runs[1] && runs[1] == runs[2])
     }
+
+    @Test("a run's evidence belongs to one process: a second resume is refused; a resume refuses a changed catalog")
+    func oneWriterAndSameCatalog() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-lock")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let catalog = dir.appendingPathComponent("Products.storekit")
+        try FileManager.default.copyItem(at: Fixtures.packageDirectory.appendingPathComponent("matrices/Products.storekit"), to: catalog)
+        let release = try String(contentsOf: Fixtures.packageDirectory.appendingPathComponent("matrices/release.json"), encoding: .utf8)
+        try release.write(to: dir.appendingPathComponent("m.json"), atomically: true, encoding: .utf8)
+        #expect(try MatrixBinary.run(["run", "m.json", "--out", "out", "--quiet"], in: dir).status == 0)
+        let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
+        let manifestURL = run.appendingPathComponent("run.json")
+        let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
+        try manifest.replacingOccurrences(of: #""status" : "complete""#, with: #""status" : "interrupted""#)
+            .write(to: manifestURL, atomically: true, encoding: .utf8)
+
+        // Hold the evidence as a running matrix process would.
+        let fd = open(run.appendingPathComponent("evidence.jsonl").path, O_WRONLY | O_APPEND)
+        #expect(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+        let second = try MatrixBinary.run(["run", "--resume", run.path], in: dir)
+        close(fd)
+        #expect(second.status != 0 && second.stderr.contains("another matrix process is writing"))
+
+        let text = try String(contentsOf: catalog, encoding: .utf8)
+        try text.replacingOccurrences(of: #""displayPrice" : "9.99""#, with: #""displayPrice" : "8.99""#).write(to: catalog, atomically: true, encoding: .utf8)
+        let changed = try MatrixBinary.run(["run", "--resume", run.path], in: dir)
+        #expect(changed.status == 65 && changed.stderr.contains("changed since the run started"), "\(changed.stderr)")
+    }
 }
