@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mints the StoreKit Matrix simulator PKI: a P-384 root, a P-384 intermediate and a P-256 signing leaf that
 # mirror the shape of Apple's App Store signing chain (Apple Root CA - G3 → WWDR → receipt signer), valid
-# 2020-01-01 .. 2060-01-01, with SKI/AKI so that Apple's Python library accepts the chain in strict mode.
+# 2020-01-01 .. 9999-12-31 (so that any virtual date a matrix reaches is inside it), with SKI/AKI so that Apple's Python library accepts the chain in strict mode.
 # None of it is Apple's: every name says so.
 #
 # Writes (run from anywhere; paths are relative to the repository root):
@@ -20,7 +20,7 @@ root_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out_dir="$root_dir/Resources/pki"
 swift_file="$root_dir/Sources/SignedData/PKI/SimulatorPKI+Embedded.swift"
 not_before="20200101000000Z"
-not_after="20600101000000Z"
+not_after="99991231235959Z"
 
 force=0
 for argument in "$@"; do

@@ -125,7 +125,7 @@ struct CrashSafetyTests {
     func signals(signal: Int32) throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-signal")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let matrix = try bigMatrix(in: dir, copies: 8)
+        let matrix = try bigMatrix(in: dir, copies: 40)
         let process = Process()
         process.executableURL = MatrixBinary.url
         process.arguments = ["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet", "--jobs", "1"]

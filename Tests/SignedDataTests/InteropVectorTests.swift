@@ -63,7 +63,7 @@ struct InteropVectorTests {
         var production = transaction
         production["environment"] = "Production"
         var expired = transaction
-        expired["signedDate"] = 2_871_763_200_000.0 // 2061, after the simulator leaf expires
+        expired["signedDate"] = 1_546_300_800_000.0 // 2019, before the simulator leaf is valid (it never expires before 9999)
 
         let good = try sign(transaction)
         var parts = good.split(separator: ".").map(String.init)
@@ -89,7 +89,7 @@ struct InteropVectorTests {
             vector("transaction for another bundle", .transaction, try sign(otherBundle), apple: "INVALID_APP_IDENTIFIER"),
             vector("Production transaction, Sandbox verifier", .transaction, try sign(production), apple: "INVALID_ENVIRONMENT"),
             vector("tampered signature", .transaction, tamperedSignature, apple: "VERIFICATION_FAILURE"),
-            vector("signedDate after the leaf expired", .transaction, try sign(expired), apple: "VERIFICATION_FAILURE"),
+            vector("signedDate before the leaf is valid", .transaction, try sign(expired), apple: "VERIFICATION_FAILURE"),
             vector("two x5c certificates", .transaction, twoCertificates, apple: "INVALID_CHAIN_LENGTH", ours: "INVALID_JWT_FORMAT"),
             vector("alg ES384", .transaction, es384, apple: "VERIFICATION_FAILURE", ours: "INVALID_JWT_FORMAT"),
         ]

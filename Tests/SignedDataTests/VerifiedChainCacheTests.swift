@@ -9,9 +9,9 @@ struct VerifiedChainCacheTests {
     static let bundleId = "com.example.storekitmatrix"
     /// 2026-01-01T00:00:00Z in ms.
     static let inside = 1_767_225_600_000.0
-    /// 2060-01-01T00:00:00Z in ms: every simulator certificate's notAfter, the first second at which OpenSSL
+    /// 9999-12-31T23:59:59Z in ms: every simulator certificate's notAfter, the first second at which OpenSSL
     /// finds the chain expired.
-    static let simulatorNotAfter = 2_840_140_800_000.0
+    static let simulatorNotAfter = 253_402_300_799_000.0
     /// 2020-01-01T00:00:00Z in ms: the simulator chain's first valid second.
     static let simulatorNotBefore = 1_577_836_800_000.0
 
@@ -45,7 +45,7 @@ struct VerifiedChainCacheTests {
         let cases: [(signedDate: Double, expected: String)] = [
             (Self.simulatorNotAfter, "VERIFICATION_FAILURE"),                // notAfter itself
             (Self.simulatorNotAfter + 999, "VERIFICATION_FAILURE"),          // within notAfter's second
-            (2_871_763_200_000, "VERIFICATION_FAILURE"),                      // 2061
+            (253_402_387_200_000, "VERIFICATION_FAILURE"),                    // the year 10000
             (Self.simulatorNotBefore - 1, "VERIFICATION_FAILURE"),           // the last ms before notBefore
             (Self.simulatorNotAfter - 1, "OK"),                               // the second before notAfter
             (Self.simulatorNotBefore, "OK"),

@@ -53,6 +53,7 @@ final class DriverProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, childIn, 0)
         posix_spawn_file_actions_adddup2(&actions, childOut, 1)
         posix_spawn_file_actions_adddup2(&actions, childErr, 2)
+        closeInheritedDescriptors(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -99,6 +100,22 @@ final class DriverProcess: Sendable {
             }
         }
         return DriverProcess(pid: pid, input: writer, output: output, log: log, termination: termination)
+    }
+
+    /// Adds actions that close every descriptor above stderr in the child, so that a driver never holds another
+    /// process's pipe open (which would keep that pipe from ending). glibc 2.34+ does it in one action
+    /// (`posix_spawn_file_actions_addclosefrom_np`, looked up at run time); otherwise each descriptor open now
+    /// is closed.
+    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap(Int32.init) where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
     }
 
     /// How the process ended ("exited with status 3", "was killed by signal 9"), or `nil` while it runs.

@@ -4,7 +4,7 @@ import Foundation
 /// certificates shaped like Apple's (marker OIDs on leaf and intermediate).
 ///
 /// ``default`` is the StoreKit Matrix simulator PKI minted by `scripts/mint-simulator-pki.sh` (root
-/// "StoreKit Matrix Simulator Root CA (NOT Apple)", valid 2020-01-01 .. 2060-01-01, SKI/AKI present so
+/// "StoreKit Matrix Simulator Root CA (NOT Apple)", valid 2020-01-01 .. 9999-12-31, SKI/AKI present so
 /// Apple's Python library accepts it in strict mode). Its leaf key is public test material: data it signs
 /// proves nothing and no Apple verifier configured with Apple's roots accepts it.
 ///
