@@ -51,7 +51,12 @@ struct JWSTests {
         #expect(Base64URL.decode("+/8") == nil)
         #expect(Base64URL.decode("ab c") == nil)
         #expect(Base64URL.decode("abcde") == nil)
-        #expect(Base64URL.decode("YQ==") == Data("a".utf8))
+        // One spelling per value: no padding, no set bits past the data (RFC 7515 §2, RFC 4648 §3.5).
+        #expect(Base64URL.decode("YQ") == Data("a".utf8))
+        #expect(Base64URL.decode("YQ==") == nil)
+        #expect(Base64URL.decode("YR") == nil)
+        #expect(Base64URL.decode("YWI") == Data("ab".utf8))
+        #expect(Base64URL.decode("YWJ") == nil)
     }
 
     @Test("Malformed compact JWS is rejected with INVALID_JWT_FORMAT", arguments: [

@@ -23,7 +23,7 @@ public struct TerminalPrompter: Prompter {
         let tierList = request.tiers.isEmpty ? "(the matrix defines no tiers)" : request.tiers.joined(separator: ", ")
         while answer.access == nil {
             write("Which tiers does the app grant now? \(tierList) — comma-separated, \"none\", or \"skip: reason\": ")
-            guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else { throw endOfInput(request) }
+            guard let line = try await nextLine()?.trimmingCharacters(in: .whitespaces) else { throw endOfInput(request) }
             if line.lowercased().hasPrefix("skip") {
                 let reason = line.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: ": "))
                 return Answer(case: request.caseID, step: request.step, skip: reason.isEmpty ? "skipped by the tester" : reason)
@@ -40,15 +40,29 @@ public struct TerminalPrompter: Prompter {
         if let results = request.results {
             while answer.result == nil {
                 write("What did the app report? \(results.joined(separator: ", ")): ")
-                guard let line = readLine()?.trimmingCharacters(in: .whitespaces) else { throw endOfInput(request) }
+                guard let line = try await nextLine()?.trimmingCharacters(in: .whitespaces) else { throw endOfInput(request) }
                 if results.contains(line) { answer.result = line } else { write("choose one of \(results.joined(separator: ", "))\n") }
             }
         }
         if request.asksTransactionId {
             write("Transaction id the app shows (Enter if it shows none): ")
-            if let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty { answer.transactionId = line }
+            if let line = try await nextLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty { answer.transactionId = line }
         }
         return answer
+    }
+
+    /// The tester's next line, read off the cooperative pool; Ctrl-C (task cancellation) gives up waiting at once.
+    func nextLine() async throws -> String? {
+        let box = LineBox()
+        let readLine = self.readLine
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String?, any Error>) in
+                box.install(continuation)
+                DispatchQueue.global().async { box.resume(.success(readLine())) }
+            }
+        } onCancel: {
+            box.resume(.failure(CancellationError()))
+        }
     }
 
     /// The input ended: the tester is gone, so the run stops here as interrupted, to be resumed.
@@ -72,5 +86,31 @@ public struct TerminalPrompter: Prompter {
             try await Task.sleep(nanoseconds: UInt64(min(1.0, total - elapsed) * 1_000_000_000))
         }
         write("\r  waited \(label)" + String(repeating: " ", count: 40) + "\n")
+    }
+}
+
+/// Resumes a continuation once, from whichever comes first: the line, or a cancellation.
+// @unchecked Sendable: every access holds `lock`.
+private final class LineBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<String?, any Error>?
+    private var early: Result<String?, any Error>?
+
+    func install(_ continuation: CheckedContinuation<String?, any Error>) {
+        let pending = lock.withLock { () -> Result<String?, any Error>? in
+            if let early { return early }
+            self.continuation = continuation
+            return nil
+        }
+        if let pending { continuation.resume(with: pending) }
+    }
+
+    func resume(_ result: Result<String?, any Error>) {
+        let waiting = lock.withLock { () -> CheckedContinuation<String?, any Error>? in
+            defer { continuation = nil }
+            if continuation == nil, early == nil { early = result }
+            return continuation
+        }
+        waiting?.resume(with: result)
     }
 }

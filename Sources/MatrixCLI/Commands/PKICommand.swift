@@ -9,13 +9,15 @@ struct PKICommand {
 
     static let exportOptions: [Arguments.Option] = [
         .init(name: "--pem", takesValue: false, help: "write PEM text instead of DER"),
-        .init(name: "--out", takesValue: true, help: "write to FILE instead of stdout", valueName: "FILE"),
+        .init(name: "--out", takesValue: true, help: "write to FILE instead of stdout (never replaced without --force)", valueName: "FILE"),
+        .init(name: "--force", takesValue: false, help: "replace FILE when it exists"),
         .init(name: "--help", takesValue: false, help: "show this help"),
     ]
 
     static let signOptions: [Arguments.Option] = [
         .init(name: "--count", takesValue: true, help: "sign the payload N times, one JWS per line (default 1)", valueName: "N"),
-        .init(name: "--out", takesValue: true, help: "write to FILE instead of stdout", valueName: "FILE"),
+        .init(name: "--out", takesValue: true, help: "write to FILE instead of stdout (never replaced without --force)", valueName: "FILE"),
+        .init(name: "--force", takesValue: false, help: "replace FILE when it exists"),
         .init(name: "--help", takesValue: false, help: "show this help"),
     ]
 
@@ -70,7 +72,7 @@ struct PKICommand {
         let root = try Self.pki().root
         let data = args.has("--pem") ? Data(root.pemRepresentation.utf8) : Data(root.derRepresentation)
         if let path = args.value("--out") {
-            try OutputFile.write(data, to: path)
+            try OutputFile.write(data, to: path, replacing: args.has("--force"))
         } else {
             if !args.has("--pem"), isatty(STDOUT_FILENO) == 1 {
                 throw .usage("refusing to write binary DER to a terminal; pass --pem, --out FILE, or redirect stdout")
@@ -103,7 +105,7 @@ struct PKICommand {
         }
         let signer = try Self.pki().signer
         let payload = Data(bytes)
-        let output = try OutputFile.open(args.value("--out"))
+        let output = try OutputFile.open(args.value("--out"), replacing: args.has("--force"))
         defer { output.close() }
         let clock = ContinuousClock()
         var signing = Duration.zero

@@ -9,7 +9,8 @@ struct ReportCommand {
 
     static let options: [Arguments.Option] = [
         .init(name: "--format", takesValue: true, help: "junit, markdown (default), html or json", valueName: "FORMAT"),
-        .init(name: "--out", takesValue: true, help: "write to FILE instead of stdout", valueName: "FILE"),
+        .init(name: "--out", takesValue: true, help: "write to FILE instead of stdout (never replaced without --force)", valueName: "FILE"),
+        .init(name: "--force", takesValue: false, help: "replace FILE when it exists"),
         .init(name: "--quiet", takesValue: false, help: "print only errors"),
         .init(name: "--help", takesValue: false, help: "show this help"),
     ]
@@ -49,12 +50,7 @@ struct ReportCommand {
         manifest.counts = RunCounts(records: run.records)
         let data = Reports.render(format, records: run.records, manifest: manifest)
         if let out = args.value("--out") {
-            do {
-                try data.write(to: URL(fileURLWithPath: out), options: .atomic)
-            } catch {
-                throw CommandFailure("cannot write \(out): \(error.localizedDescription); check that its directory exists and is writable",
-                                     code: .ioError)
-            }
+            try OutputFile.write(data, to: out, replacing: args.has("--force"))
         } else {
             console.outputData(data)
         }

@@ -73,6 +73,8 @@ struct RunCommand {
         }
         console.quiet = args.has("--quiet")
         console.verbose = args.has("--verbose")
+        let trap = SignalTrap()
+        defer { trap.release() }
         let setup = args.value("--resume") != nil ? try await resume(args) : try await start(args)
         let execAdapter = setup.adapter as? ExecAdapter
         // A person performs one case at a time; an external driver too, unless --jobs starts more of them.
@@ -83,11 +85,11 @@ struct RunCommand {
         let printer = ProgressPrinter(console: console, total: setup.cases.count)
         let writer = setup.session.writer
         let (cases, prior, lastSeq) = (setup.cases, setup.prior, setup.lastSeq)
-        let outcome = await SignalTrap.run {
+        let outcome = await trap.run {
             try await runner.run(cases: cases, into: writer, firstSeq: lastSeq, prior: prior) { printer.handle($0) }
         }
         await execAdapter?.shutdown()
-        let summary: RunSummary
+        var summary: RunSummary
         switch outcome {
         case .finished(let result):
             summary = result
@@ -96,10 +98,12 @@ struct RunCommand {
             throw CommandFailure("cannot write evidence: \(error)\nEvidence written so far is kept in \(setup.session.directory.url.path); "
                                  + "resume with `matrix run --resume \(Self.displayPath(setup.session.directory.url))`", code: .ioError)
         }
+        // A signal that came after the last step still stops the run short of complete.
+        if trap.signalReceived != nil { summary.interrupted = true }
         let directory = try await setup.session.finish(interrupted: summary.interrupted)
         JobSummary.append(from: directory, console: console)
         printer.summary(summary, directory: Self.displayPath(directory.url))
-        if summary.interrupted {
+        if summary.interrupted || trap.signalReceived != nil {
             console.info("resume with `matrix run --resume \(Self.displayPath(directory.url))`", always: true)
             return .interrupted
         }

@@ -9,10 +9,14 @@ struct OutputFile {
 
     /// Opens `path` for writing (created or truncated), or stdout when `path` is `nil` or `-`.
     /// - Throws: ``CommandFailure`` 74 when the file cannot be opened.
-    static func open(_ path: String?) throws(CommandFailure) -> OutputFile {
+    static func open(_ path: String?, replacing: Bool = false) throws(CommandFailure) -> OutputFile {
         guard let path, path != "-" else { return OutputFile(descriptor: STDOUT_FILENO, path: "stdout", ownsDescriptor: false) }
-        let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // An existing file is replaced only when asked: it may be a run's own evidence.
+        let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | (replacing ? O_TRUNC : O_EXCL), 0o644)
         guard descriptor >= 0 else {
+            if errno == EEXIST {
+                throw CommandFailure("\(path) exists; pass --force to replace it", code: .ioError)
+            }
             throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))", code: .ioError)
         }
         return OutputFile(descriptor: descriptor, path: path, ownsDescriptor: true)
@@ -20,8 +24,8 @@ struct OutputFile {
 
     /// Writes all of `data` to `path` (or stdout for `-`).
     /// - Throws: ``CommandFailure`` 74 when it cannot be written.
-    static func write(_ data: Data, to path: String) throws(CommandFailure) {
-        let file = try open(path)
+    static func write(_ data: Data, to path: String, replacing: Bool = false) throws(CommandFailure) {
+        let file = try open(path, replacing: replacing)
         defer { file.close() }
         try file.write([UInt8](data))
     }

@@ -1,32 +1,66 @@
 import Dispatch
 import Foundation
 
-/// Runs work so that SIGINT (Ctrl-C) and SIGTERM cancel it instead of killing the process: the work stops at
-/// the next step boundary and the caller writes what it has, then exits 130.
-enum SignalTrap {
-    enum Outcome<Value: Sendable>: Sendable {
-        case finished(Value)
-        case failed(any Error)
-    }
+/// Holds SIGINT (Ctrl-C) and SIGTERM for the whole of a command: a signal cancels the work in progress, which
+/// stops at the next step boundary, and the command still writes what it has (the evidence's reports and final
+/// `run.json`) before it exits 130. A signal while the matrix is loading, or while the run ends, is remembered
+/// the same way.
+final class SignalTrap: @unchecked Sendable {
+    // @unchecked Sendable: `received` and `task` are only touched under `lock`; the sources are set up once.
+    private let lock = NSLock()
+    private var received: Int32?
+    private var task: Task<Void, Never>?
+    private var cancelWork: (@Sendable () -> Void)?
+    private var sources: [any DispatchSourceSignal] = []
+    private static let signals = [SIGINT, SIGTERM]
 
-    static func run<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async -> Outcome<Value> {
-        let task = Task { try await body() }
-        let signals = [SIGINT, SIGTERM]
-        let sources = signals.map { number -> any DispatchSourceSignal in
+    /// Starts holding the signals.
+    init() {
+        for number in Self.signals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { task.cancel() }
+            source.setEventHandler { [weak self] in self?.receive(number) }
             source.resume()
-            return source
+            sources.append(source)
         }
-        defer {
-            for source in sources { source.cancel() }
-            for number in signals { signal(number, SIG_DFL) }
+    }
+
+    /// The signal received so far, if any.
+    var signalReceived: Int32? { lock.withLock { received } }
+
+    private func receive(_ number: Int32) {
+        let cancel = lock.withLock { () -> (@Sendable () -> Void)? in
+            received = received ?? number
+            return cancelWork
         }
+        cancel?()
+    }
+
+    /// Runs `body`, cancelled by a signal (also one that came before it started).
+    func run<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async -> Outcome<Value> {
+        let task = Task { try await body() }
+        let alreadySignalled = lock.withLock { () -> Bool in
+            cancelWork = { task.cancel() }
+            return received != nil
+        }
+        if alreadySignalled { task.cancel() }
+        defer { lock.withLock { cancelWork = nil } }
         do {
             return .finished(try await task.value)
         } catch {
             return .failed(error)
         }
+    }
+
+    /// Stops holding the signals: their default actions are back.
+    func release() {
+        for source in sources { source.cancel() }
+        sources = []
+        for number in Self.signals { signal(number, SIG_DFL) }
+    }
+
+    enum Outcome<Value: Sendable>: Sendable {
+        case finished(Value)
+        case failed(any Error)
     }
 }

@@ -256,6 +256,16 @@ struct MatrixDecoder {
             fields.finish()
             accounts.append(account)
         }
+        // A Family Sharing organizer is not a member of another family: no chains, no cycles.
+        let organizers = Dictionary(accounts.compactMap { account in account.familyOrganizer.map { (account.alias, $0) } },
+                                    uniquingKeysWith: { first, _ in first })
+        for member in members {
+            guard let organizer = organizers[member.key], organizer != member.key, let organizersOwn = organizers[organizer],
+                  let field = member.field.value.objectValue?["familyOrganizer"] else { continue }
+            sink.error(.invalidValue, "\"\(organizer)\" is itself a family member (of \"\(organizersOwn)\"), so it cannot organize a family",
+                       pointer: JSONPointer.append(member.field.pointer, "familyOrganizer"), at: field.location,
+                       hint: "a family has one organizer and members; give \"\(member.key)\" an organizer without a familyOrganizer")
+        }
         return accounts
     }
 

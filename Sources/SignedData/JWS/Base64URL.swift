@@ -21,8 +21,8 @@ public enum Base64URL {
         return encoded
     }
 
-    /// Decodes base64url text; trailing `=` padding is tolerated, any other character outside the
-    /// base64url alphabet (including `+`, `/` and whitespace) is not.
+    /// Decodes base64url text in its one canonical spelling: no `=` padding, no character outside the base64url
+    /// alphabet (`+`, `/`, whitespace), and no set bits after the data in the last character.
     ///
     /// - Returns: The bytes, or `nil` when the text is not base64url.
     public static func decode(_ text: some StringProtocol) -> Data? {
@@ -32,8 +32,15 @@ public enum Base64URL {
     /// Decodes base64url given as ASCII bytes; see ``decode(_:)``.
     static func decode(bytes: some Collection<UInt8>) -> Data? {
         var standard = [UInt8](bytes)
-        while standard.last == UInt8(ascii: "=") { standard.removeLast() }
-        guard standard.count % 4 != 1 else { return nil }
+        // Compact serialization has no padding (RFC 7515 §2), and the unused low bits of the last character must
+        // be zero (RFC 4648 §3.5): one value has one spelling, so evidence cannot be altered unnoticed.
+        guard standard.last != UInt8(ascii: "="), standard.count % 4 != 1 else { return nil }
+        if let last = standard.last, standard.count % 4 != 0 {
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+            guard let value = alphabet.firstIndex(of: last) else { return nil }
+            let unusedBits = standard.count % 4 == 2 ? 4 : 2
+            guard value & ((1 << unusedBits) - 1) == 0 else { return nil }
+        }
         for index in standard.indices {
             switch standard[index] {
             case UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "0") ... UInt8(ascii: "9"):
