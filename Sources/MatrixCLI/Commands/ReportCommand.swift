@@ -44,20 +44,18 @@ struct ReportCommand {
             throw .usage(args.positionals.isEmpty ? "missing RUN_DIR (a run directory, e.g. reports/local/unspecified/<run-id>)"
                                                   : "report takes one RUN_DIR, got \(args.positionals.count)")
         }
-        let run = try RunInput.load(path, console: console)
-        var manifest = run.manifest
-        manifest.counts = RunCounts(records: run.records)
-        let data = Reports.render(format, records: run.records, manifest: manifest)
-        if let out = args.value("--out") {
-            do {
-                try data.write(to: URL(fileURLWithPath: out), options: .atomic)
-            } catch {
-                throw CommandFailure("cannot write \(out): \(error.localizedDescription); check that its directory exists and is writable",
-                                     code: .ioError)
-            }
-        } else {
-            console.outputData(data)
+        let (directory, manifest) = try RunInput.open(path)
+        let out = args.value("--out")
+        let torn: Bool
+        do {
+            torn = try Reports.write(format, from: directory, manifest: manifest, to: out.map { URL(fileURLWithPath: $0) })
+        } catch let error as EvidenceWriteError {
+            let target = out ?? "standard output"
+            throw CommandFailure("cannot write \(target): \(error.message)", code: .ioError)
+        } catch {
+            throw RunInput.failure(error, path: path)
         }
+        if torn { RunInput.warnTorn(path, console: console) }
         return .success
     }
 }

@@ -38,7 +38,10 @@ extension RunDirectory {
     /// Ends the run: renders `junit.xml`, `summary.md` and `report.html` from the evidence on disk, writes
     /// them, then writes the final `run.json` with the status, end time, counts and file digests.
     ///
-    /// Close the ``EvidenceWriter`` first. A torn last evidence line is left out of the reports and counts.
+    /// The evidence is read one case at a time and each report is written through a buffer, so memory does not
+    /// grow with the run (see ``Reports``); the reports' parts wait in hidden `.<report>.spool` files of the
+    /// run directory meanwhile. Close the ``EvidenceWriter`` first. A torn last evidence line is left out of
+    /// the reports and counts.
     /// - Parameters:
     ///   - manifest: the manifest written at the start.
     ///   - status: `complete`, or `interrupted` when the run stopped early.
@@ -48,13 +51,18 @@ extension RunDirectory {
     ///   report or the manifest cannot be written.
     @discardableResult
     public func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date) throws -> RunManifest {
-        let records = try readEvidence().records
+        let formats = Reports.runDirectoryFormats.sorted { $0.fileName < $1.fileName }
+        let (composer, _) = try Reports.compose(formats, evidence: evidenceURL, spoolDirectory: url)
+        defer { composer.close() }
         var final = manifest
         final.status = status
         final.endedAt = Timestamp.iso8601(endedAt)
-        final.counts = RunCounts(records: records)
-        for (name, data) in Reports.renderAll(records: records, manifest: final).sorted(by: { $0.key < $1.key }) {
-            try write(data, named: name)
+        final.counts = composer.counts
+        for format in formats {
+            try Self.checkComponent(format.fileName, what: "file name")
+            try DurableFile.replace(url.appendingPathComponent(format.fileName)) { writer in
+                try composer.write(format, manifest: final, to: writer)
+            }
         }
         return try writeManifest(final)
     }

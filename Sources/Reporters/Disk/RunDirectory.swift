@@ -128,7 +128,7 @@ public struct RunDirectory: Sendable, Hashable {
         try DurableFile.replace(url.appendingPathComponent(name), with: data)
     }
 
-    private static func checkComponent(_ text: String, what: String) throws {
+    static func checkComponent(_ text: String, what: String) throws {
         let bad = text.isEmpty || text == "." || text == ".." || text.contains("/") || text.contains("\0") || text.utf8.count > 200
         if bad {
             throw EvidenceWriteError(.invalidPathComponent, path: text,
