@@ -8,7 +8,8 @@ import Darwin
 
 /// Appends evidence records to a run's `evidence.jsonl`, one JSON object per line.
 ///
-/// Durability. Each line is encoded with sorted keys and unescaped slashes and written with a single `write()`
+/// Durability. Each line is encoded with sorted keys and unescaped slashes (``EvidenceLine``, the bytes
+/// `JSONEncoder` gives) and written with a single `write()`
 /// before ``append(_:)`` returns, so once a step's record is appended it survives a crash of the process, a
 /// `SIGKILL` or Ctrl-C: the kernel holds it and writes it out whatever happens to the process. Forcing it to
 /// the disk itself (`fsync`) costs milliseconds, so the writer does that at most once per ``syncInterval``
@@ -33,7 +34,6 @@ public actor EvidenceWriter: EvidenceSink {
     /// Bytes of complete lines in the file.
     private var length: Int64
     private var failure: EvidenceWriteError?
-    private let encoder: JSONEncoder
     private let clock = ContinuousClock()
     /// When the last flush ended; records written since are not yet flushed when `unsynced` is true.
     private var lastSync: ContinuousClock.Instant
@@ -78,9 +78,6 @@ public actor EvidenceWriter: EvidenceSink {
         self.fd = fd
         self.length = length
         self.syncInterval = max(.zero, syncInterval)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        self.encoder = encoder
         lastSync = clock.now - self.syncInterval
     }
 
@@ -135,18 +132,11 @@ public actor EvidenceWriter: EvidenceSink {
 
     /// Appends `record` as one line; see the type's documentation for when it reaches the disk.
     ///
-    /// - Throws: ``EvidenceWriteError``: `cannotEncode` when the record cannot be encoded (nothing written),
-    ///   `cannotWrite` or `cannotSync` when the disk refuses it or refused an earlier flush (the writer then
-    ///   stops), `writerClosed` after ``close()`` or an earlier failure.
+    /// - Throws: ``EvidenceWriteError``: `cannotWrite` or `cannotSync` when the disk refuses it or refused an
+    ///   earlier flush (the writer then stops), `writerClosed` after ``close()`` or an earlier failure.
     public func append(_ record: EvidenceRecord) throws {
         try checkOpen()
-        var line: [UInt8]
-        do {
-            line = [UInt8](try encoder.encode(record))
-        } catch {
-            throw EvidenceWriteError(.cannotEncode, path: url.path,
-                                     message: "cannot encode the record of case \(record.case) step \(record.step) as JSON: \(error)")
-        }
+        var line = EvidenceLine.encode(record)
         line.append(0x0A)
         do {
             let written = try DurableFile.writeOnce(fd, line[...], path: url.path)
