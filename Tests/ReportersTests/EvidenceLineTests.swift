@@ -107,4 +107,17 @@ struct EvidenceLineTests {
             #expect(object?.count == fieldCount(value), "\(type(of: value)): \(object?.keys.sorted() ?? [])")
         }
     }
+
+    @Test("A character that needs escaping is escaped at every position of strings up to 24 bytes long",
+          arguments: ["\"", "\\", "\n", "\u{0}", "\u{1F}", "é", "\u{7F}", "/"])
+    func escapeAtEveryPosition(special: String) throws {
+        for length in 1...24 {
+            for position in 0..<length {
+                let text = String(repeating: "a", count: position) + special + String(repeating: "b", count: length - position - 1)
+                var json = JSONLineWriter()
+                json.string(text)
+                #expect(json.bytes == [UInt8](try Self.encoder.encode(text)), "\(length) \(position)")
+            }
+        }
+    }
 }

@@ -126,4 +126,62 @@ struct StreamingReportTests {
         #expect(html.components(separatedBy: "<section class=\"case\" id=\"case-").count - 1 == 1_000)
         #expect(!html.contains("shown in detail"))
     }
+
+    /// The files of a run finished through its writer (reports composed while writing) and of the same run
+    /// finished from its evidence on disk.
+    private func bothWays(_ records: [EvidenceRecord]) async throws -> (live: [String: Data], readBack: [String: Data]) {
+        var files: [[String: Data]] = []
+        for live in [true, false] {
+            let root = try Scratch.directory()
+            defer { try? FileManager.default.removeItem(at: root) }
+            let directory = try RunDirectory.create(root: root, environment: "sandbox", build: "1.4 (212)", runID: Sample.runID)
+            let writer = try EvidenceWriter(directory: directory)
+            try directory.writeManifest(Sample.manifest)
+            for record in records { try await writer.append(record) }
+            if live {
+                try await writer.finish(Sample.manifest, status: .complete, endedAt: Sample.wallEnd)
+            } else {
+                await writer.close()
+                try directory.finish(Sample.manifest, status: .complete, endedAt: Sample.wallEnd)
+            }
+            var contents: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
+                contents[name] = try Data(contentsOf: directory.url.appendingPathComponent(name))
+            }
+            files.append(contents)
+        }
+        return (files[0], files[1])
+    }
+
+    @Test("A run finished through its writer has the files of the same run finished by reading its evidence back",
+          arguments: [0, 1_200])
+    func liveEqualsReadBack(cases: Int) async throws {
+        let records = cases == 0 ? Sample.records : largeRun(cases: cases)
+        let (live, readBack) = try await bothWays(records)
+        #expect(live.keys.sorted() == ["evidence.jsonl", "junit.xml", "report.html", "run.json", "summary.md"])
+        #expect(live.keys.sorted() == readBack.keys.sorted())
+        for (name, data) in live {
+            #expect(data == readBack[name], "\(name)")
+        }
+    }
+
+    @Test("A new run's writer does not read the evidence back to write the reports")
+    func liveDoesNotReadBack() async throws {
+        let root = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let live = try RunDirectory.create(root: root, environment: "local", build: "b", runID: "live")
+        let writer = try EvidenceWriter(directory: live)
+        try live.writeManifest(Sample.manifest)
+        for record in Sample.records { try await writer.append(record) }
+        // Without its evidence, only reports composed while writing can count the steps.
+        try FileManager.default.removeItem(at: live.evidenceURL)
+        let final = try await writer.finish(Sample.manifest, status: .complete, endedAt: Sample.wallEnd)
+        #expect(final.counts == RunCounts(records: Sample.records))
+        let junit = try String(contentsOf: live.url.appendingPathComponent("junit.xml"), encoding: .utf8)
+        #expect(junit.components(separatedBy: "<testcase ").count - 1 == Sample.records.count)
+        // The same finish from a directory whose evidence is gone fails: it reads the evidence back.
+        #expect(throws: EvidenceReadError.self) {
+            try live.finish(Sample.manifest, status: .complete, endedAt: Sample.wallEnd)
+        }
+    }
 }

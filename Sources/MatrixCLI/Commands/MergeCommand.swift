@@ -107,9 +107,9 @@ struct MergeCommand {
                     try await writer.append(record)
                 }
             }
-            await writer.close()
+            try await writer.sync()
             let ended = slices.compactMap(\.manifest.endedAt).max().flatMap { try? Date($0, strategy: .iso8601) } ?? Date()
-            try directory.finish(manifest, status: incomplete ? .interrupted : .complete, endedAt: ended)
+            try await writer.finish(manifest, status: incomplete ? .interrupted : .complete, endedAt: ended)
         } catch let error as EvidenceWriteError {
             throw CommandFailure("cannot write \(out): \(error)", code: error.code == .runDirectoryExists ? .usage : .ioError)
         } catch {

@@ -57,9 +57,8 @@ struct EvidenceSession {
             await writer.close()
             throw CommandFailure("cannot write evidence: \(error)\nEvidence written so far is kept in \(directory.url.path)", code: .ioError)
         }
-        await writer.close()
         do {
-            try directory.finish(manifest, status: interrupted ? .interrupted : .complete, endedAt: Date())
+            try await writer.finish(manifest, status: interrupted ? .interrupted : .complete, endedAt: Date())
         } catch {
             throw CommandFailure("cannot finish the run: \(error)\nThe evidence is kept in \(directory.url.path)", code: .ioError)
         }

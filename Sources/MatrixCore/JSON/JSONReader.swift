@@ -49,7 +49,8 @@ public struct JSONReadFailure: Error, Sendable {
 public enum JSONPointer {
     /// Escapes one reference token: `~` → `~0`, `/` → `~1`.
     public static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// Appends a key or index to a pointer: `append("/cases", 2)` is `/cases/2`.

@@ -138,16 +138,21 @@ public struct Runner: Sendable {
             return summary
         }
 
-        // Several jobs: cases run concurrently; finished cases wait in `done` until every earlier case is written.
+        // Several jobs: up to `jobs` cases run at once. A finished case waits in `done` until every earlier case is
+        // written, and the next case starts before it is written, so that writing does not hold the others back.
+        // At most `window` cases are started and not yet written, which bounds the memory of waiting cases.
+        let window = jobs * 4
         try await withThrowingTaskGroup(of: (Int, [EvidenceRecord], Bool).self) { group in
             var next = 0
+            var running = 0
             var done: [Int: ([EvidenceRecord], Bool)] = [:]
             var written = 0
+            var stopped = false
             func start() {
-                guard next < order.count else { return }
                 let position = next
                 let caseIndex = order[position]
                 next += 1
+                running += 1
                 let previous = prior[matrix.cases[caseIndex].id] ?? []
                 group.addTask {
                     var records: [EvidenceRecord] = []
@@ -155,10 +160,14 @@ public struct Runner: Sendable {
                     return (position, records, complete)
                 }
             }
-            for _ in 0..<min(jobs, order.count) { start() }
-            var stopped = false
+            func fill() {
+                while !stopped, !Task.isCancelled, running < jobs, next < order.count, next - written < window { start() }
+            }
+            fill()
             while let (position, records, complete) = try await group.next() {
+                running -= 1
                 done[position] = (records, complete)
+                fill()
                 while !stopped, let (records, complete) = done[written] {
                     done[written] = nil
                     let caseIndex = order[written]
@@ -173,7 +182,7 @@ public struct Runner: Sendable {
                         group.cancelAll()
                     }
                 }
-                if !Task.isCancelled && !stopped { start() }
+                fill()
             }
             if written < order.count { summary.interrupted = true }
         }
@@ -305,18 +314,5 @@ public struct Runner: Sendable {
         return CaseResult(id: matrixCase.id, kind: matrixCase.kind, account: matrixCase.account,
                           verdict: verdict, steps: counts,
                           firstProblem: problem.map { "step \($0.step) (\($0.action.rawValue)): \($0.reason ?? $0.verdict.rawValue)" })
-    }
-}
-
-/// Wall-clock timestamps for evidence.
-public enum Timestamp {
-    /// `2026-11-29T13:09:50.123Z`.
-    public static func iso8601(_ date: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
-    }
-
-    /// An ISO 8601 rendering of ms since 1970.
-    public static func iso8601(milliseconds: Int64) -> String {
-        iso8601(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 }

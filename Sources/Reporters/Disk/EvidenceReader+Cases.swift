@@ -14,24 +14,41 @@ extension EvidenceReader {
     /// - Throws: ``NotInRunOrder`` when the evidence is not in run order (``CaseEvidence/group(_:)`` then
     ///   gives the cases); ``EvidenceReadError`` as ``read(_:)`` does; whatever `body` throws.
     static func forEachCase(in url: URL, _ body: (CaseEvidence) throws -> Void) throws -> Bool {
-        var current: [EvidenceRecord] = []
-        var finished = Set<String>()
-        var lastSeq = Int.min
-        func flush() throws {
-            let records = current.sorted { $0.step < $1.step }
-            current = []
-            guard let first = records.first else { return }
-            finished.insert(first.case)
-            try body(CaseEvidence(id: first.case, kind: first.kind, account: first.account, records: records))
-        }
+        var collector = CaseCollector()
         let torn = try forEachRecord(in: url) { record in
-            guard record.seq > lastSeq else { throw NotInRunOrder() }
-            lastSeq = record.seq
-            if let first = current.first, first.case != record.case { try flush() }
-            if current.isEmpty, finished.contains(record.case) { throw NotInRunOrder() }
-            current.append(record)
+            if let finished = try collector.add(record) { try body(finished) }
         }
-        try flush()
+        if let last = collector.finish() { try body(last) }
         return torn
+    }
+}
+
+/// Gathers records in run order into cases, one case at a time.
+struct CaseCollector {
+    private var current: [EvidenceRecord] = []
+    private var finished = Set<String>()
+    private var lastSeq = Int.min
+
+    /// Takes the next record.
+    ///
+    /// - Returns: the case before it, when `record` starts a new case.
+    /// - Throws: ``EvidenceReader/NotInRunOrder`` when `seq` does not rise or the record's case ended earlier.
+    mutating func add(_ record: EvidenceRecord) throws -> CaseEvidence? {
+        guard record.seq > lastSeq else { throw EvidenceReader.NotInRunOrder() }
+        lastSeq = record.seq
+        var done: CaseEvidence?
+        if let first = current.first, first.case != record.case { done = finish() }
+        if current.isEmpty, finished.contains(record.case) { throw EvidenceReader.NotInRunOrder() }
+        current.append(record)
+        return done
+    }
+
+    /// The case in progress, complete: its records in step order. Call it after the last record.
+    mutating func finish() -> CaseEvidence? {
+        let records = current.sorted { $0.step < $1.step }
+        current = []
+        guard let first = records.first else { return nil }
+        finished.insert(first.case)
+        return CaseEvidence(id: first.case, kind: first.kind, account: first.account, records: records)
     }
 }

@@ -39,6 +39,8 @@ public actor EvidenceWriter: EvidenceSink {
     private var lastSync: ContinuousClock.Instant
     private var unsynced = false
     private var timer: Task<Void, Never>?
+    /// The reports of a new run, composed as its records are written; `nil` for a resumed run.
+    private var live: LiveReports?
     /// Records appended through this writer.
     public private(set) var appendedCount = 0
     /// `fsync` calls made on the evidence so far.
@@ -69,12 +71,13 @@ public actor EvidenceWriter: EvidenceSink {
             DurableFile.closeDescriptor(fd)
             throw error
         }
-        self.init(url: url, fd: fd, length: 0, syncInterval: syncInterval)
+        self.init(url: url, fd: fd, length: 0, syncInterval: syncInterval, live: LiveReports(directory: directory))
     }
 
     /// A writer over an open descriptor whose first `length` bytes are complete lines (tests use `/dev/full`).
-    init(url: URL, fd: Int32, length: Int64, syncInterval: Duration = defaultSyncInterval) {
+    init(url: URL, fd: Int32, length: Int64, syncInterval: Duration = defaultSyncInterval, live: LiveReports? = nil) {
         self.url = url
+        self.live = live
         self.fd = fd
         self.length = length
         self.syncInterval = max(.zero, syncInterval)
@@ -152,6 +155,7 @@ public actor EvidenceWriter: EvidenceSink {
         }
         length += Int64(line.count)
         appendedCount += 1
+        live?.add(record)
         unsynced = true
         if clock.now - lastSync >= syncInterval {
             try sync()
@@ -194,6 +198,27 @@ public actor EvidenceWriter: EvidenceSink {
         fd = -1
         timer?.cancel()
         timer = nil
+    }
+
+    /// Ends the run: closes the evidence (call ``sync()`` first to see a failure to flush it), writes
+    /// `junit.xml`, `summary.md`, `report.html` and the final `run.json`, as
+    /// ``RunDirectory/finish(_:status:endedAt:)`` does.
+    ///
+    /// A new run's writer has composed the reports while writing its records, so the evidence is not read back;
+    /// a resumed run's writer, or one that stopped after a failure, reads it back.
+    /// - Returns: the final manifest.
+    /// - Throws: ``EvidenceReadError`` when the evidence cannot be read back; ``EvidenceWriteError`` when a
+    ///   report or the manifest cannot be written.
+    @discardableResult
+    public func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date) throws -> RunManifest {
+        close()
+        let directory = RunDirectory(url: url.deletingLastPathComponent())
+        let composed = failure == nil ? live?.complete() : nil
+        live?.abandon()
+        live = nil
+        guard let composed else { return try directory.finish(manifest, status: status, endedAt: endedAt) }
+        defer { composed.close() }
+        return try directory.finish(manifest, status: status, endedAt: endedAt, reports: composed)
     }
 
     private func timerFired() {

@@ -70,16 +70,37 @@ struct JSONLineWriter {
         var value = value
         value.withUTF8 { utf8 in
             var start = 0
-            for index in utf8.indices {
+            var index = 0
+            let count = utf8.count
+            while index < count {
+                // Eight bytes at a time while none of them needs escaping (most text, and all of a JWS).
+                if index + 8 <= count,
+                   !Self.needsEscape(UnsafeRawPointer(utf8.baseAddress.unsafelyUnwrapped).loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                escape(byte)
-                start = index + 1
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                    escape(byte)
+                    start = index + 1
+                }
+                index += 1
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes in `word` is a control character, `"` or `\`.
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // A byte below 0x20 (bytes of 0x80 and above never count), or a zero byte after XOR with `"` or `\`.
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        return control | ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs) != 0
     }
 
     mutating func int<Integer: BinaryInteger>(_ value: Integer) {

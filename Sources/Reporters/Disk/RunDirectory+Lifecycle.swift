@@ -51,14 +51,21 @@ extension RunDirectory {
     ///   report or the manifest cannot be written.
     @discardableResult
     public func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date) throws -> RunManifest {
-        let formats = Reports.runDirectoryFormats.sorted { $0.fileName < $1.fileName }
-        let (composer, _) = try Reports.compose(formats, evidence: evidenceURL, spoolDirectory: url)
+        let (composer, _) = try Reports.compose(Self.reportFormats, evidence: evidenceURL, spoolDirectory: url)
         defer { composer.close() }
+        return try finish(manifest, status: status, endedAt: endedAt, reports: composer)
+    }
+
+    /// The reports a run directory holds, in the order they are written.
+    static let reportFormats = Reports.runDirectoryFormats.sorted { $0.fileName < $1.fileName }
+
+    /// Ends the run with reports already composed from every record of its evidence.
+    func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date, reports composer: ReportComposer) throws -> RunManifest {
         var final = manifest
         final.status = status
         final.endedAt = Timestamp.iso8601(endedAt)
         final.counts = composer.counts
-        for format in formats {
+        for format in Self.reportFormats {
             try Self.checkComponent(format.fileName, what: "file name")
             try DurableFile.replace(url.appendingPathComponent(format.fileName)) { writer in
                 try composer.write(format, manifest: final, to: writer)

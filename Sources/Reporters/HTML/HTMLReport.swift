@@ -56,7 +56,9 @@ public enum HTMLReport {
     }
 
     private static func verdictBadge(_ label: String) -> String {
-        "<span class=\"badge v-\(Markup.attribute(label.lowercased().replacingOccurrences(of: " ", with: "-")))\">\(Markup.text(label))</span>"
+        let name = label.lowercased()
+        let slug = name.contains(" ") ? name.replacingOccurrences(of: " ", with: "-") : name
+        return "<span class=\"badge v-\(Markup.attribute(slug))\">\(Markup.text(label))</span>"
     }
 
     private static func metadata(_ manifest: RunManifest) -> String {
