@@ -291,7 +291,18 @@ private struct Parser {
 
     mutating func parseString(pointer: String) throws(Stop) -> String {
         index += 1  // opening quote
+        // Most strings are printable ASCII without escapes: take them whole.
+        let start = index
+        while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x80, bytes[index] != UInt8(ascii: "\""),
+              bytes[index] != UInt8(ascii: "\\") {
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
+        }
         var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: bytes[start..<index].lazy.map { Unicode.Scalar($0) })
         while true {
             guard index < bytes.count else {
                 throw fail(.invalidJSON, "unterminated string", pointer: pointer)
