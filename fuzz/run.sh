@@ -87,7 +87,12 @@ PY
         module DriverKit Sources/DriverKit
         "$swiftc" "${flags[@]}" -I "$build" -module-name FuzzDriver -o "$build/fuzzer" fuzz/driver.swift \
             "$build/libDriverKit.a" "$build/libMatrixCore.a"
-        seed Tests/DriverKitTests/Fixtures/* examples/drivers/*/*.jsonl
+        # Each seed is a chunk-size byte followed by lines.
+        for file in fuzz/seeds/driver/*; do
+            for selector in 0 7 64 127; do
+                { printf "\\x$(printf %02x "$selector")"; cat "$file"; } > "$corpus/seed-$(basename "$file")-$selector"
+            done
+        done
         ;;
     *)
         usage

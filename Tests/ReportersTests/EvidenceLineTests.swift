@@ -45,6 +45,7 @@ struct EvidenceLineTests {
             signedData: [SignedItem(kind: "transaction", jws: "eyJh.eyJi.c2ln"), SignedItem(kind: "notification", jws: awkward)],
             message: awkward, storeTime: -1)
         observation.notObserved = ["entitlements"]
+        observation.conflicts = ["the tester saw [\"pro\"]; the App Store Server API has no transaction", awkward]
         let step = Step(action: .purchase, product: "p", outcome: .interrupted, quantity: 3, offer: "introductory",
                         appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138", count: 2, by: ISO8601Duration(months: 1, days: 2),
                         to: .gracePeriodEnd, account: "organizer", device: "iPad", terminate: .beforeFinish, gracePeriod: false,
@@ -54,7 +55,7 @@ struct EvidenceLineTests {
             account: AccountRef(alias: "fresh", state: awkward, hash: "abc"), case: "case/1", kind: "refund", step: 0,
             action: step, product: "p", expected: expectation, observed: observation, verdict: .fail, reason: awkward,
             wallStart: "2026-01-15T10:00:00.000Z", wallEnd: "2026-01-15T10:00:00.250Z", storeTime: Int64.min,
-            modelledWallTimeMs: 180_000, clock: "sandbox:3")
+            modelledWallTimeMs: 180_000, clock: "sandbox:3", appFault: "ignoresRevocation")
     }
 
     @Test("A record with every field set, and awkward text and keys, encodes as JSONEncoder encodes it")

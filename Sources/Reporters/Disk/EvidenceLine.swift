@@ -17,6 +17,7 @@ extension JSONLineWriter {
         beginObject()
         member("account") { $0.account(r.account) }
         member("action") { $0.step(r.action) }
+        field("appFault", r.appFault)
         field("build", r.build)
         field("case", r.case)
         field("clock", r.clock)
@@ -107,6 +108,7 @@ extension JSONLineWriter {
         beginObject()
         field("access", o.access)
         field("balance", o.balance) { $0.int($1) }
+        field("conflicts", o.conflicts)
         field("eligibleForIntroOffer", o.eligibleForIntroOffer) { $0.bool($1) }
         field("entitlements", o.entitlements)
         field("message", o.message)
