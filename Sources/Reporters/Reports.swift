@@ -94,17 +94,9 @@ public enum Reports {
     }
 
     static func write(_ format: ReportFormat, from directory: RunDirectory, manifest: RunManifest, to sink: ReportSink) throws -> Bool {
-        let scratch = FileManager.default.temporaryDirectory
-            .appendingPathComponent("matrix-report-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))")
-        do {
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        } catch {
-            throw EvidenceWriteError(.cannotCreateDirectory, path: scratch.path,
-                                     message: "cannot create \(scratch.path) for the report's parts: \(error.localizedDescription); "
-                                         + "set TMPDIR to a writable directory")
-        }
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let (composer, torn) = try compose([format], evidence: directory.evidenceURL, spoolDirectory: scratch)
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let (composer, torn) = try compose([format], evidence: directory.evidenceURL, spoolDirectory: scratch.url)
         defer { composer.close() }
         var manifest = manifest
         manifest.counts = composer.counts

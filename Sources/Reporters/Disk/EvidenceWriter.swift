@@ -71,7 +71,7 @@ public actor EvidenceWriter: EvidenceSink {
             DurableFile.closeDescriptor(fd)
             throw error
         }
-        self.init(url: url, fd: fd, length: 0, syncInterval: syncInterval, live: LiveReports(directory: directory))
+        self.init(url: url, fd: fd, length: 0, syncInterval: syncInterval, live: LiveReports())
     }
 
     /// A writer over an open descriptor whose first `length` bytes are complete lines (tests use `/dev/full`).
@@ -213,10 +213,12 @@ public actor EvidenceWriter: EvidenceSink {
     public func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date) throws -> RunManifest {
         close()
         let directory = RunDirectory(url: url.deletingLastPathComponent())
-        let composed = failure == nil ? live?.complete() : nil
-        live?.abandon()
+        let reports = live
         live = nil
-        guard let composed else { return try directory.finish(manifest, status: status, endedAt: endedAt) }
+        guard let reports, failure == nil, let composed = reports.complete() else {
+            reports?.abandon()
+            return try directory.finish(manifest, status: status, endedAt: endedAt)
+        }
         defer { composed.close() }
         return try directory.finish(manifest, status: status, endedAt: endedAt, reports: composed)
     }

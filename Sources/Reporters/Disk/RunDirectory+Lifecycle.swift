@@ -39,8 +39,8 @@ extension RunDirectory {
     /// them, then writes the final `run.json` with the status, end time, counts and file digests.
     ///
     /// The evidence is read one case at a time and each report is written through a buffer, so memory does not
-    /// grow with the run (see ``Reports``); the reports' parts wait in hidden `.<report>.spool` files of the
-    /// run directory meanwhile. Close the ``EvidenceWriter`` first. A torn last evidence line is left out of
+    /// grow with the run (see ``Reports``); the reports' parts wait in a private directory under `TMPDIR`
+    /// meanwhile. Close the ``EvidenceWriter`` first. A torn last evidence line is left out of
     /// the reports and counts.
     /// - Parameters:
     ///   - manifest: the manifest written at the start.
@@ -51,7 +51,9 @@ extension RunDirectory {
     ///   report or the manifest cannot be written.
     @discardableResult
     public func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date) throws -> RunManifest {
-        let (composer, _) = try Reports.compose(Self.reportFormats, evidence: evidenceURL, spoolDirectory: url)
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let (composer, _) = try Reports.compose(Self.reportFormats, evidence: evidenceURL, spoolDirectory: scratch.url)
         defer { composer.close() }
         return try finish(manifest, status: status, endedAt: endedAt, reports: composer)
     }

@@ -9,9 +9,11 @@ final class LiveReports {
     private var composer: ReportComposer?
     private var collector = CaseCollector()
 
-    /// Reports whose parts are spooled in the run directory.
-    init(directory: RunDirectory) {
-        composer = try? ReportComposer(formats: RunDirectory.reportFormats, spoolDirectory: directory.url)
+    /// Reports whose parts are spooled in a ``ScratchDirectory``, which lives as long as the composer.
+    init() {
+        composer = (try? ScratchDirectory()).flatMap {
+            try? ReportComposer(formats: RunDirectory.reportFormats, spoolDirectory: $0.url, keeping: $0)
+        }
     }
 
     deinit {

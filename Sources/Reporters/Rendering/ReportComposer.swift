@@ -32,13 +32,17 @@ final class ReportComposer {
     /// HTML case sections written: the case's index, where its section is, and whether the case did not pass.
     private var htmlSections: [(index: Int, range: Range<Int64>, problem: Bool)] = []
     private var htmlProblemSections = 0
+    /// The directory of the spool files, kept while the composer lives.
+    private let scratch: ScratchDirectory?
 
     /// - Parameters:
     ///   - formats: the reports to render.
     ///   - spoolDirectory: where to set the reports' parts aside in hidden files (`.<report>.spool`), removed by
     ///     ``close()``; `nil` keeps them in memory.
+    ///   - scratch: a scratch directory to keep alive as long as the composer (its spool directory).
     /// - Throws: ``EvidenceWriteError`` when a spool file cannot be created.
-    init(formats: [ReportFormat], spoolDirectory: URL?) throws {
+    init(formats: [ReportFormat], spoolDirectory: URL?, keeping scratch: ScratchDirectory? = nil) throws {
+        self.scratch = scratch
         let wanted = Set(formats)
         self.formats = wanted
         func spool(_ format: ReportFormat) throws -> Spool? {
