@@ -9,9 +9,9 @@ import Darwin
 /// Appends evidence records to a run's `evidence.jsonl`, one JSON object per line.
 ///
 /// Durability. Each line is encoded with sorted keys and unescaped slashes (``EvidenceLine``, the bytes
-/// `JSONEncoder` gives) and written with a single `write()`
-/// before ``append(_:)`` returns, so once a step's record is appended it survives a crash of the process, a
-/// `SIGKILL` or Ctrl-C: the kernel holds it and writes it out whatever happens to the process. Forcing it to
+/// `JSONEncoder` gives) and written with a single `write()` before ``append(_:)`` returns, so once a step's
+/// record is appended it survives a crash of the process, a `SIGKILL` or Ctrl-C: the kernel holds it and
+/// writes it out whatever happens to the process. Forcing it to
 /// the disk itself (`fsync`) costs milliseconds, so the writer does that at most once per ``syncInterval``
 /// (100 ms by default): a record is flushed at once when the previous flush is older than that, otherwise by a
 /// timer at most ``syncInterval`` later; ``sync()`` and ``close()`` flush at once. A power loss or kernel crash
@@ -22,6 +22,9 @@ import Darwin
 /// If a write or flush fails, the partial line is cut off, the error is thrown (by that call or the next),
 /// and the writer refuses further records: the file always ends with a complete line. The file is locked
 /// (`flock`) for the writer's process while it is open, so two processes never append to one run.
+///
+/// The writer of a new run also composes the run's reports from the records it writes, so that
+/// ``finish(_:status:endedAt:)`` need not read the evidence back.
 public actor EvidenceWriter: EvidenceSink {
     /// The flush interval used when none is given: 100 ms.
     public static let defaultSyncInterval: Duration = .milliseconds(100)
