@@ -1,6 +1,11 @@
 import Foundation
 import MatrixCore
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 @testable import Reporters
 
 /// Reports rendered while the evidence is read one case at a time are the reports of the whole evidence.
@@ -184,4 +189,23 @@ struct StreamingReportTests {
             try live.finish(Sample.manifest, status: .complete, endedAt: Sample.wallEnd)
         }
     }
+
+    @Test("A scratch directory left by a killed process is removed; one of a live process is kept")
+    func abandonedScratch() throws {
+        let temporary = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        // A process id that is not in use: the highest one the system could give, or near it.
+        var dead: Int32 = 4_194_303
+        while kill(dead, 0) == 0 || errno != ESRCH { dead -= 1 }
+        let abandoned = temporary.appendingPathComponent(ScratchDirectory.prefix + "\(dead)-1")
+        let alive = temporary.appendingPathComponent(ScratchDirectory.prefix + "\(getpid())-2")
+        for directory in [abandoned, alive] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data("part".utf8).write(to: directory.appendingPathComponent(".junit.xml.spool"))
+        }
+        ScratchDirectory.removeAbandoned(in: temporary)
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+        #expect(FileManager.default.fileExists(atPath: alive.path))
+    }
 }
+
