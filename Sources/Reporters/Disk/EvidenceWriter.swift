@@ -44,6 +44,8 @@ public actor EvidenceWriter: EvidenceSink {
     private var timer: Task<Void, Never>?
     /// The reports of a new run, composed as its records are written; `nil` for a resumed run.
     private var live: LiveReports?
+    /// The SHA-256 of a new run's evidence, computed as it is written; `nil` for a resumed run.
+    private let digest: DigestStream?
     /// Records appended through this writer.
     public private(set) var appendedCount = 0
     /// `fsync` calls made on the evidence so far.
@@ -74,13 +76,15 @@ public actor EvidenceWriter: EvidenceSink {
             DurableFile.closeDescriptor(fd)
             throw error
         }
-        self.init(url: url, fd: fd, length: 0, syncInterval: syncInterval, live: LiveReports())
+        self.init(url: url, fd: fd, length: 0, syncInterval: syncInterval, live: LiveReports(), digest: DigestStream())
     }
 
     /// A writer over an open descriptor whose first `length` bytes are complete lines (tests use `/dev/full`).
-    init(url: URL, fd: Int32, length: Int64, syncInterval: Duration = defaultSyncInterval, live: LiveReports? = nil) {
+    init(url: URL, fd: Int32, length: Int64, syncInterval: Duration = defaultSyncInterval, live: LiveReports? = nil,
+         digest: DigestStream? = nil) {
         self.url = url
         self.live = live
+        self.digest = digest
         self.fd = fd
         self.length = length
         self.syncInterval = max(.zero, syncInterval)
@@ -158,6 +162,7 @@ public actor EvidenceWriter: EvidenceSink {
         }
         length += Int64(line.count)
         appendedCount += 1
+        line.withUnsafeBytes { digest?.update($0) }
         live?.add(record)
         unsynced = true
         if clock.now - lastSync >= syncInterval {
@@ -223,7 +228,7 @@ public actor EvidenceWriter: EvidenceSink {
             return try directory.finish(manifest, status: status, endedAt: endedAt)
         }
         defer { composed.close() }
-        return try directory.finish(manifest, status: status, endedAt: endedAt, reports: composed)
+        return try directory.finish(manifest, status: status, endedAt: endedAt, reports: composed, evidenceDigest: digest?.hexDigest())
     }
 
     private func timerFired() {

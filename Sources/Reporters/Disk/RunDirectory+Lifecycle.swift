@@ -9,8 +9,14 @@ extension RunDirectory {
     /// - Throws: ``EvidenceWriteError`` (`cannotHash`, `cannotWrite`, `cannotSync`).
     @discardableResult
     public func writeManifest(_ manifest: RunManifest) throws -> RunManifest {
+        try writeManifest(manifest, known: [:])
+    }
+
+    /// As ``writeManifest(_:)``, with the digests of files hashed as they were written (see
+    /// ``fileDigests(known:)``).
+    func writeManifest(_ manifest: RunManifest, known: [String: String]) throws -> RunManifest {
         var manifest = manifest
-        manifest.files = try fileDigests()
+        manifest.files = try fileDigests(known: known)
         try DurableFile.replace(manifestURL, with: manifest.encoded())
         return manifest
     }
@@ -61,8 +67,10 @@ extension RunDirectory {
     /// The reports a run directory holds, in the order they are written.
     static let reportFormats = Reports.runDirectoryFormats.sorted { $0.fileName < $1.fileName }
 
-    /// Ends the run with reports already composed from every record of its evidence.
-    func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date, reports composer: ReportComposer) throws -> RunManifest {
+    /// Ends the run with reports already composed from every record of its evidence, and the evidence's
+    /// SHA-256 when it was computed as the evidence was written.
+    func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date, reports composer: ReportComposer,
+                evidenceDigest: String? = nil) throws -> RunManifest {
         var final = manifest
         final.status = status
         final.endedAt = Timestamp.iso8601(endedAt)
@@ -73,6 +81,6 @@ extension RunDirectory {
                 try composer.write(format, manifest: final, to: writer)
             }
         }
-        return try writeManifest(final)
+        return try writeManifest(final, known: evidenceDigest.map { [Self.evidenceFileName: $0] } ?? [:])
     }
 }
