@@ -24,6 +24,12 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Renders reports from evidence records and a manifest alone, so that any run directory can be re-rendered.
+///
+/// Reports of a run directory are rendered while its evidence is read one case at a time (see
+/// ``write(_:from:manifest:to:)``), so memory does not grow with the run. Runs of more than 1,000 cases get
+/// shorter human reports: `summary.md` details the first 500 failing or erroring steps and counts the rest,
+/// `report.html` has a section for each of the first 500 cases that did not pass; every case is in their
+/// tables and every step in `junit.xml`.
 public enum Reports {
     /// The formats a run directory holds after a run: JUnit, Markdown and HTML.
     public static let runDirectoryFormats: [ReportFormat] = [.junit, .markdown, .html]
@@ -43,12 +49,16 @@ public enum Reports {
 
     /// One report, UTF-8.
     public static func render(_ format: ReportFormat, records: [EvidenceRecord], manifest: RunManifest) -> Data {
-        switch format {
-        case .junit: Data(JUnitReport.render(records: records, manifest: manifest).utf8)
-        case .markdown: Data(MarkdownSummary.render(records: records, manifest: manifest).utf8)
-        case .html: Data(HTMLReport.render(records: records, manifest: manifest).utf8)
-        case .json: RunReport(records: records, manifest: manifest).encoded()
+        // In memory nothing can fail to be written.
+        guard let composer = try? ReportComposer(formats: [format], spoolDirectory: nil) else { return Data() }
+        let sink = MemorySink()
+        do {
+            for matrixCase in CaseEvidence.group(records) { try composer.add(matrixCase) }
+            try composer.write(format, manifest: manifest, to: sink)
+        } catch {
+            return Data()
         }
+        return Data(sink.bytes)
     }
 
     /// Re-renders one report from a run directory's `run.json` and `evidence.jsonl`.
@@ -56,10 +66,61 @@ public enum Reports {
     /// The manifest's counts are recomputed from the evidence read.
     /// - Throws: ``EvidenceReadError`` when the manifest or the evidence cannot be read.
     public static func render(_ format: ReportFormat, from directory: RunDirectory) throws -> Data {
-        var manifest = try directory.readManifest()
-        let records = try directory.readEvidence().records
-        manifest.counts = RunCounts(records: records)
-        return render(format, records: records, manifest: manifest)
+        let sink = MemorySink()
+        _ = try write(format, from: directory, manifest: directory.readManifest(), to: sink)
+        return Data(sink.bytes)
+    }
+
+    /// Renders one report of a run directory to an open file descriptor (standard output, or a file the
+    /// caller opened), reading the evidence one case at a time. The descriptor stays open.
+    ///
+    /// - Parameters:
+    ///   - manifest: the run's manifest; its counts are recomputed from the evidence.
+    ///   - descriptor: where the report goes; `path` names it in errors.
+    /// - Returns: whether a torn last evidence line was left out.
+    /// - Throws: ``EvidenceReadError`` when the evidence cannot be read; ``EvidenceWriteError`` when the
+    ///   report cannot be written.
+    @discardableResult
+    public static func write(_ format: ReportFormat, from directory: RunDirectory, manifest: RunManifest,
+                             toDescriptor descriptor: Int32, path: String) throws -> Bool {
+        let output = BufferedFileWriter(descriptor: descriptor, path: path)
+        let torn = try write(format, from: directory, manifest: manifest, to: output)
+        try output.flush()
+        return torn
+    }
+
+    static func write(_ format: ReportFormat, from directory: RunDirectory, manifest: RunManifest, to sink: ReportSink) throws -> Bool {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let (composer, torn) = try compose([format], evidence: directory.evidenceURL, spoolDirectory: scratch.url)
+        defer { composer.close() }
+        var manifest = manifest
+        manifest.counts = composer.counts
+        try composer.write(format, manifest: manifest, to: sink)
+        return torn
+    }
+
+    /// Reads the evidence at `url` one case at a time into a new composer; evidence that is not in run order
+    /// is read whole and grouped instead.
+    ///
+    /// - Returns: the composer, and whether a torn last line was left out.
+    /// - Throws: ``EvidenceReadError`` when the evidence cannot be read; ``EvidenceWriteError`` when a spool
+    ///   file cannot be written.
+    static func compose(_ formats: [ReportFormat], evidence url: URL, spoolDirectory: URL?) throws -> (ReportComposer, Bool) {
+        let composer = try ReportComposer(formats: formats, spoolDirectory: spoolDirectory)
+        do {
+            let torn = try EvidenceReader.forEachCase(in: url) { try composer.add($0) }
+            return (composer, torn)
+        } catch is EvidenceReader.NotInRunOrder {
+            composer.close()
+            let regrouped = try ReportComposer(formats: formats, spoolDirectory: spoolDirectory)
+            let (records, torn) = try EvidenceReader.read(url)
+            for matrixCase in CaseEvidence.group(records) { try regrouped.add(matrixCase) }
+            return (regrouped, torn)
+        } catch {
+            composer.close()
+            throw error
+        }
     }
 }
 
@@ -95,14 +156,16 @@ public struct RunReport: Sendable, Hashable, Codable {
 
     /// The report of `records` under `manifest`.
     public init(records: [EvidenceRecord], manifest: RunManifest) {
+        self.init(cases: CaseEvidence.group(records).map(CaseOverview.init), manifest: manifest)
+    }
+
+    /// The report of cases already summarised, under `manifest`.
+    init(cases: [CaseOverview], manifest: RunManifest) {
         self.reportVersion = Self.currentVersion
         self.manifest = manifest
-        self.cases = CaseEvidence.group(records).map { matrixCase in
+        self.cases = cases.map { matrixCase in
             CaseSummary(id: matrixCase.id, kind: matrixCase.kind, account: matrixCase.account.alias, verdict: matrixCase.verdict,
-                        steps: matrixCase.counts,
-                        firstProblem: matrixCase.firstProblem.map {
-                            "step \($0.step) (\($0.action.action.rawValue)): " + ($0.reason ?? $0.verdict.rawValue)
-                        })
+                        steps: matrixCase.counts, firstProblem: matrixCase.firstProblem.map { $0.text(orElse: \.rawValue) })
         }
     }
 

@@ -66,12 +66,16 @@ struct CrashSafetyTests {
         let dir = try MatrixBinary.scratchDirectory("matrix-crash")
         defer { try? FileManager.default.removeItem(at: dir) }
         let matrix = try bigMatrix(in: dir, copies: 6)
+        let started = Date()
         let reference = try MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("reference").path, "--quiet"])
+        // Kills land within the time a whole run takes on this machine, so that they interrupt it.
+        let runTime = max(0.1, Date().timeIntervalSince(started))
         #expect(reference.status == 0, "stderr: \(reference.stderr)")
         let referenceRun = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("reference")).first)
         let expected = try normalised(referenceRun)
 
         var generator = SystemRandomNumberGenerator()
+        var interrupted = 0
         for attempt in 0..<6 {
             let out = dir.appendingPathComponent("killed-\(attempt)")
             let process = Process()
@@ -80,14 +84,14 @@ struct CrashSafetyTests {
             process.standardError = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             try process.run()
-            Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.6, using: &generator))
+            Thread.sleep(forTimeInterval: Double.random(in: 0.02...(runTime * 0.9), using: &generator))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             guard let run = MatrixBinary.runDirectories(under: out).first else { continue }  // killed before the directory existed
             let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
-            if process.terminationReason == .uncaughtSignal {
-                #expect(manifest.contains(#""status" : "interrupted""#), "attempt \(attempt)")
-            }
+            guard process.terminationReason == .uncaughtSignal else { continue }  // the run ended before the kill
+            interrupted += 1
+            #expect(manifest.contains(#""status" : "interrupted""#), "attempt \(attempt)")
             // Every complete line is a record; at most the last line may be torn.
             let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -100,6 +104,7 @@ struct CrashSafetyTests {
             let final = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
             #expect(final.contains(#""status" : "complete""#))
         }
+        #expect(interrupted >= 3, "only \(interrupted) of 6 kills interrupted a run")
     }
 
     @Test("resuming refuses a complete run and a changed matrix")

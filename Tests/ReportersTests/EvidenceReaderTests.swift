@@ -100,4 +100,31 @@ struct EvidenceReaderTests {
         #expect(seen == Array(1...400))
         #expect(!dropped)
     }
+
+    @Test("Each record's line, found in one pass, reads back as the same record, in any order")
+    func linesReadBack() throws {
+        let many = (1...400).map { index -> EvidenceRecord in
+            var record = Sample.records[index % Sample.records.count]
+            record.seq = index
+            return record
+        }
+        let root = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = root.appendingPathComponent("evidence.jsonl")
+        try Self.lines(many).reduce(Data(), +).write(to: file)
+        var ranges: [Range<Int64>] = []
+        try EvidenceReader.forEachLine(in: file) { record, range in
+            #expect(record.seq == ranges.count + 1)
+            ranges.append(range)
+        }
+        #expect(ranges.count == 400)
+        let evidence = try EvidenceFile(url: file)
+        for (index, range) in ranges.enumerated().reversed() {
+            #expect(try evidence.record(at: range) == many[index])
+        }
+        // A range that is no longer a whole record: the file changed since it was indexed.
+        let error = try #require(throws: EvidenceReadError.self) { try evidence.record(at: ranges[0].lowerBound..<(ranges[0].upperBound - 1)) }
+        #expect(error.code == .corrupt)
+    }
 }
+

@@ -15,7 +15,7 @@ struct EvidenceWriterTests {
         return (try RunDirectory.create(root: root, environment: "local", build: "local", runID: "run"), root)
     }
 
-    @Test("Each appended record is one compact JSON line with sorted keys, on disk when append returns")
+    @Test("Each appended record is one compact JSON line with sorted keys, in the file when append returns")
     func appendsLines() async throws {
         let (directory, root) = try newRun()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -95,8 +95,12 @@ struct EvidenceWriterTests {
         try handle.write(contentsOf: Data(#"{"account":{"alias":"fre"#.utf8))
         try handle.close()
 
-        let (resumed, records, dropped) = try EvidenceWriter.resuming(directory: directory)
-        #expect(records == Array(Sample.records.prefix(3)))
+        let (resumed, recorded, dropped) = try EvidenceWriter.resuming(directory: directory)
+        var expected = RecordedEvidence()
+        for record in Sample.records.prefix(3) { expected.add(record) }
+        #expect(recorded == expected)
+        #expect(recorded.count == 3)
+        #expect(recorded.lastSeq == Sample.records[2].seq)
         #expect(dropped)
         try await resumed.append(Sample.records[3])
         await resumed.close()

@@ -35,17 +35,28 @@ struct MergeCommand {
         guard !args.positionals.isEmpty else { throw .usage("missing RUN_DIR (the slices to merge)") }
         guard let out = args.value("--out") else { throw .usage("missing --out DIR (the merged run directory to create)") }
 
-        var slices: [(manifest: RunManifest, records: [EvidenceRecord])] = []
+        // One pass over each slice's evidence indexes where each case's records are; the records are read again
+        // one at a time when the merged evidence is written, so that no slice is held in memory.
+        var slices: [(manifest: RunManifest, evidence: URL)] = []
+        var index: [String: (slice: Int, lines: [(step: Int, range: Range<Int64>)])] = [:]
+        var overlap: (id: String, first: Int, second: Int)?
         for path in args.positionals {
             let directory = RunDirectory(url: URL(fileURLWithPath: path))
             guard FileManager.default.fileExists(atPath: directory.manifestURL.path) else {
                 throw CommandFailure("\(path) is not a run directory (no run.json)", code: FileManager.default.fileExists(atPath: path) ? .dataError : .noInput)
             }
+            let slice = slices.count
             do {
                 let manifest = try directory.readManifest()
-                let (records, torn) = try directory.readEvidence()
+                let torn = try EvidenceReader.forEachLine(in: directory.evidenceURL) { record, range in
+                    if let owner = index[record.case]?.slice, owner != slice {
+                        if overlap == nil { overlap = (record.case, owner, slice) }
+                        return
+                    }
+                    index[record.case, default: (slice, [])].lines.append((record.step, range))
+                }
                 if torn { console.warning("\(path): the torn last evidence line was left out") }
-                slices.append((manifest, records))
+                slices.append((manifest, directory.evidenceURL))
             } catch {
                 throw CommandFailure("cannot read \(path): \(error)", code: .dataError)
             }
@@ -60,14 +71,9 @@ struct MergeCommand {
                 throw CommandFailure("\(path) ran in environment \(slice.manifest.environment), not \(first.environment)", code: .dataError)
             }
         }
-        var owner: [String: String] = [:]
-        for (path, slice) in zip(args.positionals, slices) {
-            for id in Set(slice.records.map(\.case)) {
-                if let other = owner[id] {
-                    throw CommandFailure("case \"\(id)\" is in both \(other) and \(path); slices must not overlap", code: .dataError)
-                }
-                owner[id] = path
-            }
+        if let overlap {
+            throw CommandFailure("case \"\(overlap.id)\" is in both \(args.positionals[overlap.first]) and \(args.positionals[overlap.second]); "
+                                 + "slices must not overlap", code: .dataError)
         }
 
         let matrixPath = args.value("--matrix") ?? first.matrix.path
@@ -80,11 +86,7 @@ struct MergeCommand {
 
         let outURL = URL(fileURLWithPath: out)
         let runID = outURL.lastPathComponent
-        var byCase: [String: [EvidenceRecord]] = [:]
-        for slice in slices {
-            for record in slice.records { byCase[record.case, default: []].append(record) }
-        }
-        let missing = matrix.cases.filter { byCase[$0.id] == nil }.map(\.id)
+        let missing = matrix.cases.filter { index[$0.id] == nil }.map(\.id)
         let incomplete = !missing.isEmpty || slices.contains { $0.manifest.status != .complete }
         do {
             let directory = try RunDirectory.create(at: outURL)
@@ -98,18 +100,21 @@ struct MergeCommand {
             manifest.endedAt = nil
             manifest.status = .interrupted
             manifest = try directory.writeManifest(manifest)
+            let files = try slices.map { try EvidenceFile(url: $0.evidence) }
             var seq = 0
             for matrixCase in matrix.cases {
-                for var record in (byCase[matrixCase.id] ?? []).sorted(by: { $0.step < $1.step }) {
+                guard let entry = index[matrixCase.id] else { continue }
+                for line in entry.lines.sorted(by: { $0.step < $1.step }) {
+                    var record = try files[entry.slice].record(at: line.range)
                     seq += 1
                     record.seq = seq
                     record.run = runID
                     try await writer.append(record)
                 }
             }
-            await writer.close()
+            try await writer.sync()
             let ended = slices.compactMap(\.manifest.endedAt).max().flatMap { try? Date($0, strategy: .iso8601) } ?? Date()
-            try directory.finish(manifest, status: incomplete ? .interrupted : .complete, endedAt: ended)
+            try await writer.finish(manifest, status: incomplete ? .interrupted : .complete, endedAt: ended)
         } catch let error as EvidenceWriteError {
             throw CommandFailure("cannot write \(out): \(error)", code: error.code == .runDirectoryExists ? .usage : .ioError)
         } catch {
@@ -118,7 +123,7 @@ struct MergeCommand {
         if !missing.isEmpty {
             console.warning("\(missing.count) case\(missing.count == 1 ? " is" : "s are") in no slice (e.g. \(missing.prefix(3).joined(separator: ", "))); the merged run is marked interrupted")
         }
-        console.info("merged \(slices.count) slice\(slices.count == 1 ? "" : "s"), \(byCase.values.map(\.count).reduce(0, +)) steps of \(byCase.count) cases into \(out)", always: true)
+        console.info("merged \(slices.count) slice\(slices.count == 1 ? "" : "s"), \(index.values.map(\.lines.count).reduce(0, +)) steps of \(index.count) cases into \(out)", always: true)
         return .success
     }
 }

@@ -45,15 +45,21 @@ struct ReportCommand {
             throw .usage(args.positionals.isEmpty ? "missing RUN_DIR (a run directory, e.g. reports/local/unspecified/<run-id>)"
                                                   : "report takes one RUN_DIR, got \(args.positionals.count)")
         }
-        let run = try RunInput.load(path, console: console)
-        var manifest = run.manifest
-        manifest.counts = RunCounts(records: run.records)
-        let data = Reports.render(format, records: run.records, manifest: manifest)
-        if let out = args.value("--out") {
-            try OutputFile.write(data, to: out, replacing: args.has("--force"))
-        } else {
-            console.outputData(data)
+        let (directory, manifest) = try RunInput.open(path)
+        let out = args.value("--out")
+        let file = try OutputFile.open(out, replacing: args.has("--force"))
+        defer { file.close() }
+        let torn: Bool
+        do {
+            torn = try Reports.write(format, from: directory, manifest: manifest, toDescriptor: file.descriptor, path: file.path)
+        } catch let error as EvidenceWriteError {
+            file.removeIfRegularFile()
+            throw CommandFailure("cannot write \(file.path): \(error.message)", code: .ioError)
+        } catch {
+            file.removeIfRegularFile()
+            throw RunInput.failure(error, path: path)
         }
+        if torn { RunInput.warnTorn(path, console: console) }
         return .success
     }
 }

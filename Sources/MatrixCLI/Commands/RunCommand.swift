@@ -61,7 +61,7 @@ struct RunCommand {
         var context: RunContext
         var cases: [Int]
         var session: EvidenceSession
-        var prior: [String: [EvidenceRecord]]
+        var prior: [String: [RecordedStep]]
         var lastSeq: Int
     }
 
@@ -222,10 +222,10 @@ struct RunCommand {
             cases = cases.filter { wanted.contains(matrix.cases[$0].id) }
         }
         if resumed.droppedTornLine { console.warning("the last evidence line was torn by the interruption and was dropped") }
-        let recorded = resumed.records.count
+        let recorded = resumed.recorded.count
         console.info("resuming \(Self.displayPath(directory.url)): \(recorded) step\(recorded == 1 ? "" : "s") already recorded")
         return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: resumed.session,
-                     prior: Dictionary(grouping: resumed.records, by: \.case), lastSeq: resumed.records.last?.seq ?? 0)
+                     prior: resumed.recorded.steps, lastSeq: resumed.recorded.lastSeq)
     }
 
     /// The matrix, its file's bytes and its `.storekit` file's bytes (external drivers receive both files).

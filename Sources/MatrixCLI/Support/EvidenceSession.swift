@@ -26,7 +26,7 @@ struct EvidenceSession {
     /// - Throws: ``CommandFailure``: 66 when the directory cannot be read, 65 when it is not a run, 74 when its
     ///   evidence cannot be reopened for writing.
     static func resume(_ directory: RunDirectory) throws(CommandFailure)
-        -> (session: EvidenceSession, records: [EvidenceRecord], droppedTornLine: Bool) {
+        -> (session: EvidenceSession, recorded: RecordedEvidence, droppedTornLine: Bool) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure("cannot resume \(directory.url.path): no such run directory", code: .noInput)
@@ -38,8 +38,8 @@ struct EvidenceSession {
             throw CommandFailure("cannot resume \(directory.url.path): \(error)", code: .dataError)
         }
         do {
-            let (writer, records, torn) = try EvidenceWriter.resuming(directory: directory)
-            return (EvidenceSession(directory: directory, writer: writer, manifest: manifest), records, torn)
+            let (writer, recorded, torn) = try EvidenceWriter.resuming(directory: directory)
+            return (EvidenceSession(directory: directory, writer: writer, manifest: manifest), recorded, torn)
         } catch let error as EvidenceReadError {
             throw CommandFailure("cannot resume \(directory.url.path): \(error)", code: .dataError)
         } catch {
@@ -47,13 +47,18 @@ struct EvidenceSession {
         }
     }
 
-    /// Closes the evidence, renders the reports and writes the final `run.json`.
-    /// - Throws: ``CommandFailure`` with exit 74 when the reports or the manifest cannot be written (the
-    ///   evidence itself is already on disk).
+    /// Flushes and closes the evidence, renders the reports and writes the final `run.json`.
+    /// - Throws: ``CommandFailure`` with exit 74 when the evidence cannot be flushed to disk, or the reports or
+    ///   the manifest cannot be written.
     func finish(interrupted: Bool) async throws(CommandFailure) -> RunDirectory {
-        await writer.close()
         do {
-            try directory.finish(manifest, status: interrupted ? .interrupted : .complete, endedAt: Date())
+            try await writer.sync()
+        } catch {
+            await writer.close()
+            throw CommandFailure("cannot write evidence: \(error)\nEvidence written so far is kept in \(directory.url.path)", code: .ioError)
+        }
+        do {
+            try await writer.finish(manifest, status: interrupted ? .interrupted : .complete, endedAt: Date())
         } catch {
             throw CommandFailure("cannot finish the run: \(error)\nThe evidence is kept in \(directory.url.path)", code: .ioError)
         }

@@ -3,8 +3,8 @@ import Foundation
 /// A file named by `--out`, or stdout: opened with `open(2)` so that device files such as `/dev/null` are
 /// written to, never replaced.
 struct OutputFile {
-    private let descriptor: Int32
-    private let path: String
+    let descriptor: Int32
+    let path: String
     private let ownsDescriptor: Bool
 
     /// Opens `path` for writing (created or truncated), or stdout when `path` is `nil` or `-`.
@@ -42,6 +42,14 @@ struct OutputFile {
             }
             offset += written
         }
+    }
+
+    /// Removes a regular file this opened (after a failed write, so no partial report is left); stdout and
+    /// device files are left alone.
+    func removeIfRegularFile() {
+        guard ownsDescriptor else { return }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { _ = unlink(path) }
     }
 
     func close() {

@@ -29,6 +29,19 @@ struct LoadedRun {
 enum RunInput {
     /// Reads `path`'s `run.json` and `evidence.jsonl`; prints a warning when a torn last line is left out.
     static func load(_ path: String, console: Console) throws(CommandFailure) -> LoadedRun {
+        let (directory, manifest) = try open(path)
+        do {
+            let evidence = try directory.readEvidence()
+            if evidence.droppedTornLine { warnTorn(path, console: console) }
+            return LoadedRun(path: path, directory: directory, manifest: manifest, records: evidence.records,
+                             droppedTornLine: evidence.droppedTornLine)
+        } catch {
+            throw failure(error, path: path)
+        }
+    }
+
+    /// Checks that `path` is a readable run directory and reads its `run.json`, leaving the evidence on disk.
+    static func open(_ path: String) throws(CommandFailure) -> (directory: RunDirectory, manifest: RunManifest) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let reason = errno == ENOENT ? "no such directory" : String(cString: strerror(errno))
@@ -50,18 +63,23 @@ enum RunInput {
             }
         }
         do {
-            let manifest = try directory.readManifest()
-            let evidence = try directory.readEvidence()
-            if evidence.droppedTornLine {
-                console.warning("\((path as NSString).appendingPathComponent(RunDirectory.evidenceFileName)): the last line is incomplete (the run stopped "
-                                    + "while writing it) and was left out")
-            }
-            return LoadedRun(path: path, directory: directory, manifest: manifest, records: evidence.records,
-                             droppedTornLine: evidence.droppedTornLine)
-        } catch let error as EvidenceReadError {
-            throw CommandFailure(error.message, code: error.code == .unreadable ? .noInput : .dataError)
+            return (directory, try directory.readManifest())
         } catch {
-            throw CommandFailure("cannot read run directory \(path): \(error)", code: .noInput)
+            throw failure(error, path: path)
         }
+    }
+
+    /// The warning for a torn last evidence line that was left out.
+    static func warnTorn(_ path: String, console: Console) {
+        console.warning("\((path as NSString).appendingPathComponent(RunDirectory.evidenceFileName)): the last line is incomplete (the run stopped "
+                            + "while writing it) and was left out")
+    }
+
+    /// The exit code for an error reading a run: 66 unreadable, 65 not a run or damaged.
+    static func failure(_ error: any Error, path: String) -> CommandFailure {
+        if let error = error as? EvidenceReadError {
+            return CommandFailure(error.message, code: error.code == .unreadable ? .noInput : .dataError)
+        }
+        return CommandFailure("cannot read run directory \(path): \(error)", code: .noInput)
     }
 }

@@ -167,8 +167,10 @@ public struct CatalogProduct: Sendable, Hashable {
     /// symbols are not prices.
     public static func milliunits(_ price: String) -> Int64 {
         func isDigits(_ text: Substring) -> Bool { text.utf8.allSatisfy { (0x30...0x39).contains($0) } }
-        let parts = price.trimmingCharacters(in: .whitespacesAndNewlines)
-            .split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        // Prices are rarely padded; trimming through Foundation is slow enough to show when every renewal asks.
+        let padded = price.utf8.first.map { $0 <= 0x20 || $0 >= 0x80 } == true || price.utf8.last.map { $0 <= 0x20 || $0 >= 0x80 } == true
+        let trimmed = padded ? price.trimmingCharacters(in: .whitespacesAndNewlines) : price
+        let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard let wholeText = parts.first, isDigits(wholeText), let whole = Int64(wholeText), whole < 1_000_000_000 else { return 0 }
         var fraction: Int64 = 0
         if parts.count == 2 {

@@ -57,9 +57,14 @@ public struct JSONField {
             sink.error(.wrongType, "expected an object, found \(value.typeDescription)", pointer: pointer, at: location)
             return nil
         }
+        // The last of duplicate keys wins; small objects (most of them) are checked without hashing.
         var seen = Set<String>()
         var result: [(key: String, keyLocation: SourceLocation, field: JSONField)] = []
-        for member in object.members.reversed() where seen.insert(member.key).inserted {
+        result.reserveCapacity(object.members.count)
+        let small = object.members.count <= 16
+        for member in object.members.reversed() {
+            let duplicate = small ? result.contains { $0.key == member.key } : !seen.insert(member.key).inserted
+            if duplicate { continue }
             result.append((member.key, member.keyLocation, JSONField(member.value, pointer: JSONPointer.append(pointer, member.key))))
         }
         return result.reversed()
@@ -109,7 +114,10 @@ public struct ObjectFields {
     public let field: JSONField
     public let sink: DiagnosticCollector
     private let members: [(key: String, keyLocation: SourceLocation, field: JSONField)]
-    private var used: Set<String> = []
+    /// Whether each member was read or ignored, by position in `members`.
+    private var read: [Bool]
+    /// Every key asked for, present or not: the known keys, for suggestions.
+    private var asked: [String] = []
     /// Whether the value was an object at all.
     public let isObject: Bool
 
@@ -124,12 +132,12 @@ public struct ObjectFields {
             self.members = []
             self.isObject = false
         }
+        read = Array(repeating: false, count: members.count)
     }
 
     /// The member named `key`, or an error (`code`, by default MX011) if it is missing. `null` counts as missing.
     public mutating func required(_ key: String, _ description: String? = nil, code: DiagnosticCode = .missingField) -> JSONField? {
-        used.insert(key)
-        guard let member = members.first(where: { $0.key == key }), !member.field.value.isNull else {
+        guard let member = take(key), !member.field.value.isNull else {
             if isObject {
                 sink.error(code, "missing required field \"\(key)\"\(description.map { " (\($0))" } ?? "")",
                            pointer: field.pointer, at: field.location)
@@ -141,9 +149,16 @@ public struct ObjectFields {
 
     /// The member named `key`, or `nil` when it is absent or `null`.
     public mutating func optional(_ key: String) -> JSONField? {
-        used.insert(key)
-        guard let member = members.first(where: { $0.key == key }), !member.field.value.isNull else { return nil }
+        guard let member = take(key), !member.field.value.isNull else { return nil }
         return member.field
+    }
+
+    /// Marks `key` as known, and its member as read; returns the member.
+    private mutating func take(_ key: String) -> (key: String, keyLocation: SourceLocation, field: JSONField)? {
+        asked.append(key)
+        guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
+        read[index] = true
+        return members[index]
     }
 
     /// Whether a member named `key` is present (even as `null`).
@@ -153,21 +168,23 @@ public struct ObjectFields {
 
     /// Marks keys as known without reading them.
     public mutating func ignore(_ keys: String...) {
-        used.formUnion(keys)
+        for key in keys { _ = take(key) }
     }
 
     /// Marks keys matching `predicate` as known without reading them.
     public mutating func ignore(where predicate: (String) -> Bool) {
-        for member in members where predicate(member.key) { used.insert(member.key) }
+        for member in members where predicate(member.key) { _ = take(member.key) }
     }
 
     /// Warns about every member that was neither read nor ignored, suggesting the nearest known key.
     public func finish(severity: Diagnostic.Severity = .warning) {
-        for member in members where !used.contains(member.key) {
+        guard read.contains(false) else { return }
+        let known = Set(asked)
+        for (index, member) in members.enumerated() where !read[index] && !known.contains(member.key) {
             let consequence = severity == .error ? "it would be ignored" : "it is ignored"
             sink.add(severity, .unknownKey, "unknown key \"\(member.key)\"; \(consequence)",
                      pointer: member.field.pointer, at: member.keyLocation,
-                     hint: Suggestion.didYouMean(member.key, among: used))
+                     hint: Suggestion.didYouMean(member.key, among: known))
         }
     }
 }

@@ -49,7 +49,8 @@ public struct JSONReadFailure: Error, Sendable {
 public enum JSONPointer {
     /// Escapes one reference token: `~` → `~0`, `/` → `~1`.
     public static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// Appends a key or index to a pointer: `append("/cases", 2)` is `/cases/2`.
@@ -290,7 +291,18 @@ private struct Parser {
 
     mutating func parseString(pointer: String) throws(Stop) -> String {
         index += 1  // opening quote
+        // Most strings are printable ASCII without escapes: take them whole.
+        let start = index
+        while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x80, bytes[index] != UInt8(ascii: "\""),
+              bytes[index] != UInt8(ascii: "\\") {
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
+        }
         var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: bytes[start..<index].lazy.map { Unicode.Scalar($0) })
         while true {
             guard index < bytes.count else {
                 throw fail(.invalidJSON, "unterminated string", pointer: pointer)

@@ -14,6 +14,12 @@ extension MatrixDecoder {
         }
     }
 
+    /// ``parameters(of:)`` for every action, computed once.
+    static let parametersByAction: [Action: Set<String>] = Dictionary(uniqueKeysWithValues: Action.allCases.map { ($0, parameters(of: $0)) })
+
+    /// Members every step may have.
+    static let commonKeys: Set<String> = ["action", "account", "expect", "note"]
+
     static let stepKeys: Set<String> = [
         "action", "product", "outcome", "quantity", "offer", "appAccountToken", "count", "by", "to", "account", "device",
         "terminate", "gracePeriod", "reason", "expect", "note",
@@ -31,9 +37,12 @@ extension MatrixDecoder {
             return nil
         }
         var step = Step(action: action)
-        let allowed = Self.parameters(of: action)
+        let allowed = Self.parametersByAction[action] ?? []
         // Parameters the action does not take are errors, not warnings: they would silently change nothing.
-        for key in Self.stepKeys.subtracting(allowed).subtracting(["action", "account", "expect", "note"]) where fields.has(key) {
+        var refused: [String] = []
+        for key in field.value.objectValue?.members.map(\.key) ?? []
+        where Self.stepKeys.contains(key) && !allowed.contains(key) && !Self.commonKeys.contains(key) && !refused.contains(key) {
+            refused.append(key)
             let member = field.value.objectValue?[key]
             sink.error(.invalidStep, "action \"\(name)\" does not take \"\(key)\"", pointer: JSONPointer.append(field.pointer, key),
                        at: member?.location ?? field.location)

@@ -2,7 +2,8 @@ import Foundation
 
 /// Receives evidence records in matrix order and keeps them.
 public protocol EvidenceSink: Sendable {
-    /// Appends one record; it must be durable when this returns.
+    /// Appends one record; when this returns it must survive a crash of the process (it may reach the disk
+    /// shortly after; see the sink's own documentation).
     ///
     /// - Throws: when the record cannot be written; the run stops (exit 74) with what was written kept.
     func append(_ record: EvidenceRecord) async throws
@@ -93,11 +94,11 @@ public struct Runner: Sendable {
     ///   - firstSeq: the sequence number of the last record already written (for resumed runs).
     ///   - events: progress callback.
     /// - Throws: whatever the sink throws; the run stops at once.
-    /// - Parameter prior: records already in the evidence, by case id, in step order (a resumed run). Their
-    ///   steps are not recorded again: a case continues at its first unrecorded step, after replaying the
-    ///   recorded ones when the environment ``EnvironmentAdapter/replaysOnResume``.
+    /// - Parameter prior: the steps already in the evidence, by case id, in step order (a resumed run). They
+    ///   are not recorded again: a case continues at its first unrecorded step, after replaying the recorded
+    ///   ones when the environment ``EnvironmentAdapter/replaysOnResume``.
     public func run(cases: [Int]? = nil, into sink: any EvidenceSink, firstSeq: Int = 0,
-                    prior: [String: [EvidenceRecord]] = [:],
+                    prior: [String: [RecordedStep]] = [:],
                     events: @escaping @Sendable (RunEvent) -> Void = { _ in }) async throws -> RunSummary {
         let order = cases ?? Array(matrix.cases.indices)
         var summary = RunSummary()
@@ -114,7 +115,7 @@ public struct Runner: Sendable {
                 events(.stepFinished(record))
             }
         }
-        func finish(_ caseIndex: Int, _ records: [EvidenceRecord], complete: Bool) {
+        func finish(_ caseIndex: Int, _ records: [RecordedStep], complete: Bool) {
             guard complete else { return }
             let result = caseResult(matrix.cases[caseIndex], records)
             summary.cases[result.verdict, default: 0] += 1
@@ -128,7 +129,7 @@ public struct Runner: Sendable {
                 var written = prior[matrix.cases[caseIndex].id] ?? []
                 let complete = try await runCase(caseIndex, prior: written) { record in
                     try await emit([record], caseIndex)
-                    written.append(record)
+                    written.append(RecordedStep(record))
                 }
                 if !complete { summary.interrupted = true }
                 finish(caseIndex, written, complete: complete)
@@ -137,16 +138,21 @@ public struct Runner: Sendable {
             return summary
         }
 
-        // Several jobs: cases run concurrently; finished cases wait in `done` until every earlier case is written.
+        // Several jobs: up to `jobs` cases run at once. A finished case waits in `done` until every earlier case is
+        // written, and the next case starts before it is written, so that writing does not hold the others back.
+        // At most `window` cases are started and not yet written, which bounds the memory of waiting cases.
+        let window = jobs * 4
         try await withThrowingTaskGroup(of: (Int, [EvidenceRecord], Bool).self) { group in
             var next = 0
+            var running = 0
             var done: [Int: ([EvidenceRecord], Bool)] = [:]
             var written = 0
+            var stopped = false
             func start() {
-                guard next < order.count else { return }
                 let position = next
                 let caseIndex = order[position]
                 next += 1
+                running += 1
                 let previous = prior[matrix.cases[caseIndex].id] ?? []
                 group.addTask {
                     var records: [EvidenceRecord] = []
@@ -154,15 +160,19 @@ public struct Runner: Sendable {
                     return (position, records, complete)
                 }
             }
-            for _ in 0..<min(jobs, order.count) { start() }
-            var stopped = false
+            func fill() {
+                while !stopped, !Task.isCancelled, running < jobs, next < order.count, next - written < window { start() }
+            }
+            fill()
             while let (position, records, complete) = try await group.next() {
+                running -= 1
                 done[position] = (records, complete)
+                fill()
                 while !stopped, let (records, complete) = done[written] {
                     done[written] = nil
                     let caseIndex = order[written]
                     try await emit(records, caseIndex)
-                    finish(caseIndex, (prior[matrix.cases[caseIndex].id] ?? []) + records, complete: complete)
+                    finish(caseIndex, (prior[matrix.cases[caseIndex].id] ?? []) + records.map(RecordedStep.init), complete: complete)
                     written += 1
                     if !complete {
                         // Later cases are not written: the evidence stays in matrix order, and a resumed run
@@ -172,7 +182,7 @@ public struct Runner: Sendable {
                         group.cancelAll()
                     }
                 }
-                if !Task.isCancelled && !stopped { start() }
+                fill()
             }
             if written < order.count { summary.interrupted = true }
         }
@@ -180,7 +190,7 @@ public struct Runner: Sendable {
     }
 
     /// Runs one case, handing each record to `record`; returns false if cancelled before the case ended.
-    func runCase(_ caseIndex: Int, prior: [EvidenceRecord] = [], record: (EvidenceRecord) async throws -> Void) async throws -> Bool {
+    func runCase(_ caseIndex: Int, prior: [RecordedStep] = [], record: (EvidenceRecord) async throws -> Void) async throws -> Bool {
         let matrixCase = matrix.cases[caseIndex]
         let clock = matrix.storeSettings(for: matrixCase).clock ?? adapter.description.clock
         let resumeAt = min(prior.count, matrixCase.steps.count)
@@ -189,9 +199,9 @@ public struct Runner: Sendable {
         var skippedBy: String?
         // A resumed case keeps what its recorded steps decided.
         if let stop = prior.first(where: { $0.verdict == .fail || $0.verdict == .error }) {
-            blockedBy = "step \(stop.step) (\(stop.action.action.rawValue)) \(stop.verdict == .fail ? "failed" : "errored")"
+            blockedBy = "step \(stop.step) (\(stop.action.rawValue)) \(stop.verdict == .fail ? "failed" : "errored")"
         } else if let stop = prior.first(where: { $0.verdict == .skipped }) {
-            skippedBy = "step \(stop.step) (\(stop.action.action.rawValue)) was skipped: \(stop.reason ?? "not supported")"
+            skippedBy = "step \(stop.step) (\(stop.action.rawValue)) was skipped: \(stop.reason ?? "not supported")"
         }
         var session: (any CaseSession)?
         var startProblem: String?
@@ -296,26 +306,13 @@ public struct Runner: Sendable {
         return String(describing: error)
     }
 
-    func caseResult(_ matrixCase: MatrixCase, _ records: [EvidenceRecord]) -> CaseResult {
+    func caseResult(_ matrixCase: MatrixCase, _ records: [RecordedStep]) -> CaseResult {
         var counts: [Verdict: Int] = [:]
         for record in records { counts[record.verdict, default: 0] += 1 }
         let verdict = Verdict.summarise(records.map(\.verdict))
         let problem = records.first { $0.verdict != .pass && ($0.verdict != .skipped || verdict == .skipped) }
         return CaseResult(id: matrixCase.id, kind: matrixCase.kind, account: matrixCase.account,
                           verdict: verdict, steps: counts,
-                          firstProblem: problem.map { "step \($0.step) (\($0.action.action.rawValue)): \($0.reason ?? $0.verdict.rawValue)" })
-    }
-}
-
-/// Wall-clock timestamps for evidence.
-public enum Timestamp {
-    /// `2026-11-29T13:09:50.123Z`.
-    public static func iso8601(_ date: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
-    }
-
-    /// An ISO 8601 rendering of ms since 1970.
-    public static func iso8601(milliseconds: Int64) -> String {
-        iso8601(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+                          firstProblem: problem.map { "step \($0.step) (\($0.action.rawValue)): \($0.reason ?? $0.verdict.rawValue)" })
     }
 }

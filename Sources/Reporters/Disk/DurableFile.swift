@@ -33,13 +33,23 @@ enum DurableFile {
     ///   part of the buffer (a full disk or quota).
     /// - Throws: ``EvidenceWriteError`` with code `cannotWrite` when the call fails.
     static func writeOnce(_ fd: Int32, _ bytes: ArraySlice<UInt8>, path: String) throws -> Int {
+        try bytes.withUnsafeBytes { try writeOnce(fd, $0, path: path) }
+    }
+
+    /// Writes `bytes` to `fd` with one `write()` call, as the `ArraySlice` form does.
+    static func writeOnce(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws -> Int {
         while true {
-            let written = bytes.withUnsafeBytes { raw in write(fd, raw.baseAddress, raw.count) }
+            let written = write(fd, bytes.baseAddress, bytes.count)
             if written >= 0 { return written }
             let number = errno
             if number == EINTR { continue }
             throw EvidenceWriteError.system(.cannotWrite, path: path, doing: "write to", errno: number)
         }
+    }
+
+    /// Closes a descriptor (`close(2)`, named apart from the writers' own `close()`).
+    static func closeDescriptor(_ fd: Int32) {
+        _ = close(fd)
     }
 
     /// Flushes a file's data to disk.
@@ -58,30 +68,28 @@ enum DurableFile {
     /// Writes `.<name>.tmp` beside it, flushes it, renames it over `url` and flushes the directory.
     /// - Throws: ``EvidenceWriteError`` with code `cannotWrite` or `cannotSync`; the temporary file is removed.
     static func replace(_ url: URL, with data: Data) throws {
+        try replace(url) { writer in
+            try data.withUnsafeBytes { try writer.write(bytes: $0) }
+        }
+    }
+
+    /// Replaces the file at `url` atomically with what `body` writes, through a buffer.
+    ///
+    /// - Throws: ``EvidenceWriteError`` with code `cannotWrite` or `cannotSync`, or what `body` throws; the
+    ///   temporary file is then removed and `url` is left as it was.
+    static func replace(_ url: URL, writing body: (BufferedFileWriter) throws -> Void) throws {
         let directory = url.deletingLastPathComponent().path
         let temporary = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".tmp").path
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw EvidenceWriteError.system(.cannotWrite, path: temporary, doing: "create", errno: errno)
-        }
+        let writer = try BufferedFileWriter(creating: temporary)
         do {
-            let bytes = [UInt8](data)
-            var offset = 0
-            while offset < bytes.count {
-                let written = try writeOnce(fd, bytes[offset...], path: temporary)
-                if written == 0 {
-                    throw EvidenceWriteError(.cannotWrite, path: temporary,
-                                             message: "cannot write to \(temporary): the disk accepted no more bytes; free some disk space, then run again")
-                }
-                offset += written
-            }
-            try sync(fd, path: temporary)
+            try body(writer)
+            try writer.sync()
         } catch {
-            _ = close(fd)
+            writer.close()
             _ = unlink(temporary)
             throw error
         }
-        _ = close(fd)
+        writer.close()
         guard rename(temporary, url.path) == 0 else {
             let number = errno
             _ = unlink(temporary)

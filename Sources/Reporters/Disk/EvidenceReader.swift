@@ -39,7 +39,21 @@ public enum EvidenceReader {
         var validLength: Int64
     }
 
+    /// Calls `body` with each record of the file and the bytes of its line (the newline left out), in file order,
+    /// so that a record can be read again later with ``EvidenceFile/record(at:)``.
+    ///
+    /// - Returns: whether a torn last line was dropped.
+    /// - Throws: ``EvidenceReadError`` as ``read(_:)`` does, or whatever `body` throws.
+    @discardableResult
+    public static func forEachLine(in url: URL, _ body: (EvidenceRecord, Range<Int64>) throws -> Void) throws -> Bool {
+        try scanLines(url, body).droppedTornLine
+    }
+
     static func scan(_ url: URL, _ body: (EvidenceRecord) throws -> Void) throws -> Scan {
+        try scanLines(url) { record, _ in try body(record) }
+    }
+
+    static func scanLines(_ url: URL, _ body: (EvidenceRecord, Range<Int64>) throws -> Void) throws -> Scan {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
@@ -83,7 +97,7 @@ public enum EvidenceReader {
                 }
                 if let bad = badLine { throw corrupt(bad.number) }
                 if let record = try? decoder.decode(EvidenceRecord.self, from: Data(line)) {
-                    try body(record)
+                    try body(record, offset..<(bufferStart + Int64(newline)))
                     validLength = bufferStart + Int64(lineStart)
                 } else {
                     badLine = (lineNumber, offset)

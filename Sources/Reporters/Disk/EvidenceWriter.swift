@@ -6,28 +6,58 @@ import Glibc
 import Darwin
 #endif
 
-/// Appends evidence records to a run's `evidence.jsonl`, one JSON object per line, durably.
+/// Appends evidence records to a run's `evidence.jsonl`, one JSON object per line.
 ///
-/// Each line is encoded with sorted keys and unescaped slashes, written with a single `write()` and flushed to
-/// disk (`fsync`) before ``append(_:)`` returns, so a crash or Ctrl-C loses nothing already recorded. If a write
-/// fails, the partial line is cut off, the error is thrown, and the writer refuses further records: the file
-/// always ends with a complete line. The calls block the actor's thread for the duration of the `fsync`.
+/// Durability. Each line is encoded with sorted keys and unescaped slashes (``EvidenceLine``, the bytes
+/// `JSONEncoder` gives) and written with a single `write()` before ``append(_:)`` returns, so once a step's
+/// record is appended it survives a crash of the process, a `SIGKILL` or Ctrl-C: the kernel holds it and
+/// writes it out whatever happens to the process. Forcing it to
+/// the disk itself (`fsync`) costs milliseconds, so the writer does that at most once per ``syncInterval``
+/// (100 ms by default): a record is flushed at once when the previous flush is older than that, otherwise by a
+/// timer at most ``syncInterval`` later; ``sync()`` and ``close()`` flush at once. A power loss or kernel crash
+/// can therefore lose the records of the last ``syncInterval`` or so; what remains ends with complete lines, or
+/// with a torn line that ``EvidenceReader`` drops and a resumed run cuts off. A `syncInterval` of zero flushes
+/// every record before ``append(_:)`` returns.
+///
+/// If a write or flush fails, the partial line is cut off, the error is thrown (by that call or the next),
+/// and the writer refuses further records: the file always ends with a complete line. The file is locked
+/// (`flock`) for the writer's process while it is open, so two processes never append to one run.
+///
+/// The writer of a new run also composes the run's reports from the records it writes, so that
+/// ``finish(_:status:endedAt:)`` need not read the evidence back.
 public actor EvidenceWriter: EvidenceSink {
+    /// The flush interval used when none is given: 100 ms.
+    public static let defaultSyncInterval: Duration = .milliseconds(100)
+
     /// The `evidence.jsonl` file written.
     public nonisolated let url: URL
+    /// The longest a written record waits before it is flushed to disk.
+    public nonisolated let syncInterval: Duration
     private var fd: Int32
     /// Bytes of complete lines in the file.
     private var length: Int64
     private var failure: EvidenceWriteError?
-    private let encoder: JSONEncoder
+    private let clock = ContinuousClock()
+    /// When the last flush ended; records written since are not yet flushed when `unsynced` is true.
+    private var lastSync: ContinuousClock.Instant
+    private var unsynced = false
+    private var timer: Task<Void, Never>?
+    /// The reports of a new run, composed as its records are written; `nil` for a resumed run.
+    private var live: LiveReports?
+    /// The SHA-256 of a new run's evidence, computed as it is written; `nil` for a resumed run.
+    private let digest: DigestStream?
     /// Records appended through this writer.
     public private(set) var appendedCount = 0
+    /// `fsync` calls made on the evidence so far.
+    public private(set) var syncCount = 0
 
     /// Creates `evidence.jsonl` in a new run directory.
     ///
+    /// - Parameter syncInterval: the longest a written record waits before it is flushed to disk; zero flushes
+    ///   each record before ``append(_:)`` returns.
     /// - Throws: ``EvidenceWriteError`` with code `cannotWrite` when the file exists already or cannot be
     ///   created.
-    public init(directory: RunDirectory) throws {
+    public init(directory: RunDirectory, syncInterval: Duration = defaultSyncInterval) throws {
         let url = directory.evidenceURL
         let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -43,44 +73,48 @@ public actor EvidenceWriter: EvidenceSink {
         do {
             try Self.lock(fd, path: url.path)
         } catch {
-            posixClose(fd)
+            DurableFile.closeDescriptor(fd)
             throw error
         }
-        self.init(url: url, fd: fd, length: 0)
+        self.init(url: url, fd: fd, length: 0, syncInterval: syncInterval, live: LiveReports(), digest: DigestStream())
     }
 
     /// A writer over an open descriptor whose first `length` bytes are complete lines (tests use `/dev/full`).
-    init(url: URL, fd: Int32, length: Int64) {
+    init(url: URL, fd: Int32, length: Int64, syncInterval: Duration = defaultSyncInterval, live: LiveReports? = nil,
+         digest: DigestStream? = nil) {
         self.url = url
+        self.live = live
+        self.digest = digest
         self.fd = fd
         self.length = length
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        self.encoder = encoder
+        self.syncInterval = max(.zero, syncInterval)
+        lastSync = clock.now - self.syncInterval
     }
 
     /// Opens an existing run's `evidence.jsonl` to append more records, after cutting off a torn last line.
     ///
-    /// - Returns: the writer, the records already in the file (the last one's `seq` is where the run resumes),
-    ///   and whether a torn last line was cut off.
+    /// Only what a resumed run needs of the records is kept (``RecordedEvidence``), so resuming a large run
+    /// does not hold its evidence in memory.
+    /// - Returns: the writer, the steps already recorded, and whether a torn last line was cut off.
     /// - Throws: ``EvidenceReadError`` when the file cannot be read or is corrupt; ``EvidenceWriteError`` with
     ///   code `cannotWrite` or `cannotSync` when it cannot be opened for appending or truncated.
-    public static func resuming(directory: RunDirectory) throws
-        -> (writer: EvidenceWriter, records: [EvidenceRecord], droppedTornLine: Bool) {
+    public static func resuming(directory: RunDirectory, syncInterval: Duration = defaultSyncInterval) throws
+        -> (writer: EvidenceWriter, recorded: RecordedEvidence, droppedTornLine: Bool) {
         let url = directory.evidenceURL
         let fd = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw EvidenceWriteError.system(.cannotWrite, path: url.path, doing: "open", errno: errno) }
         do {
             try lock(fd, path: url.path)
-            var records: [EvidenceRecord] = []
-            let scan = try EvidenceReader.scan(url) { records.append($0) }
+            var recorded = RecordedEvidence()
+            let scan = try EvidenceReader.scan(url) { recorded.add($0) }
             if ftruncate(fd, off_t(scan.validLength)) != 0 {
                 throw EvidenceWriteError.system(.cannotWrite, path: url.path, doing: "cut the torn last line of", errno: errno)
             }
             try DurableFile.sync(fd, path: url.path)
-            return (EvidenceWriter(url: url, fd: fd, length: scan.validLength), records, scan.droppedTornLine)
+            let writer = EvidenceWriter(url: url, fd: fd, length: scan.validLength, syncInterval: syncInterval)
+            return (writer, recorded, scan.droppedTornLine)
         } catch {
-            posixClose(fd)
+            DurableFile.closeDescriptor(fd)
             throw error
         }
     }
@@ -99,29 +133,20 @@ public actor EvidenceWriter: EvidenceSink {
     }
 
     deinit {
-        if fd >= 0 { posixClose(fd) }
+        timer?.cancel()
+        if fd >= 0 {
+            if unsynced { _ = fsync(fd) }
+            DurableFile.closeDescriptor(fd)
+        }
     }
 
-    /// Appends `record` as one line and flushes it to disk.
+    /// Appends `record` as one line; see the type's documentation for when it reaches the disk.
     ///
-    /// - Throws: ``EvidenceWriteError``: `cannotEncode` when the record cannot be encoded (nothing written),
-    ///   `cannotWrite` or `cannotSync` when the disk refuses it (the writer then stops), `writerClosed` after
-    ///   ``close()`` or an earlier failure.
+    /// - Throws: ``EvidenceWriteError``: `cannotWrite` or `cannotSync` when the disk refuses it or refused an
+    ///   earlier flush (the writer then stops), `writerClosed` after ``close()`` or an earlier failure.
     public func append(_ record: EvidenceRecord) throws {
-        if let failure {
-            throw EvidenceWriteError(.writerClosed, path: url.path,
-                                     message: "evidence writing stopped after an earlier error: \(failure.message)")
-        }
-        guard fd >= 0 else {
-            throw EvidenceWriteError(.writerClosed, path: url.path, message: "the evidence file \(url.path) is closed; no more records can be written")
-        }
-        var line: [UInt8]
-        do {
-            line = [UInt8](try encoder.encode(record))
-        } catch {
-            throw EvidenceWriteError(.cannotEncode, path: url.path,
-                                     message: "cannot encode the record of case \(record.case) step \(record.step) as JSON: \(error)")
-        }
+        try checkOpen()
+        var line = EvidenceLine.encode(record)
         line.append(0x0A)
         do {
             let written = try DurableFile.writeOnce(fd, line[...], path: url.path)
@@ -131,23 +156,118 @@ public actor EvidenceWriter: EvidenceSink {
                                          message: "cannot write to \(url.path): the disk took \(written) of \(line.count) bytes; "
                                              + "free some disk space, then resume the run")
             }
-            try DurableFile.sync(fd, path: url.path)
         } catch let error as EvidenceWriteError {
             failure = error
             throw error
         }
         length += Int64(line.count)
         appendedCount += 1
+        line.withUnsafeBytes { digest?.update($0) }
+        live?.add(record)
+        unsynced = true
+        if clock.now - lastSync >= syncInterval {
+            try sync()
+        } else if timer == nil {
+            let deadline = lastSync + syncInterval
+            timer = Task { [weak self] in
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                await self?.timerFired()
+            }
+        }
     }
 
-    /// Closes the file. Records appended so far are already on disk; later appends throw `writerClosed`.
+    /// Flushes every record written so far to disk now.
+    ///
+    /// - Throws: ``EvidenceWriteError`` with code `cannotSync` when the flush fails (the writer then stops), or
+    ///   the error that stopped it earlier.
+    public func sync() throws {
+        if let failure { throw failure }
+        guard unsynced, fd >= 0 else { return }
+        do {
+            try DurableFile.sync(fd, path: url.path)
+        } catch let error as EvidenceWriteError {
+            failure = error
+            throw error
+        }
+        syncCount += 1
+        unsynced = false
+        lastSync = clock.now
+        timer?.cancel()
+        timer = nil
+    }
+
+    /// Flushes what is written (best effort; use ``sync()`` first to see a failure) and closes the file.
+    /// Later appends throw `writerClosed`.
     public func close() {
-        if fd >= 0 { posixClose(fd) }
+        if fd >= 0 {
+            try? sync()
+            DurableFile.closeDescriptor(fd)
+        }
         fd = -1
+        timer?.cancel()
+        timer = nil
+    }
+
+    /// Ends the run: closes the evidence (call ``sync()`` first to see a failure to flush it), writes
+    /// `junit.xml`, `summary.md`, `report.html` and the final `run.json`, as
+    /// ``RunDirectory/finish(_:status:endedAt:)`` does.
+    ///
+    /// A new run's writer has composed the reports while writing its records, so the evidence is not read back;
+    /// a resumed run's writer, or one that stopped after a failure, reads it back.
+    /// - Returns: the final manifest.
+    /// - Throws: ``EvidenceReadError`` when the evidence cannot be read back; ``EvidenceWriteError`` when a
+    ///   report or the manifest cannot be written.
+    @discardableResult
+    public func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date) throws -> RunManifest {
+        close()
+        let directory = RunDirectory(url: url.deletingLastPathComponent())
+        let reports = live
+        live = nil
+        guard let reports, failure == nil, let composed = reports.complete() else {
+            reports?.abandon()
+            return try directory.finish(manifest, status: status, endedAt: endedAt)
+        }
+        defer { composed.close() }
+        return try directory.finish(manifest, status: status, endedAt: endedAt, reports: composed, evidenceDigest: digest?.hexDigest())
+    }
+
+    private func timerFired() {
+        timer = nil
+        try? sync()
+    }
+
+    private func checkOpen() throws {
+        if let failure {
+            throw EvidenceWriteError(.writerClosed, path: url.path,
+                                     message: "evidence writing stopped after an earlier error: \(failure.message)")
+        }
+        guard fd >= 0 else {
+            throw EvidenceWriteError(.writerClosed, path: url.path, message: "the evidence file \(url.path) is closed; no more records can be written")
+        }
     }
 }
 
-/// `close(2)`, named apart from ``EvidenceWriter/close()``.
-private func posixClose(_ fd: Int32) {
-    _ = close(fd)
+/// What a resumed run needs of the evidence already written: each case's steps, their verdicts and reasons.
+public struct RecordedEvidence: Sendable, Hashable {
+    /// The recorded steps by case id, in step order.
+    public private(set) var steps: [String: [RecordedStep]] = [:]
+    /// How many records there are.
+    public private(set) var count = 0
+    /// The last record's `seq`, where numbering resumes; 0 when there is none.
+    public private(set) var lastSeq = 0
+
+    /// Nothing recorded.
+    public init() {}
+
+    /// Keeps what a resumed run needs of `record`, the next record of the file.
+    public mutating func add(_ record: EvidenceRecord) {
+        let step = RecordedStep(record)
+        if let list = steps[record.case], let later = list.firstIndex(where: { $0.step > step.step }) {
+            steps[record.case]?.insert(step, at: later)
+        } else {
+            steps[record.case, default: []].append(step)
+        }
+        count += 1
+        lastSeq = record.seq
+    }
 }

@@ -9,8 +9,14 @@ extension RunDirectory {
     /// - Throws: ``EvidenceWriteError`` (`cannotHash`, `cannotWrite`, `cannotSync`).
     @discardableResult
     public func writeManifest(_ manifest: RunManifest) throws -> RunManifest {
+        try writeManifest(manifest, known: [:])
+    }
+
+    /// As ``writeManifest(_:)``, with the digests of files hashed as they were written (see
+    /// ``fileDigests(known:)``).
+    func writeManifest(_ manifest: RunManifest, known: [String: String]) throws -> RunManifest {
         var manifest = manifest
-        manifest.files = try fileDigests()
+        manifest.files = try fileDigests(known: known)
         try DurableFile.replace(manifestURL, with: manifest.encoded())
         return manifest
     }
@@ -38,7 +44,10 @@ extension RunDirectory {
     /// Ends the run: renders `junit.xml`, `summary.md` and `report.html` from the evidence on disk, writes
     /// them, then writes the final `run.json` with the status, end time, counts and file digests.
     ///
-    /// Close the ``EvidenceWriter`` first. A torn last evidence line is left out of the reports and counts.
+    /// The evidence is read one case at a time and each report is written through a buffer, so memory does not
+    /// grow with the run (see ``Reports``); the reports' parts wait in a private directory under `TMPDIR`
+    /// meanwhile. Close the ``EvidenceWriter`` first. A torn last evidence line is left out of
+    /// the reports and counts.
     /// - Parameters:
     ///   - manifest: the manifest written at the start.
     ///   - status: `complete`, or `interrupted` when the run stopped early.
@@ -48,14 +57,30 @@ extension RunDirectory {
     ///   report or the manifest cannot be written.
     @discardableResult
     public func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date) throws -> RunManifest {
-        let records = try readEvidence().records
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let (composer, _) = try Reports.compose(Self.reportFormats, evidence: evidenceURL, spoolDirectory: scratch.url)
+        defer { composer.close() }
+        return try finish(manifest, status: status, endedAt: endedAt, reports: composer)
+    }
+
+    /// The reports a run directory holds, in the order they are written.
+    static let reportFormats = Reports.runDirectoryFormats.sorted { $0.fileName < $1.fileName }
+
+    /// Ends the run with reports already composed from every record of its evidence, and the evidence's
+    /// SHA-256 when it was computed as the evidence was written.
+    func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date, reports composer: ReportComposer,
+                evidenceDigest: String? = nil) throws -> RunManifest {
         var final = manifest
         final.status = status
         final.endedAt = Timestamp.iso8601(endedAt)
-        final.counts = RunCounts(records: records)
-        for (name, data) in Reports.renderAll(records: records, manifest: final).sorted(by: { $0.key < $1.key }) {
-            try write(data, named: name)
+        final.counts = composer.counts
+        for format in Self.reportFormats {
+            try Self.checkComponent(format.fileName, what: "file name")
+            try DurableFile.replace(url.appendingPathComponent(format.fileName)) { writer in
+                try composer.write(format, manifest: final, to: writer)
+            }
         }
-        return try writeManifest(final)
+        return try writeManifest(final, known: evidenceDigest.map { [Self.evidenceFileName: $0] } ?? [:])
     }
 }

@@ -101,6 +101,12 @@ public struct RunDirectory: Sendable, Hashable {
     /// - Returns: lower-case hex digests by path relative to the run directory, `/`-separated.
     /// - Throws: ``EvidenceWriteError`` with code `cannotHash` when a file cannot be read.
     public func fileDigests() throws -> [String: String] {
+        try fileDigests(known: [:])
+    }
+
+    /// As ``fileDigests()``, taking the digests in `known` (by relative path) as they are, for files whose bytes
+    /// were hashed as they were written.
+    func fileDigests(known: [String: String]) throws -> [String: String] {
         let paths: [String]
         do {
             paths = try FileManager.default.subpathsOfDirectory(atPath: url.path)
@@ -115,7 +121,7 @@ public struct RunDirectory: Sendable, Hashable {
             let file = url.appendingPathComponent(path)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            digests[path] = try Digests.sha256.hexDigest(ofFileAt: file)
+            digests[path] = try known[path] ?? Digests.sha256.hexDigest(ofFileAt: file)
         }
         return digests
     }
@@ -128,7 +134,7 @@ public struct RunDirectory: Sendable, Hashable {
         try DurableFile.replace(url.appendingPathComponent(name), with: data)
     }
 
-    private static func checkComponent(_ text: String, what: String) throws {
+    static func checkComponent(_ text: String, what: String) throws {
         let bad = text.isEmpty || text == "." || text == ".." || text.contains("/") || text.contains("\0") || text.utf8.count > 200
         if bad {
             throw EvidenceWriteError(.invalidPathComponent, path: text,

@@ -12,9 +12,17 @@ public enum HTMLReport {
 
     /// The HTML document, UTF-8 text ending with a newline.
     public static func render(records: [EvidenceRecord], manifest: RunManifest) -> String {
-        let cases = CaseEvidence.group(records)
-        let counts = RunCounts(records: records)
-        let overall = records.isEmpty ? "NO STEPS" : StepText.label(Verdict.summarise(records.map(\.verdict)))
+        String(decoding: Reports.render(.html, records: records, manifest: manifest), as: UTF8.self)
+    }
+
+    /// Everything before the cases' sections: metadata, counts, filters and the index of cases.
+    ///
+    /// - Parameters:
+    ///   - detailed: whether the case at an index has a section to link to.
+    ///   - note: a paragraph after the index, saying which cases have no section.
+    static func head(_ cases: [CaseOverview], counts: RunCounts, manifest: RunManifest, detailed: (Int) -> Bool,
+                     note: String?) -> String {
+        let overall = cases.isEmpty ? "NO STEPS" : StepText.label(Verdict.summarise(cases.map(\.verdict)))
         let title = "StoreKit Matrix: \(manifest.matrix.name) — \(overall)"
         var html = """
         <!DOCTYPE html>
@@ -35,18 +43,22 @@ public enum HTMLReport {
         html += "</header>\n<main>\n"
         html += countsTable(counts)
         html += filters(cases)
-        html += caseIndex(cases)
-        for (index, matrixCase) in cases.enumerated() {
-            html += caseSection(matrixCase, index: index)
-        }
-        html += "</main>\n<footer>Rendered by matrix \(Markup.text(manifest.toolVersion)) from the evidence of run "
-            + "<code>\(Markup.text(manifest.runId))</code>.</footer>\n"
-        html += "<script>\n\(HTMLAssets.script)</script>\n</body>\n</html>\n"
+        html += caseIndex(cases, detailed: detailed)
+        if let note { html += "<p class=\"muted\">\(Markup.text(note))</p>\n" }
         return html
     }
 
+    /// Everything after the cases' sections.
+    static func tail(_ manifest: RunManifest) -> String {
+        "</main>\n<footer>Rendered by matrix \(Markup.text(manifest.toolVersion)) from the evidence of run "
+            + "<code>\(Markup.text(manifest.runId))</code>.</footer>\n"
+            + "<script>\n\(HTMLAssets.script)</script>\n</body>\n</html>\n"
+    }
+
     private static func verdictBadge(_ label: String) -> String {
-        "<span class=\"badge v-\(Markup.attribute(label.lowercased().replacingOccurrences(of: " ", with: "-")))\">\(Markup.text(label))</span>"
+        let name = label.lowercased()
+        let slug = name.contains(" ") ? name.replacingOccurrences(of: " ", with: "-") : name
+        return "<span class=\"badge v-\(Markup.attribute(slug))\">\(Markup.text(label))</span>"
     }
 
     private static func metadata(_ manifest: RunManifest) -> String {
@@ -77,7 +89,7 @@ public enum HTMLReport {
         return html + "</tbody>\n</table>\n</section>\n"
     }
 
-    private static func filters(_ cases: [CaseEvidence]) -> String {
+    private static func filters(_ cases: [CaseOverview]) -> String {
         let verdicts = VerdictCounts(cases.map(\.verdict))
         var kinds: [String: Int] = [:]
         for matrixCase in cases { kinds[matrixCase.kind, default: 0] += 1 }
@@ -94,14 +106,15 @@ public enum HTMLReport {
         return html + "</fieldset>\n<p id=\"shown\" aria-live=\"polite\"></p>\n</section>\n"
     }
 
-    private static func caseIndex(_ cases: [CaseEvidence]) -> String {
+    private static func caseIndex(_ cases: [CaseOverview], detailed: (Int) -> Bool) -> String {
         guard !cases.isEmpty else { return "<p>No steps were recorded.</p>\n" }
         var html = "<section class=\"index\"><h2>Cases</h2>\n<table>\n<thead><tr><th>Case</th><th>Kind</th><th>Account</th>"
             + "<th>Verdict</th><th>Steps</th><th>First problem</th></tr></thead>\n<tbody>\n"
         for (index, matrixCase) in cases.enumerated() {
-            let problem = matrixCase.firstProblem.map { "step \($0.step) (\($0.action.action.rawValue)): " + ($0.reason ?? StepText.label($0.verdict)) }
+            let problem = matrixCase.firstProblem.map { $0.text(orElse: StepText.label) }
+            let name = "<code>\(Markup.text(matrixCase.id))</code>"
             html += "<tr class=\"case-row\" data-verdict=\"\(matrixCase.verdict.rawValue)\" data-kind=\"\(Markup.attribute(matrixCase.kind))\">"
-                + "<td><a href=\"#case-\(index)\"><code>\(Markup.text(matrixCase.id))</code></a></td>"
+                + "<td>" + (detailed(index) ? "<a href=\"#case-\(index)\">\(name)</a>" : name) + "</td>"
                 + "<td>\(Markup.text(matrixCase.kind))</td><td>\(Markup.text(matrixCase.account.alias))</td>"
                 + "<td>\(verdictBadge(StepText.label(matrixCase.verdict)))</td><td>\(matrixCase.counts.phrase)</td>"
                 + "<td>\(Markup.text(problem ?? ""))</td></tr>\n"
@@ -109,7 +122,8 @@ public enum HTMLReport {
         return html + "</tbody>\n</table>\n</section>\n"
     }
 
-    private static func caseSection(_ matrixCase: CaseEvidence, index: Int) -> String {
+    /// One case's section: its timeline and its steps with expected and observed values.
+    static func caseSection(_ matrixCase: CaseEvidence, index: Int) -> String {
         var html = "<section class=\"case\" id=\"case-\(index)\" data-verdict=\"\(matrixCase.verdict.rawValue)\""
             + " data-kind=\"\(Markup.attribute(matrixCase.kind))\">\n"
         html += "<h2>\(verdictBadge(StepText.label(matrixCase.verdict))) <code>\(Markup.text(matrixCase.id))</code></h2>\n"

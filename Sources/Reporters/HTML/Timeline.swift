@@ -24,11 +24,7 @@ struct Timeline {
     static let bandHeight = 26
 
     /// The marker row: below the rotated action labels, whose height depends on the longest one.
-    var markerY: Int {
-        let longest = matrixCase.records.map { $0.action.action.rawValue.count }.max() ?? 0
-        // Labels are rotated by 35°: their height is about length × 6.6 px × sin 35°.
-        return 24 + Int((Double(longest) * 6.6 * 0.574).rounded())
-    }
+    let markerY: Int
     var expectedY: Int { markerY + 16 }
     var observedY: Int { expectedY + Self.bandHeight + 6 }
     var axisY: Int { observedY + Self.bandHeight + 12 }
@@ -45,6 +41,14 @@ struct Timeline {
     let matrixCase: CaseEvidence
     /// Used to keep SVG ids unique in the page.
     let index: Int
+
+    init(matrixCase: CaseEvidence, index: Int) {
+        self.matrixCase = matrixCase
+        self.index = index
+        let longest = matrixCase.records.map { $0.action.action.rawValue.count }.max() ?? 0
+        // Labels are rotated by 35°: their height is about length × 6.6 px × sin 35°.
+        markerY = 24 + Int((Double(longest) * 6.6 * 0.574).rounded())
+    }
 
     /// The steps with their positions.
     var points: [Point] {

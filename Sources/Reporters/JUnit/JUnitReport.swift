@@ -14,30 +14,35 @@ public enum JUnitReport {
 
     /// The XML document, UTF-8 text ending with a newline.
     public static func render(records: [EvidenceRecord], manifest: RunManifest) -> String {
-        let cases = CaseEvidence.group(records)
-        let totals = VerdictCounts(records.map(\.verdict))
-        let totalMs = records.compactMap(StepText.wallMilliseconds).reduce(0, +)
-        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        xml += "<testsuites" + attributes([
-            ("name", manifest.matrix.name),
-            ("tests", String(totals.total)),
-            ("failures", String(totals.fail)),
-            ("errors", String(totals.error)),
-            ("skipped", String(totals.skipped + totals.blocked)),
-            ("time", StepText.seconds(totalMs)),
-            ("timestamp", manifest.startedAt),
-        ]) + ">\n"
-        for matrixCase in cases {
-            xml += suite(matrixCase)
-        }
-        xml += "</testsuites>\n"
-        return xml
+        String(decoding: Reports.render(.junit, records: records, manifest: manifest), as: UTF8.self)
     }
 
-    private static func suite(_ matrixCase: CaseEvidence) -> String {
-        let counts = matrixCase.counts
-        let first = matrixCase.records[0]
-        let ms = matrixCase.records.compactMap(StepText.wallMilliseconds).reduce(0, +)
+    /// The XML declaration and the opening `<testsuites>` with the run's totals.
+    ///
+    /// - Parameters:
+    ///   - steps: step counts by verdict.
+    ///   - milliseconds: the wall-clock time of every step added up.
+    static func head(steps totals: VerdictCounts, milliseconds totalMs: Int64, manifest: RunManifest) -> String {
+        #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+            + "<testsuites" + attributes([
+                ("name", manifest.matrix.name),
+                ("tests", String(totals.total)),
+                ("failures", String(totals.fail)),
+                ("errors", String(totals.error)),
+                ("skipped", String(totals.skipped + totals.blocked)),
+                ("time", StepText.seconds(totalMs)),
+                ("timestamp", manifest.startedAt),
+            ]) + ">\n"
+    }
+
+    /// The closing tag.
+    static let tail = "</testsuites>\n"
+
+    /// One case's `<testsuite>`.
+    static func suite(_ matrixCase: CaseEvidence, overview: CaseOverview) -> String {
+        let counts = overview.counts
+        guard let first = matrixCase.records.first else { return "" }
+        let ms = overview.wallMilliseconds
         var xml = "  <testsuite" + attributes([
             ("name", matrixCase.id),
             ("tests", String(counts.total)),

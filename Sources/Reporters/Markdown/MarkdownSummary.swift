@@ -10,11 +10,14 @@ public enum MarkdownSummary {
 
     /// The Markdown text, ending with a newline.
     public static func render(records: [EvidenceRecord], manifest: RunManifest) -> String {
-        let cases = CaseEvidence.group(records)
-        let counts = RunCounts(records: records)
-        let overall = Verdict.summarise(records.map(\.verdict))
+        String(decoding: Reports.render(.markdown, records: records, manifest: manifest), as: UTF8.self)
+    }
+
+    /// Everything before the failures: title, metadata, counts and the table of cases.
+    static func head(_ cases: [CaseOverview], counts: RunCounts, manifest: RunManifest) -> String {
+        let overall = Verdict.summarise(cases.map(\.verdict))
         var lines: [String] = []
-        lines.append("# StoreKit Matrix: \(Markdown.text(manifest.matrix.name)) — \(headline(overall, manifest, records.isEmpty))")
+        lines.append("# StoreKit Matrix: \(Markdown.text(manifest.matrix.name)) — \(headline(overall, manifest, cases.isEmpty))")
         lines.append("")
         lines += metadata(manifest)
         lines.append("")
@@ -34,26 +37,34 @@ public enum MarkdownSummary {
             lines.append("| Case | Kind | Account | Verdict | Steps | First problem |")
             lines.append("|---|---|---|---|---|---|")
             for matrixCase in cases {
-                let problem = matrixCase.firstProblem.map {
-                    "step \($0.step) (\($0.action.action.rawValue)): " + ($0.reason ?? StepText.label($0.verdict))
-                }
+                let problem = matrixCase.firstProblem.map { $0.text(orElse: StepText.label) }
                 lines.append("| " + [
                     Markdown.code(matrixCase.id), Markdown.text(matrixCase.kind), Markdown.text(matrixCase.account.alias),
                     "**\(StepText.label(matrixCase.verdict))**", matrixCase.counts.phrase, problem.map(Markdown.text) ?? "",
                 ].joined(separator: " | ") + " |")
             }
         }
-        let problems = cases.flatMap { c in c.records.filter { $0.verdict == .fail || $0.verdict == .error }.map { (c, $0) } }
-        if !problems.isEmpty {
-            lines.append("")
-            lines.append("## Failures and errors")
-            for (matrixCase, record) in problems {
-                lines.append("")
-                lines += problem(record, in: matrixCase)
-            }
-        }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: "\n")
     }
+
+    /// The heading of the failures section, which follows ``head(_:counts:manifest:)`` when there is a failure.
+    static let problemsHeading = "\n\n## Failures and errors"
+
+    /// Each failing or erroring step of a case as one block, to follow ``problemsHeading``.
+    static func problemBlocks(_ matrixCase: CaseEvidence) -> [String] {
+        matrixCase.records.filter { $0.verdict == .fail || $0.verdict == .error }.map {
+            "\n\n" + problem($0, in: matrixCase).joined(separator: "\n")
+        }
+    }
+
+    /// The paragraph that ends a failures section whose last `omitted` blocks were left out.
+    static func omittedNote(_ omitted: Int, shown: Int) -> String {
+        "\n\n_\(omitted) more failing or erroring step\(omitted == 1 ? " is" : "s are") not detailed here (the first \(shown) are); "
+            + "every step is in `junit.xml`, `report.html` and `evidence.jsonl`._"
+    }
+
+    /// The end of the document.
+    static let tail = "\n"
 
     private static func headline(_ overall: Verdict, _ manifest: RunManifest, _ empty: Bool) -> String {
         switch manifest.status {

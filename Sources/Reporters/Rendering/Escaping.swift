@@ -16,6 +16,13 @@ enum Markup {
     }
 
     private static func escape(_ value: String, attribute: Bool) -> String {
+        // Most text has nothing to escape: no markup character, no control, no U+0080–U+009F (lead byte C2),
+        // no U+FFFE or U+FFFF (lead byte EF).
+        let plain = !value.utf8.contains { byte in
+            byte < 0x20 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0x7F || byte == 0xC2 || byte == 0xEF
+        }
+        if plain { return value }
         var out = ""
         out.reserveCapacity(value.utf8.count)
         for scalar in value.unicodeScalars {

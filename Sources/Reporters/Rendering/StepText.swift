@@ -108,8 +108,8 @@ public enum StepText {
 
     /// Wall-clock milliseconds between a record's start and end, when both parse.
     public static func wallMilliseconds(_ record: EvidenceRecord) -> Int64? {
-        guard let start = parse(record.wallStart), let end = parse(record.wallEnd) else { return nil }
-        return max(0, Int64((end.timeIntervalSince(start) * 1000).rounded()))
+        guard let start = Timestamp.milliseconds(record.wallStart), let end = Timestamp.milliseconds(record.wallEnd) else { return nil }
+        return max(0, end - start)
     }
 
     /// Milliseconds as seconds with three decimals: `1.250`.
@@ -140,11 +140,6 @@ public enum StepText {
         let seconds = rest % 60
         let parts = [(days, "d"), (hours, "h"), (minutes, "m"), (seconds, "s")].filter { $0.0 > 0 }.prefix(2)
         return parts.isEmpty ? "+0" : "+" + parts.map { "\($0.0)\($0.1)" }.joined(separator: " ")
-    }
-
-    private static func parse(_ text: String) -> Date? {
-        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
-            ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
 
     private static func pairs(_ values: [(String, String)]) -> String {

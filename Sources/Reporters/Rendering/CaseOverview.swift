@@ -1,0 +1,51 @@
+import MatrixCore
+
+/// What the reports keep of a case once its records have been rendered: a few hundred bytes, so that a run's
+/// reports can be written while its evidence is read one case at a time.
+public struct CaseOverview: Sendable, Hashable {
+    /// The first step of a case that neither passed nor was skipped.
+    public struct Problem: Sendable, Hashable {
+        /// The step's 0-based index.
+        public var step: Int
+        /// The step's action.
+        public var action: Action
+        /// The step's verdict.
+        public var verdict: Verdict
+        /// Why, when the record says.
+        public var reason: String?
+
+        /// `step 1 (purchase): <reason>`, with `fallback(verdict)` when there is no reason.
+        func text(orElse fallback: (Verdict) -> String) -> String {
+            "step \(step) (\(action.rawValue)): " + (reason ?? fallback(verdict))
+        }
+    }
+
+    /// The case's `id`.
+    public var id: String
+    /// The case's `kind`.
+    public var kind: String
+    /// The account of the case's first step.
+    public var account: AccountRef
+    /// The case's worst step verdict.
+    public var verdict: Verdict
+    /// Step counts by verdict.
+    public var counts: VerdictCounts
+    /// The first step that neither passed nor was skipped.
+    public var firstProblem: Problem?
+    /// The wall-clock time of its steps added up, ms.
+    public var wallMilliseconds: Int64
+
+    /// The overview of one case's evidence.
+    public init(_ matrixCase: CaseEvidence) {
+        id = matrixCase.id
+        kind = matrixCase.kind
+        account = matrixCase.account
+        let counts = matrixCase.counts
+        self.counts = counts
+        verdict = Verdict.summarise(Verdict.allCases.filter { counts[$0] > 0 })
+        firstProblem = matrixCase.firstProblem.map {
+            Problem(step: $0.step, action: $0.action.action, verdict: $0.verdict, reason: $0.reason)
+        }
+        wallMilliseconds = matrixCase.records.compactMap(StepText.wallMilliseconds).reduce(0, +)
+    }
+}

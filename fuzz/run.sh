@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Builds one libFuzzer harness with AddressSanitizer, seeds its corpus from the repository's fixtures, and fuzzes
+# for SECONDS. See fuzz/README.md.
+#
+# usage: fuzz/run.sh TARGET SECONDS [libFuzzer options…]
+#   TARGET: matrix | storekit | jws | driver
+# Outputs (git-ignored): fuzz/.build/TARGET/ (modules, the fuzzer binary, fuzz.log), fuzz/corpus/TARGET/ (kept
+# between runs), fuzz/artifacts/TARGET/ (crashing or slow inputs).
+# Exit status: 0 no crash in the time given; libFuzzer's status (non-zero) when it found a crash, a timeout or
+# a leak; 64 usage; 69 the toolchain cannot build fuzzers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() { echo "usage: fuzz/run.sh matrix|storekit|jws|driver SECONDS [libFuzzer options…]" >&2; exit 64; }
+[[ $# -ge 2 ]] || usage
+target=$1
+seconds=$2
+shift 2
+[[ "$seconds" =~ ^[0-9]+$ ]] || usage
+
+swiftc="${SWIFTC:-swiftc}"
+command -v "$swiftc" >/dev/null || { echo "error: $swiftc not found" >&2; exit 69; }
+build="fuzz/.build/$target"
+corpus="fuzz/corpus/$target"
+artifacts="fuzz/artifacts/$target"
+mkdir -p "$build" "$corpus" "$artifacts"
+flags=(-O -g -swift-version 6 -parse-as-library -sanitize=fuzzer,address)
+openssl=(-I Sources/COpenSSL -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap)
+
+# A library module built from a source folder, instrumented like the harness.
+module() {
+    local name=$1 folder=$2
+    shift 2
+    find "$folder" -name '*.swift' | sort > "$build/$name.sources"
+    "$swiftc" "${flags[@]}" "$@" -I "$build" -module-name "$name" -emit-library -static -emit-module \
+        -emit-module-path "$build/$name.swiftmodule" -o "$build/lib$name.a" @"$build/$name.sources"
+}
+
+# Seeds: every file that fits, copied under its content's hash so that reruns add nothing twice.
+seed() {
+    local file
+    for file in "$@"; do
+        [[ -f "$file" ]] || continue
+        cp "$file" "$corpus/seed-$(sha256sum "$file" | cut -c1-16)"
+    done
+}
+
+echo "== building the $target fuzzer" >&2
+# The linker warns about every sanitizer symbol it cannot export; those lines say nothing.
+exec 3>&2
+exec 2> >(grep -v "Cannot export local symbol" >&3)
+case "$target" in
+    matrix)
+        find Sources/MatrixCore -name '*.swift' | sort > "$build/sources"
+        "$swiftc" "${flags[@]}" -module-name FuzzMatrix -o "$build/fuzzer" fuzz/matrix.swift @"$build/sources"
+        seed matrices/*.json Tests/MatrixCoreTests/Fixtures/*/*.json
+        # The release matrix with its catalog inline instead of named.
+        python3 - "$corpus/seed-inline-catalog.json" <<'PY'
+import json, sys
+matrix = json.load(open("matrices/release.json"))
+catalog = json.load(open("matrices/Products.storekit"))
+matrix["catalog"] = {key: catalog[key] for key in ("products", "nonRenewingSubscriptions", "subscriptionGroups") if key in catalog}
+json.dump(matrix, open(sys.argv[1], "w"))
+PY
+        export FUZZ_CATALOG="$PWD/matrices/Products.storekit"
+        ;;
+    storekit)
+        find Sources/MatrixCore -name '*.swift' | sort > "$build/sources"
+        "$swiftc" "${flags[@]}" -module-name FuzzStoreKit -o "$build/fuzzer" fuzz/storekit.swift @"$build/sources"
+        seed matrices/*.storekit Tests/MatrixCoreTests/Fixtures/storekit/*.storekit ../shared/fixtures/storekit/*.storekit
+        ;;
+    jws)
+        module MatrixCore Sources/MatrixCore
+        module SignedData Sources/SignedData "${openssl[@]}"
+        "$swiftc" "${flags[@]}" "${openssl[@]}" -I "$build" -module-name FuzzJWS -o "$build/fuzzer" fuzz/jws.swift \
+            "$build/libSignedData.a" "$build/libMatrixCore.a" -lcrypto
+        # Each seed is a kind selector byte followed by a JWS.
+        for file in fuzz/seeds/jws/* Tests/SignedDataTests/Fixtures/mock_signed_data/* Tests/SignedDataTests/Fixtures/xcode/*; do
+            for selector in 0 5 10 15; do
+                { printf "\\x$(printf %02x "$selector")"; tr -d '\n' < "$file"; } > "$corpus/seed-$(basename "$file")-$selector"
+            done
+        done
+        ;;
+    driver)
+        [[ -d Sources/DriverKit ]] || { echo "error: Sources/DriverKit is not in this checkout; the driver target needs it" >&2; exit 69; }
+        module MatrixCore Sources/MatrixCore
+        module DriverKit Sources/DriverKit
+        "$swiftc" "${flags[@]}" -I "$build" -module-name FuzzDriver -o "$build/fuzzer" fuzz/driver.swift \
+            "$build/libDriverKit.a" "$build/libMatrixCore.a"
+        # Each seed is a chunk-size byte followed by lines.
+        for file in fuzz/seeds/driver/*; do
+            for selector in 0 7 64 127; do
+                { printf "\\x$(printf %02x "$selector")"; cat "$file"; } > "$corpus/seed-$(basename "$file")-$selector"
+            done
+        done
+        ;;
+    *)
+        usage
+        ;;
+esac
+
+exec 2>&3
+echo "== fuzzing $target for $seconds s ($(find "$corpus" -type f | wc -l) inputs in the corpus)" >&2
+# -timeout: an input that takes more than 10 s is a hang; -rss_limit_mb: one that needs 2 GB is a leak.
+"$build/fuzzer" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$artifacts/" "$@" 2>&1 | tee "$build/fuzz.log" | grep --line-buffered -E '^(#[0-9]+.*(INITED|DONE|pulse))|stat::|ERROR|SUMMARY|Test unit written|==[0-9]+==' >&2
+exit "${PIPESTATUS[0]}"
