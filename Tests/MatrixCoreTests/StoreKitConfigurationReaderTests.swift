@@ -305,6 +305,18 @@ struct StoreKitConfigurationReaderTests {
               {"productID": "p", "type": "RecurringSubscription", "recurringSubscriptionPeriod": ⟨e⟩"P0M"}]}]}
             """, code: .invalidCatalogEntry, pointer: "/subscriptionGroups/0/subscriptions/0/recurringSubscriptionPeriod",
                      message: #""P0M" is not an ISO 8601 duration"#),
+        // App Store Connect Help, "Offer auto-renewable subscriptions": durations from one week to one year.
+        CatalogError(name: "a recurringSubscriptionPeriod longer than a year", source: """
+            {"version": {"major": 2, "minor": 0}, "subscriptionGroups": [{"id": "G1", "subscriptions": [
+              {"productID": "p", "type": "RecurringSubscription", "recurringSubscriptionPeriod": ⟨e⟩"P1000000Y"}]}]}
+            """, code: .invalidCatalogEntry, pointer: "/subscriptionGroups/0/subscriptions/0/recurringSubscriptionPeriod",
+                     message: "period P1000000Y is longer than a year; App Store Connect offers P1W, P1M, P2M, P3M, P6M, P1Y"),
+        CatalogError(name: "an offer period longer than a year", source: """
+            {"version": {"major": 2, "minor": 0}, "subscriptionGroups": [{"id": "G1", "subscriptions": [
+              {"productID": "p", "type": "RecurringSubscription", "recurringSubscriptionPeriod": "P1M",
+               "introductoryOffer": {"paymentMode": "free", "subscriptionPeriod": ⟨e⟩"P400D"}}]}]}
+            """, code: .invalidCatalogEntry, pointer: "/subscriptionGroups/0/subscriptions/0/introductoryOffer/subscriptionPeriod",
+                     message: "period P400D is longer than a year; App Store Connect offers P3D, P1W, P2W, P1M, P2M, P3M, P6M, P1Y"),
         CatalogError(name: "a bad offer period", source: """
             {"version": {"major": 2, "minor": 0}, "subscriptionGroups": [{"id": "G1", "subscriptions": [
               {"productID": "p", "type": "RecurringSubscription", "recurringSubscriptionPeriod": "P1M",
@@ -391,6 +403,17 @@ struct StoreKitConfigurationReaderTests {
         #expect(configuration?.formatVersion.description == "7.1")
         #expect(configuration?.products.map(\.productID) == ["a"])
         #expect(diagnostics.summaries == ["\(source.location("v").text) warning MX102 /version"])
+    }
+
+    @Test("a period App Store Connect does not offer, but no longer than a year, is a warning and is simulated as written")
+    func unofferedPeriodWarning() throws {
+        let source = MarkedSource("""
+            {"version": {"major": 2, "minor": 0}, "subscriptionGroups": [{"id": "G1", "subscriptions": [
+              {"productID": "p", "type": "RecurringSubscription", "recurringSubscriptionPeriod": ⟨p⟩"P4M"}]}]}
+            """)
+        let (configuration, diagnostics) = read(source)
+        #expect(configuration?.product("p")?.recurringSubscriptionPeriod == ISO8601Duration(months: 4))
+        #expect(diagnostics.summaries == ["\(source.location("p").text) warning MX102 /subscriptionGroups/0/subscriptions/0/recurringSubscriptionPeriod"])
     }
 
     @Test("a duplicate key in a catalog is reported as a warning and the file is read")

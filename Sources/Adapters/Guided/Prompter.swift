@@ -79,8 +79,11 @@ public struct ScriptedPrompter: Prompter {
         var answers: [String: Answer] = [:]
         var lines: [String: Int] = [:]
         var problems: [String] = []
-        let text = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        for (number, line) in text.enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+        // Split on bytes: as Characters, "\r\n" is one grapheme and a file saved with CRLF would be one line.
+        let text = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        for (number, line) in text.enumerated() where !line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(line.utf8)) else {
                 problems.append("\(path):\(number + 1): not an answer: expected a JSON object such as "
                                 + #"{"case": "refund/pro", "step": 2, "access": []}"#)

@@ -118,7 +118,7 @@ public enum StoreKitConfigurationReader {
                 product.groupNumber = 1
             }
             if let period = fields.required("recurringSubscriptionPeriod", "an ISO 8601 duration such as P1M", code: .invalidCatalogEntry) {
-                product.recurringSubscriptionPeriod = decodePeriod(period, sink)
+                product.recurringSubscriptionPeriod = decodePeriod(period, sink, allowed: subscriptionDurations)
             }
             if let intro = fields.optional("introductoryOffer") {
                 product.introductoryOffer = decodeOffer(intro, sink)
@@ -152,13 +152,32 @@ public enum StoreKitConfigurationReader {
         return (named.first { $0.0 == "en_US" } ?? named.first).map(\.1)
     }
 
-    static func decodePeriod(_ field: JSONField, _ sink: DiagnosticCollector) -> ISO8601Duration? {
+    /// The durations App Store Connect offers for an auto-renewable subscription: one week, one, two, three or
+    /// six months, one year ("Auto-renewable subscription durations", App Store Connect Help, Offer
+    /// auto-renewable subscriptions).
+    static let subscriptionDurations = ["P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"].compactMap(ISO8601Duration.init)
+    /// The durations App Store Connect offers for one period of an introductory or promotional offer: three
+    /// days to one year ("Set up introductory offers for auto-renewable subscriptions", App Store Connect Help).
+    static let offerDurations = ["P3D", "P1W", "P2W", "P1M", "P2M", "P3M", "P6M", "P1Y"].compactMap(ISO8601Duration.init)
+
+    /// Reads a period. One that is not among `allowed` but no longer than a year is read with a warning (the
+    /// simulator runs it as written); one longer than a year, which App Store Connect never offers, is an error.
+    static func decodePeriod(_ field: JSONField, _ sink: DiagnosticCollector, allowed: [ISO8601Duration]) -> ISO8601Duration? {
         guard let text = field.string(sink) else { return nil }
+        let written = allowed.map(\.description).joined(separator: ", ")
         guard let period = ISO8601Duration(text), !period.isZero else {
             sink.error(.invalidCatalogEntry, "\"\(text)\" is not an ISO 8601 duration", pointer: field.pointer, at: field.location,
-                       hint: "subscription periods are written P1W, P1M, P2M, P3M, P6M or P1Y")
+                       hint: "periods are written \(written)")
             return nil
         }
+        if allowed.contains(period) { return period }
+        guard period.isAtMostOneYear else {
+            sink.error(.invalidCatalogEntry, "period \(text) is longer than a year; App Store Connect offers \(written)",
+                       pointer: field.pointer, at: field.location)
+            return nil
+        }
+        sink.warning(.invalidCatalogEntry, "period \(text) is not one App Store Connect offers (\(written)); simulated as written",
+                     pointer: field.pointer, at: field.location)
         return period
     }
 
@@ -172,7 +191,7 @@ public enum StoreKitConfigurationReader {
             return nil
         }
         guard let periodField = fields.required("subscriptionPeriod", code: .invalidCatalogEntry),
-              let period = decodePeriod(periodField, sink) else { return nil }
+              let period = decodePeriod(periodField, sink, allowed: offerDurations) else { return nil }
         let count = fields.optional("numberOfPeriods")?.int(sink, in: 1...1000) ?? 1
         return SubscriptionOffer(offerID: fields.optional("offerID")?.value.stringValue, paymentMode: mode,
                                  subscriptionPeriod: period, numberOfPeriods: count,

@@ -82,6 +82,15 @@ public struct ISO8601Duration: Sendable, Hashable, Codable, CustomStringConverti
         try container.encode(description)
     }
 
+    /// Whether the duration lasts at most one year on any calendar: at most 12 months when it has only years
+    /// and months, otherwise at most 365 days counting a month as 31 days and a year as 366.
+    public var isAtMostOneYear: Bool {
+        if weeks == 0, days == 0, hours == 0, minutes == 0, seconds == 0 { return Double(years) * 12 + Double(months) <= 12 }
+        let days = Double(years) * 366 + Double(months) * 31 + Double(weeks) * 7 + Double(self.days)
+            + (Double(hours) * 3600 + Double(minutes) * 60 + Double(seconds)) / 86_400
+        return days <= 365
+    }
+
     /// The canonical text, e.g. `P1M` or `P1DT12H`; `PT0S` for zero.
     public var description: String {
         var text = "P"
