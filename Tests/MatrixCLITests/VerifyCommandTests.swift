@@ -150,10 +150,46 @@ struct VerifyCommandTests {
         #expect(!tampered.stdout.contains(" ok "))
         #expect(tampered.stderr.contains("altered: evidence.jsonl; missing: junit.xml; extra: notes.txt; 1 signed item in 1 record failed verification"))
     }
+
+    @Test("Evidence edited and re-hashed by hand does not verify: a flipped verdict, a dropped record, a repeated one, and counts that disagree", arguments: [
+        ("flip", "recorded fail, but what was observed is what was expected"),
+        ("drop", "1 record(s) are missing"),
+        ("repeat", "records are repeated or out of order"),
+    ])
+    func inconsistentEvidence(edit: String, finding: String) async throws {
+        let release = try await ReleaseRun.make()
+        defer { release.remove() }
+        let evidence = release.run.appendingPathComponent("evidence.jsonl")
+        var lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n").map(String.init)
+        switch edit {
+        case "flip": lines[4] = lines[4].replacingOccurrences(of: #""verdict":"pass""#, with: #""verdict":"fail""#)
+        case "drop": lines.remove(at: 4)
+        default: lines.insert(lines[4], at: 5)
+        }
+        try Tamper.rewrite(evidence, lines.joined(separator: "\n") + "\n", rehashIn: release.run)
+        let result = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("inconsistent  seq "), "\(result.stdout)")
+        #expect(result.stdout.contains(finding), "\(result.stdout)")
+        #expect(result.stdout.contains("inconsistent  run.json counts steps as 127 pass, the evidence holds"), "\(result.stdout)")
+        #expect(result.stderr.contains("the evidence is inconsistent"))
+        #expect(!result.stdout.contains("ALTERED"))
+    }
 }
 
 /// Changes of one byte for tamper tests.
 enum Tamper {
+    /// Replaces a run file and records its new SHA-256 in run.json, as someone editing evidence by hand would.
+    static func rewrite(_ url: URL, _ text: String, rehashIn run: URL) throws {
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        let manifestURL = run.appendingPathComponent("run.json")
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        var files = try #require(manifest["files"] as? [String: String])
+        files[url.lastPathComponent] = SHA256.hexHash(Data(text.utf8))
+        manifest["files"] = files
+        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+    }
+
     /// Changes one base64url character of the first JWS signature in an evidence file, keeping it valid JSON.
     static func flipSignatureByte(in url: URL) throws {
         var bytes = [UInt8](try Data(contentsOf: url))

@@ -36,6 +36,8 @@ struct RunVerificationReport {
     var records: [RecordLine] = []
     /// Failures that are not about one file or one item (an unreadable manifest, corrupt evidence).
     var problems: [String] = []
+    /// Where the evidence disagrees with itself or with run.json (``EvidenceConsistency``).
+    var inconsistencies: [String] = []
     /// What was not compared, and why; each note once.
     var notes: [String] = []
     /// The trust roots used, for the summary.
@@ -47,7 +49,7 @@ struct RunVerificationReport {
     var uncheckedItemCount: Int { records.reduce(0) { $0 + $1.items.filter { $0.outcome.status == .notChecked }.count } }
 
     /// Whether everything checked out.
-    var passed: Bool { problems.isEmpty && badFiles.isEmpty && failedRecords.isEmpty }
+    var passed: Bool { problems.isEmpty && inconsistencies.isEmpty && badFiles.isEmpty && failedRecords.isEmpty }
 
     mutating func note(_ text: String) {
         if !notes.contains(text) { notes.append(text) }
@@ -138,14 +140,24 @@ struct RunVerification {
 
         let roots = try TrustRoots.resolve(rootNames.isEmpty ? [manifest.environment == "local" ? "simulator" : "apple"] : rootNames)
         report.roots = roots.summary
-        let bundle = resolveBundleId(manifest: manifest, archived: archivedBundleId)
+        let matrix = RunMatrix(manifest)
+        let bundle = resolveBundleId(manifest: manifest, archived: archivedBundleId, matrix: matrix)
         if let note = bundle.note { report.note(note) }
         let checker = SignedDataChecker(roots: roots, bundleId: bundle.id, environment: environment, appAppleId: appAppleId)
 
         let defaultAppleRoot = rootNames.isEmpty && manifest.environment != "local"
         var simulatorSigned = 0
+        var consistency: EvidenceConsistency
+        switch matrix {
+        case .loaded(let matrix):
+            consistency = EvidenceConsistency(groupOf: { matrix.catalog.product($0)?.subscriptionGroupID.flatMap { matrix.catalog.group($0)?.name } })
+        case .unusable(let why):
+            consistency = EvidenceConsistency(groupOf: nil)
+            report.note("verdicts not re-judged: \(why)")
+        }
         do {
             let torn = try EvidenceReader.forEachRecord(in: directory.evidenceURL) { record in
+                consistency.add(record)
                 var line = RunVerificationReport.RecordLine(seq: record.seq, caseID: record.case, step: record.step,
                                                             action: record.action.action.rawValue, items: [])
                 for item in record.observed?.signedData ?? [] {
@@ -170,6 +182,8 @@ struct RunVerification {
                             + "the StoreKit Matrix simulator's chain, which Apple's root does not trust (the environment served simulator data, "
                             + "as `matrix driver local` does); pass --root simulator to verify them against the simulator root")
             }
+            consistency.finish(manifest: manifest)
+            report.inconsistencies = consistency.problems
             if torn {
                 report.note("\(RunDirectory.evidenceFileName) ends with a torn line (the run stopped while writing it); that line was left out")
             }
@@ -179,27 +193,47 @@ struct RunVerification {
     }
 
     /// The bundle id to compare: `--bundle-id`, else the one recorded in the archive, else the run's matrix
-    /// file when it still has the digest `run.json` recorded; otherwise none, with a note.
-    private func resolveBundleId(manifest: RunManifest, archived: String?) -> (id: String?, note: String?) {
+    /// when it is unchanged since the run; otherwise none, with a note.
+    private func resolveBundleId(manifest: RunManifest, archived: String?, matrix: RunMatrix) -> (id: String?, note: String?) {
         if let bundleId { return (bundleId, nil) }
         if let archived { return (archived, "bundleId \(archived) as recorded in \(ArchiveManifest.fileName)") }
-        let path = manifest.matrix.path
-        guard let bytes = try? InputFiles.read(path) else {
-            return (nil, "bundleId not compared: the run's matrix \(path) cannot be read from here; pass --bundle-id to check it")
+        switch matrix {
+        case .loaded(let matrix): return (matrix.app.bundleId, "bundleId \(matrix.app.bundleId) from \(manifest.matrix.path) (its SHA-256 matches run.json)")
+        case .unusable(let why): return (nil, "bundleId not compared: \(why); pass --bundle-id to check it")
         }
-        guard SHA256.hexHash(bytes) == manifest.matrix.sha256 else {
-            return (nil, "bundleId not compared: \(path) has changed since the run (its SHA-256 differs from run.json); pass --bundle-id to check it")
+    }
+
+    /// The run's matrix, when its file and its catalog are unchanged since the run, or why not.
+    enum RunMatrix {
+        case loaded(Matrix)
+        case unusable(String)
+
+        init(_ manifest: RunManifest) {
+            let path = manifest.matrix.path
+            guard let loaded = try? InputFiles.loadMatrixSources(path) else {
+                self = .unusable("the run's matrix \(path) cannot be read from here")
+                return
+            }
+            guard SHA256.hexHash(loaded.bytes) == manifest.matrix.sha256 else {
+                self = .unusable("\(path) has changed since the run (its SHA-256 differs from run.json)")
+                return
+            }
+            if let recorded = manifest.matrix.catalogSHA256, loaded.catalogBytes.map(SHA256.hexHash) != recorded {
+                self = .unusable("the catalog of \(path) has changed since the run (its SHA-256 differs from run.json)")
+                return
+            }
+            guard let matrix = loaded.matrix else {
+                self = .unusable("\(path) does not load")
+                return
+            }
+            self = .loaded(matrix)
         }
-        guard let object = JSONText.parse(bytes)?.objectValue, let id = object["app"]?.objectValue?["bundleId"]?.stringValue else {
-            return (nil, "bundleId not compared: \(path) names no app.bundleId; pass --bundle-id to check it")
-        }
-        return (id, "bundleId \(id) from \(path) (its SHA-256 matches run.json)")
     }
 
     /// The bundle id a run's matrix names, when the matrix file is readable and unchanged since the run; for
     /// `matrix archive` to record.
     static func matrixBundleId(of manifest: RunManifest) -> String? {
         RunVerification(rootNames: [], bundleId: nil, environment: nil, appAppleId: nil)
-            .resolveBundleId(manifest: manifest, archived: nil).id
+            .resolveBundleId(manifest: manifest, archived: nil, matrix: RunMatrix(manifest)).id
     }
 }

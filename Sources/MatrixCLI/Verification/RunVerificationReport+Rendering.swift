@@ -29,6 +29,7 @@ extension RunVerificationReport {
                 }
             }
         }
+        for text in inconsistencies { lines.append("inconsistent  \(text)") }
         return lines
     }
 
@@ -56,6 +57,9 @@ extension RunVerificationReport {
         if !failing.isEmpty {
             let count = failing.reduce(0) { $0 + $1.failed.count }
             reasons.append("\(count) signed item\(count == 1 ? "" : "s") in \(failing.count) record\(failing.count == 1 ? "" : "s") failed verification")
+        }
+        if !inconsistencies.isEmpty {
+            reasons.append("the evidence is inconsistent (see the lines marked inconsistent)")
         }
         reasons += problems
         return "\(subject) does not verify; " + reasons.joined(separator: "; ")
@@ -97,6 +101,7 @@ extension RunVerificationReport {
                 ])
             }),
             "problems": JSONText.array(problems.map(JSONText.string)),
+            "inconsistencies": JSONText.array(inconsistencies.map(JSONText.string)),
             "notes": JSONText.array(notes.map(JSONText.string)),
         ])
     }
