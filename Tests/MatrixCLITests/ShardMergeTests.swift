@@ -36,4 +36,23 @@ struct ShardMergeTests {
         let partial = try MatrixBinary.run(["merge", slices[0].path, slices[1].path, "--out", dir.appendingPathComponent("partial").path])
         #expect(partial.status == 0 && partial.stderr.contains("in no slice"))
     }
+
+    @Test("slices run with another build, clock or app fault are not one run and are refused", arguments: [
+        (["--build", "9.9"], "with build 9.9, not unspecified (local run)"),
+        (["--clock", "sandbox:5"], "with clock sandbox:5, not real"),
+        (["--app-fault", "pendingUnlocks"], "with app fault pendingUnlocks, not (none)"),
+    ])
+    func mixedSettingsRefused(options: [String], words: String) throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-mixed-shards")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try MatrixBinary.run(["run", release.path, "--shard", "1/2", "--out", dir.appendingPathComponent("a").path, "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        _ = try MatrixBinary.run(["run", release.path, "--shard", "2/2", "--out", dir.appendingPathComponent("b").path, "--quiet"] + options)
+        let slices = [MatrixBinary.runDirectories(under: dir.appendingPathComponent("a")), MatrixBinary.runDirectories(under: dir.appendingPathComponent("b"))].flatMap { $0 }
+        try #require(slices.count == 2)
+        let merged = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("merged").path])
+        #expect(merged.status == 65)
+        #expect(merged.stderr.contains(words), "\(merged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("merged").path))
+    }
 }

@@ -18,7 +18,8 @@ struct MergeCommand {
 
         Joins run directories written with `matrix run --shard K/N` into one run directory DIR: the evidence in
         matrix order, renumbered, with reports and a manifest naming the slices. The slices must come from the
-        same matrix (same SHA-256) and environment, and no case may appear in two of them. The merged run is
+        same matrix and catalog (same SHA-256) and share environment, build, device, OS, clock, app fault and
+        signed environment; no case may appear in two of them. The merged run is
         complete when every case of the matrix is in it and every slice was complete.
         Exit status: 0 merged, 64 usage, 65 slices that do not fit together, 66 unreadable slice, 74 cannot write.
 
@@ -69,6 +70,12 @@ struct MergeCommand {
             }
             if slice.manifest.environment != first.environment {
                 throw CommandFailure("\(path) ran in environment \(slice.manifest.environment), not \(first.environment)", code: .dataError)
+            }
+            // One run's evidence is about one build on one device and OS, on one clock, with one app: slices
+            // that differ in any of these are different runs, whatever their matrix.
+            for (name, mine, theirs) in Self.settings(of: slice.manifest, first) where mine != theirs {
+                throw CommandFailure("\(path) ran with \(name) \(mine ?? "(none)"), not \(theirs ?? "(none)") as \(args.positionals[0]) did; "
+                                     + "slices of one run must share their settings", code: .dataError)
             }
         }
         if let overlap {
@@ -125,5 +132,13 @@ struct MergeCommand {
         }
         console.info("merged \(slices.count) slice\(slices.count == 1 ? "" : "s"), \(index.values.map(\.lines.count).reduce(0, +)) steps of \(index.count) cases into \(out)", always: true)
         return .success
+    }
+
+    /// The settings slices of one run must share, as (name, this slice's value, the first slice's value).
+    static func settings(of slice: RunManifest, _ first: RunManifest) -> [(String, String?, String?)] {
+        [("build", slice.build, first.build), ("device", slice.device, first.device), ("os", slice.os, first.os),
+         ("clock", slice.clock, first.clock), ("app fault", slice.appFault, first.appFault),
+         ("signed environment", slice.signedEnvironment, first.signedEnvironment),
+         ("catalog SHA-256", slice.matrix.catalogSHA256, first.matrix.catalogSHA256)]
     }
 }
