@@ -83,6 +83,27 @@ struct EvidenceWriterTests {
         #expect(await writer.appendedCount == 0)
     }
 
+    @Test("resuming refuses evidence whose seq numbers jump or repeat, or that records a step twice", arguments: [
+        (Int.max, "seq 9223372036854775807 where 3 was expected"),
+        (2, "seq 2 where 3 was expected"),
+    ])
+    func resumeRefusesEditedEvidence(seq: Int, words: String) async throws {
+        let (directory, root) = try newRun()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let writer = try EvidenceWriter(directory: directory)
+        for record in Sample.records.prefix(2) { try await writer.append(record) }
+        var edited = Sample.records[2]
+        edited.seq = seq
+        try await writer.append(edited)
+        await writer.close()
+        #expect {
+            _ = try EvidenceWriter.resuming(directory: directory)
+        } throws: { error in
+            guard let error = error as? EvidenceReadError else { return false }
+            return error.code == .corrupt && error.line == 3 && error.message.contains(words)
+        }
+    }
+
     @Test("Resuming cuts a torn last line and appends after the last complete record")
     func resume() async throws {
         let (directory, root) = try newRun()
@@ -97,7 +118,7 @@ struct EvidenceWriterTests {
 
         let (resumed, recorded, dropped) = try EvidenceWriter.resuming(directory: directory)
         var expected = RecordedEvidence()
-        for record in Sample.records.prefix(3) { expected.add(record) }
+        for record in Sample.records.prefix(3) { try expected.add(record, from: directory.evidenceURL.path) }
         #expect(recorded == expected)
         #expect(recorded.count == 3)
         #expect(recorded.lastSeq == Sample.records[2].seq)

@@ -106,7 +106,7 @@ public actor EvidenceWriter: EvidenceSink {
         do {
             try lock(fd, path: url.path)
             var recorded = RecordedEvidence()
-            let scan = try EvidenceReader.scan(url) { recorded.add($0) }
+            let scan = try EvidenceReader.scan(url) { try recorded.add($0, from: url.path) }
             if ftruncate(fd, off_t(scan.validLength)) != 0 {
                 throw EvidenceWriteError.system(.cannotWrite, path: url.path, doing: "cut the torn last line of", errno: errno)
             }
@@ -259,8 +259,23 @@ public struct RecordedEvidence: Sendable, Hashable {
     /// Nothing recorded.
     public init() {}
 
-    /// Keeps what a resumed run needs of `record`, the next record of the file.
-    public mutating func add(_ record: EvidenceRecord) {
+    /// Keeps what a resumed run needs of `record`, the next record of the file at `path`.
+    ///
+    /// - Throws: ``EvidenceReadError`` with code `corrupt` when the record's `seq` is not the next number or its
+    ///   step is already recorded: evidence edited by hand or written by another tool, which a resumed run
+    ///   must not extend.
+    public mutating func add(_ record: EvidenceRecord, from path: String) throws {
+        let line = count + 1
+        guard record.seq == lastSeq + 1 else {
+            throw EvidenceReadError(.corrupt, path: path, line: line,
+                                    message: "\(path):\(line): seq \(record.seq) where \(lastSeq + 1) was expected; "
+                                        + "the evidence was edited or written by another tool, and a run cannot be resumed on it")
+        }
+        if steps[record.case]?.contains(where: { $0.step == record.step }) == true {
+            throw EvidenceReadError(.corrupt, path: path, line: line,
+                                    message: "\(path):\(line): case \(record.case) step \(record.step) is recorded twice; "
+                                        + "the evidence was edited or written by another tool, and a run cannot be resumed on it")
+        }
         let step = RecordedStep(record)
         if let list = steps[record.case], let later = list.firstIndex(where: { $0.step > step.step }) {
             steps[record.case]?.insert(step, at: later)
