@@ -107,4 +107,25 @@ struct ArchiveCommandTests {
         #expect(fake.status == 65)
         #expect(fake.stderr.contains("is not a readable gzip tar archive"))
     }
+
+    @Test("An archive holding a member twice, or a symbolic link, is refused with 65: what it holds would depend on the reader")
+    func ambiguousArchive() async throws {
+        let scratch = try MatrixBinary.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let content = scratch.appendingPathComponent("content")
+        try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
+        try "{}".write(to: content.appendingPathComponent("archive.json"), atomically: true, encoding: .utf8)
+        let twice = scratch.appendingPathComponent("twice.tar.gz")
+        try tar(["-czf", twice.path, "-C", content.path, "archive.json", "archive.json"])
+        let duplicate = try await CapturedRun.run(["verify", twice.path])
+        #expect(duplicate.status == 65)
+        #expect(duplicate.stderr.contains(#"holds "archive.json" twice"#), "\(duplicate.stderr)")
+
+        try FileManager.default.createSymbolicLink(atPath: content.appendingPathComponent("evidence.jsonl").path, withDestinationPath: "/etc/hostname")
+        let linked = scratch.appendingPathComponent("link.tar.gz")
+        try tar(["-czf", linked.path, "-C", content.path, "archive.json", "evidence.jsonl"])
+        let link = try await CapturedRun.run(["verify", linked.path])
+        #expect(link.status == 65)
+        #expect(link.stderr.contains(#""evidence.jsonl" that is neither a file nor a directory"#), "\(link.stderr)")
+    }
 }

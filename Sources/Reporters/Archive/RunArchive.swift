@@ -96,11 +96,18 @@ public enum RunArchive {
                                   message: "\(archive.path) is not a readable gzip tar archive (\(error.message))")
         }
         let names = String(decoding: listing, as: UTF8.self).split(separator: "\n").map(String.init)
+        var seen: Set<String> = []
         for name in names {
             let components = name.split(separator: "/")
             if name.hasPrefix("/") || components.contains("..") {
                 throw RunArchiveError(.unsafeEntry, path: archive.path,
                                       message: "\(archive.path) has a member \"\(name)\" that would be written outside the directory it is unpacked into; it was not made by matrix archive")
+            }
+            // Two members of one name: tar keeps the last, another reader may keep the first.
+            let normalised = components.filter { $0 != "." }.joined(separator: "/")
+            if !seen.insert(normalised).inserted {
+                throw RunArchiveError(.unsafeEntry, path: archive.path,
+                                      message: "\(archive.path) holds \"\(normalised)\" twice, so what it contains depends on the reader; it was not made by matrix archive")
             }
         }
         do {
@@ -109,6 +116,10 @@ public enum RunArchive {
             throw RunArchiveError(.cannotWrite, path: directory.path, message: "cannot create \(directory.path): \(error.localizedDescription)")
         }
         _ = try Tar.run(["-xzf", archive.path, "-C", directory.path, "--no-same-owner"], path: archive.path)
+        if let link = firstNonRegularEntry(under: directory) {
+            throw RunArchiveError(.unsafeEntry, path: archive.path,
+                                  message: "\(archive.path) has a member \"\(link)\" that is neither a file nor a directory (a link or a device); it was not made by matrix archive")
+        }
 
         let manifestURL = directory.appendingPathComponent(ArchiveManifest.fileName)
         var info = stat()
@@ -122,5 +133,18 @@ public enum RunArchive {
         let stray = top.filter { $0 != ArchiveManifest.fileName && $0 != manifest.directory }.sorted()
         return Unpacked(manifest: manifest, root: directory, runDirectory: directory.appendingPathComponent(manifest.directory),
                         strayEntries: stray)
+    }
+
+    /// The relative path of the first entry under `directory` that is not a regular file or a directory: a
+    /// symbolic link in an archive could make a check read a file outside it.
+    static func firstNonRegularEntry(under directory: URL) -> String? {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return nil }
+        while let relative = enumerator.nextObject() as? String {
+            var info = stat()
+            guard lstat(directory.appendingPathComponent(relative).path, &info) == 0 else { return relative }
+            let type = info.st_mode & S_IFMT
+            if type != S_IFREG && type != S_IFDIR { return relative }
+        }
+        return nil
     }
 }
