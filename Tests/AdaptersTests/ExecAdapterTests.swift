@@ -24,6 +24,16 @@ struct ExecAdapterTests {
         #expect(await DriverHarness.unreapedChildren(pids) == [])
     }
 
+    @Test("a driver that floods its output with lines for no request still times out on the step, and a fresh driver runs the next case")
+    func floodingDriver() async throws {
+        let run = try await DriverHarness.run("flood.sh", timeout: .seconds(2))
+        #expect(run.records.map(\.verdict) == [.pass, .error, .blocked, .pass])
+        let reason = try #require(run.record("first", 1)?.reason)
+        #expect(reason.hasPrefix("the driver did not answer perform within 2 s; it was stopped"))
+        #expect(run.elapsed < .seconds(60))
+        #expect(await DriverHarness.unreapedChildren(run.driverPIDs) == [])
+    }
+
     @Test("a driver that crashes mid-case: error naming its exit status and last stderr, rest blocked, a fresh driver next")
     func crashingDriver() async throws {
         let run = try await DriverHarness.run("crash.sh")

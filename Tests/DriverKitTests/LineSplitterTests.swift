@@ -32,4 +32,52 @@ struct LineSplitterTests {
         #expect(lines(splitter.append(Array("0123456789".utf8))) == ["OVERLONG:012345678"])
         #expect(splitter.finish().isEmpty)
     }
+
+    @Test("any stream, cut into chunks anywhere, gives the pieces a byte-at-a-time reading gives")
+    func chunkingDoesNotMatter() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ab{}\"\r\n\n".utf8)
+        for _ in 0..<500 {
+            let limit = Int.random(in: 1...40, using: &generator)
+            let stream = (0..<Int.random(in: 0...300, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            var chunked = LineSplitter(maximumLength: limit)
+            var pieces: [LineSplitter.Piece] = []
+            var rest = stream[...]
+            while !rest.isEmpty {
+                let size = Int.random(in: 1...max(1, rest.count), using: &generator)
+                pieces += chunked.append(rest.prefix(size))
+                rest = rest.dropFirst(size)
+            }
+            pieces += chunked.finish()
+            #expect(pieces == Self.byteAtATime(stream, limit: limit), "limit \(limit), stream \(String(decoding: stream, as: UTF8.self).debugDescription)")
+        }
+    }
+
+    /// The reference reading: one byte at a time, a line refused once it passes the limit, its first
+    /// min(256, limit + 1) bytes kept.
+    static func byteAtATime(_ stream: [UInt8], limit: Int) -> [LineSplitter.Piece] {
+        var pieces: [LineSplitter.Piece] = []
+        var line: [UInt8] = []
+        var discarding = false
+        for byte in stream {
+            if byte == 0x0A {
+                if !discarding {
+                    if line.last == 0x0D { line.removeLast() }
+                    if !line.isEmpty { pieces.append(.line(line)) }
+                }
+                discarding = false
+                line = []
+            } else if !discarding {
+                line.append(byte)
+                if line.count > limit {
+                    pieces.append(.overlong(prefix: Array(line.prefix(256))))
+                    line = []
+                    discarding = true
+                }
+            }
+        }
+        if line.last == 0x0D { line.removeLast() }
+        if !discarding, !line.isEmpty { pieces.append(.line(line)) }
+        return pieces
+    }
 }

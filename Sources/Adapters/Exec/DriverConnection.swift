@@ -11,9 +11,18 @@ actor DriverConnection {
     let process: DriverProcess
     private let logLine: (@Sendable (String) -> Void)?
     private var queued: [LineEvent] = []
+    /// The bytes of ``queued`` (``LineEvent/byteCount``).
+    private var queuedBytes = 0
+    /// The reader task, suspended while more than ``queueLimit`` bytes are queued: a driver that writes lines
+    /// nobody asked for faster than they are handled then blocks on its own writes.
+    private var roomWaiter: CheckedContinuation<Void, Never>?
+    /// Bytes of lines that may wait for a request.
+    static let queueLimit = 16 << 20
     private var ended = false
     private var waiter: Waiter?
     private var waiterToken = 0
+    /// One timer per deadline, not per line: a driver may write many lines while a request waits.
+    private var timer: (deadline: ContinuousClock.Instant, task: Task<Void, Never>)?
     private var nextID = 1
     /// Set when the driver can take no further requests.
     private(set) var failure: DriverFailure?
@@ -21,7 +30,6 @@ actor DriverConnection {
     private struct Waiter {
         var token: Int
         var continuation: CheckedContinuation<Wake, Never>
-        var timer: Task<Void, Never>
     }
 
     private enum Wake {
@@ -153,43 +161,72 @@ actor DriverConnection {
         }
         self.failure = logged
         process.input.close()
+        queued.removeAll()
+        queuedBytes = 0
+        roomWaiter?.resume()
+        roomWaiter = nil
         return logged
     }
 
-    private func deliver(_ event: LineEvent) {
+    private func deliver(_ event: LineEvent) async {
         if case .end = event { ended = true }
         if let waiter {
             self.waiter = nil
-            waiter.timer.cancel()
             waiter.continuation.resume(returning: .event(event))
-        } else {
+        } else if failure == nil {
             queued.append(event)
+            queuedBytes += event.byteCount
+            if queuedBytes > Self.queueLimit {
+                await withCheckedContinuation { roomWaiter = $0 }
+            }
         }
+        // A stopped driver's remaining lines are read to its end and dropped, so that its reader finishes.
     }
 
     private func next(until deadline: ContinuousClock.Instant) async -> Wake {
-        if !queued.isEmpty { return .event(queued.removeFirst()) }
+        // A driver that never stops writing must not keep a request from timing out.
+        if ContinuousClock.now >= deadline { return .timeout }
+        if !queued.isEmpty {
+            let event = queued.removeFirst()
+            queuedBytes -= event.byteCount
+            if queuedBytes <= Self.queueLimit, let roomWaiter {
+                self.roomWaiter = nil
+                roomWaiter.resume()
+            }
+            return .event(event)
+        }
         if ended { return .event(.end) }
         if Task.isCancelled { return .cancelled }
         waiterToken += 1
         let token = waiterToken
+        if timer?.deadline != deadline {
+            timer?.task.cancel()
+            timer = (deadline, Task {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                if !Task.isCancelled { await self.deadlinePassed(deadline) }
+            })
+        }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let timer = Task {
-                    try? await Task.sleep(until: deadline, clock: .continuous)
-                    if !Task.isCancelled { self.wake(token, .timeout) }
-                }
-                waiter = Waiter(token: token, continuation: continuation, timer: timer)
+                waiter = Waiter(token: token, continuation: continuation)
             }
         } onCancel: {
             Task { await self.wake(token, .cancelled) }
         }
     }
 
+    /// Wakes the request waiting for `deadline`, if it still waits.
+    private func deadlinePassed(_ deadline: ContinuousClock.Instant) {
+        guard timer?.deadline == deadline else { return }
+        timer = nil
+        guard let waiter else { return }
+        self.waiter = nil
+        waiter.continuation.resume(returning: .timeout)
+    }
+
     private func wake(_ token: Int, _ reason: Wake) {
         guard let waiter, waiter.token == token else { return }
         self.waiter = nil
-        waiter.timer.cancel()
         waiter.continuation.resume(returning: reason)
     }
 

@@ -33,16 +33,26 @@ public enum LineReader {
     ///   - fileDescriptor: a pipe, socket or file open for reading.
     ///   - maximumLength: the longest line accepted, bytes.
     ///   - onClose: called once, on the reader's queue, after reading has stopped.
+    ///   - bufferedBytes: how many bytes of lines may wait for the consumer; beyond that the reader stops
+    ///     reading until the consumer catches up, so a peer that writes faster than its lines are handled
+    ///     blocks on its own writes instead of filling this process's memory.
     public static func lines(from fileDescriptor: Int32, maximumLength: Int = DriverProtocol.maximumLineBytes,
+                             bufferedBytes: Int = 32 << 20,
                              onClose: @escaping @Sendable () -> Void = {}) -> AsyncStream<LineEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: LineEvent.self, bufferingPolicy: .unbounded)
+        let (inner, continuation) = AsyncStream.makeStream(of: LineEvent.self, bufferingPolicy: .unbounded)
+        let pending = PendingBytes(limit: bufferedBytes)
         DispatchQueue(label: "storekit-matrix.line-reader").async {
             var splitter = LineSplitter(maximumLength: maximumLength)
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
+                pending.waitForRoom()
                 let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
-                    for piece in splitter.append(buffer[0..<count]) { continuation.yield(LineEvent(piece)) }
+                    for piece in splitter.append(buffer[0..<count]) {
+                        let event = LineEvent(piece)
+                        pending.add(event.byteCount)
+                        continuation.yield(event)
+                    }
                     continue
                 }
                 if count < 0, errno == EINTR { continue }
@@ -58,11 +68,70 @@ public enum LineReader {
             continuation.finish()
             onClose()
         }
-        return stream
+        let iterator = SharedIterator(inner.makeAsyncIterator())
+        return AsyncStream(unfolding: {
+            let event = await iterator.next()
+            if let event { pending.remove(event.byteCount) }
+            return event
+        })
+    }
+}
+
+/// The bytes of lines read but not yet taken by the consumer, and a wait for room below a limit.
+private final class PendingBytes: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let limit: Int
+    private var bytes = 0
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Blocks the reading thread while more than the limit is waiting.
+    func waitForRoom() {
+        condition.lock()
+        while bytes > limit { condition.wait() }
+        condition.unlock()
+    }
+
+    func add(_ count: Int) {
+        condition.lock()
+        bytes += count
+        condition.unlock()
+    }
+
+    func remove(_ count: Int) {
+        condition.lock()
+        bytes -= count
+        condition.signal()
+        condition.unlock()
+    }
+}
+
+/// The one iterator of a stream with one consumer, held where an `AsyncStream(unfolding:)` closure can reach it.
+private final class SharedIterator: @unchecked Sendable {
+    private var base: AsyncStream<LineEvent>.Iterator
+
+    init(_ base: AsyncStream<LineEvent>.Iterator) {
+        self.base = base
+    }
+
+    func next() async -> LineEvent? {
+        await base.next()
     }
 }
 
 extension LineEvent {
+    /// The memory the event takes, roughly, for buffer limits: its bytes and a fixed overhead, so that many
+    /// short lines count for what they cost.
+    public var byteCount: Int {
+        switch self {
+        case .line(let bytes): return bytes.count + 64
+        case .overlong(let prefix): return prefix.count + 64
+        case .end: return 0
+        }
+    }
+
     init(_ piece: LineSplitter.Piece) {
         switch piece {
         case .line(let bytes): self = .line(bytes)
