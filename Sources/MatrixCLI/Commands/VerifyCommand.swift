@@ -28,7 +28,9 @@ struct VerifyCommand {
         Verifies App Store signed data as Apple's SignedDataVerifier does (online checks off): ES256 only, exactly
         three x5c certificates, the chain from the leaf through the intermediate to a trusted root at the payload's
         signedDate, both Apple marker OIDs, the signature, then bundle id and environment. Xcode and LocalTesting
-        data is decoded without a signature check, as Apple's libraries do, and the output says so.
+        data is decoded without a signature check, as Apple's libraries do, and the output says so. Like every
+        ECDSA verifier, Apple's included, it accepts both (r, s) and (r, n-s) for a signature: a JWS proves who
+        signed a payload, and a run's SHA-256 list pins the exact bytes of its evidence.
 
           JWS or FILE  a compact JWS, or a file holding one (- reads stdin). The decoded payload goes to stdout,
                        the verdict to stderr. Default root: apple.
@@ -42,7 +44,9 @@ struct VerifyCommand {
         Without --environment each JWS is checked against the environment its payload names, and without
         --bundle-id the bundle id is not compared; notes on stderr say what was not compared. run.json and
         archive.json are not signed: they prove that files are unchanged since they were written, not who wrote
-        them.
+        them. A run directory's evidence must also agree with itself: seq numbers without gaps or repeats, each
+        step once, each pass or fail the verdict its expected and observed values give (re-judged when the run's
+        matrix is readable and unchanged), and a complete run's counts in run.json.
 
         Exit status: 0 everything verified, 1 something did not, 64 usage, 65 the input is not a JWS, run
         directory or archive, 66 the input cannot be read, 69 tar is unavailable.
