@@ -127,6 +127,10 @@ struct PlanGroupsTests {
             + "(https://developer.apple.com/documentation/storekit/testing-refund-requests)")
         #expect(GuidedLimits.reason(for: Step(action: .purchase, product: ExampleMatrix.coins, outcome: .failed), environment: "sandbox",
                                     schedule: .sandbox(.default), renewalsSoFar: 0) == nil)
+        // A product's availability in App Store Connect is every customer's; there is no Sandbox-only switch.
+        let offSale = GuidedLimits.reason(for: Step(action: .removeFromSale, product: ExampleMatrix.monthly), environment: "sandbox",
+                                          schedule: .sandbox(.default), renewalsSoFar: 0)
+        #expect(offSale == "sandbox has no Sandbox-only way to take a product off sale: App Store Connect's availability applies to every customer")
     }
 
     @Test("Xcode without a time rate says plainly that it is real time and names two faster clocks; a chosen rate says nothing")

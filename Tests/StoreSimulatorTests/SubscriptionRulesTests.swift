@@ -44,6 +44,31 @@ struct SubscriptionRulesTests {
         #expect(expired.access == [])
     }
 
+    // Apple: https://developer.apple.com/documentation/appstoreserverapi/expirationintent (4),
+    // https://developer.apple.com/documentation/appstoreservernotifications/subtype (PRODUCT_NOT_FOR_SALE),
+    // https://developer.apple.com/documentation/storekit/product/purchaseerror/productunavailable
+    @Test("a product taken off sale keeps access until the renewal date, then expires with expirationIntent 4; it cannot be bought")
+    func removedFromSale() async throws {
+        let h = try Harness()
+        _ = try await subscribed(h)
+        let removed = try await h.step(.removeFromSale, monthly)
+        #expect(removed.notifications == [])
+        #expect(removed.access == ["plus"])
+        let expired = try await h.step(.advanceTime, monthly) { $0.to = .expiration }
+        #expect(expired.notifications == ["EXPIRED/PRODUCT_NOT_FOR_SALE"])
+        #expect(expired.renewalInfo[group]?.expirationIntent == 4)
+        #expect(expired.access == [])
+        let again = try await h.step(.purchase, monthly)
+        #expect(again.result == "failed")
+        #expect(again.message?.contains("Product.PurchaseError.productUnavailable") == true)
+        #expect(again.access == [])
+        // A yearly subscriber renewing to another product is not affected.
+        let other = try Harness()
+        _ = try await subscribed(other, yearly)
+        _ = try await other.step(.removeFromSale, monthly)
+        #expect(try await other.step(.renew, yearly).access == ["premium"])
+    }
+
     @Test("a consented price increase renews as usual (PRICE_INCREASE/ACCEPTED)")
     func priceIncreaseAccepted() async throws {
         let h = try Harness()

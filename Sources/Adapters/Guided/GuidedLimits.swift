@@ -35,6 +35,11 @@ enum GuidedLimits {
             return "\(environment) cannot answer an Ask to Buy request: Sandbox only simulates the request "
                 + "(\(SandboxHowTo.askToBuy.source)); Apple documents answering it in StoreKit Testing in Xcode only "
                 + "(\(SandboxHowTo.xcodeAskToBuy))"
+        case .removeFromSale:
+            // Availability in App Store Connect is the product's, for every storefront and customer: there is no
+            // Sandbox-only switch, so a tester cannot take a live product off sale to test it.
+            return "\(environment) has no Sandbox-only way to take a product off sale: App Store Connect's availability "
+                + "applies to every customer"
         case .purchase where step.terminate != nil:
             return "a person cannot terminate the app at a precise point of its transaction handling"
         case .purchase where step.outcome == .failed && ownAccount:

@@ -90,6 +90,9 @@ enum Instructions {
             body = "In the price increase sheet, agree to the new price."
         case .declinePriceIncrease:
             body = "In the price increase sheet, decline the new price."
+        case .removeFromSale:
+            body = "In App Store Connect, remove \(name(step.product)) from sale (its Availability: no countries or regions). "
+                + "This applies to every customer, not only Sandbox."
         case .observe:
             body = "Look at \(app)."
         }

@@ -74,6 +74,9 @@ struct StepInstruction {
                 + "(it can take up to 1 hour to reach Sandbox)"
         case .consentToPriceIncrease: return "consent to the price increase of \(product(step.product))\(who)"
         case .declinePriceIncrease: return "decline the price increase of \(product(step.product))\(who)"
+        case .removeFromSale:
+            return xcode ? "remove \(product(step.product)) from sale (Xcode's StoreKit testing has no such switch: delete it from the configuration)"
+                : "remove \(product(step.product)) from sale in App Store Connect (Availability: no countries or regions)"
         case .observe: return "look at the app\(who)"
         }
     }

@@ -53,13 +53,18 @@ public enum Action: String, Sendable, Hashable, Codable, CaseIterable {
     case consentToPriceIncrease
     /// The customer declines the price increase; auto-renew turns off.
     case declinePriceIncrease
+    /// The developer removes the product from sale (App Store Connect, Pricing and Availability): it can no
+    /// longer be bought, and a subscription that would renew to it expires at its next renewal date with
+    /// `expirationIntent` 4 and `EXPIRED` / `PRODUCT_NOT_FOR_SALE`.
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/expirationintent
+    case removeFromSale
     /// Look without acting.
     case observe
 
     /// Whether the step needs `product`.
     public var requiresProduct: Bool {
         switch self {
-        case .purchase, .purchaseOutsideApp, .refund, .declineRefund, .reverseRefund: true
+        case .purchase, .purchaseOutsideApp, .refund, .declineRefund, .reverseRefund, .removeFromSale: true
         default: false
         }
     }

@@ -145,6 +145,8 @@ public final class LocalSession: CaseSession {
             try store.respondToPriceIncrease(consent: true, account: account, productID: step.product)
         case .declinePriceIncrease:
             try store.respondToPriceIncrease(consent: false, account: account, productID: step.product)
+        case .removeFromSale:
+            try store.removeFromSale(productID: step.product ?? "")
         case .observe:
             break
         }

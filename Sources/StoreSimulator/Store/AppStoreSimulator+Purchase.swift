@@ -23,6 +23,10 @@ extension AppStoreSimulator {
     public func purchase(account: String, productID: String, outcome: PurchaseOutcome = .success, quantity: Int = 1,
                          offer: String? = nil, appAccountToken: String? = nil, device: String) throws(StoreError) -> PurchaseResolution {
         let product = try product(productID)
+        if productsNotForSale.contains(productID) {
+            // Apple: https://developer.apple.com/documentation/storekit/product/purchaseerror/productunavailable
+            return .failed("Product.PurchaseError.productUnavailable: \(productID) is not for sale")
+        }
         let request = PendingPurchase(account: account, productId: productID, quantity: quantity, offer: offer, appAccountToken: appAccountToken)
         switch outcome {
         case .userCancelled:
@@ -77,7 +81,17 @@ extension AppStoreSimulator {
     /// Apple: https://developer.apple.com/documentation/storekit/testing-purchases-made-outside-your-app
     @discardableResult
     public func purchaseOutsideApp(account: String, productID: String, quantity: Int = 1, offer: String? = nil) throws(StoreError) -> String {
-        try completePurchase(account: account, product: try product(productID), quantity: quantity, offer: offer, appAccountToken: nil)
+        if productsNotForSale.contains(productID) { throw StoreError("\(productID) is not for sale (removeFromSale); it cannot be bought") }
+        return try completePurchase(account: account, product: try product(productID), quantity: quantity, offer: offer, appAccountToken: nil)
+    }
+
+    /// The developer removes a product from sale: it can no longer be bought, and subscriptions that would
+    /// renew to it expire at their next renewal date (``process(_:)``).
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/expirationintent (4: the product
+    /// wasn't available for purchase at the time of renewal)
+    public func removeFromSale(productID: String) throws(StoreError) {
+        _ = try product(productID)
+        productsNotForSale.insert(productID)
     }
 
     func takePending(_ list: inout [PendingPurchase], account: String, productID: String?, what: String) throws(StoreError) -> PendingPurchase {

@@ -53,6 +53,9 @@ extension AppStoreSimulator {
                 expire(key, intent: 3, subtype: "PRICE_INCREASE")
             } else if !sub.autoRenewStatus {
                 expire(key, intent: 1, subtype: "VOLUNTARY")
+            } else if productsNotForSale.contains(sub.autoRenewProductId) {
+                // Apple: https://developer.apple.com/documentation/appstoreservernotifications/subtype (PRODUCT_NOT_FOR_SALE)
+                expire(key, intent: 4, subtype: "PRODUCT_NOT_FOR_SALE")
             } else if let limit = configuration.schedule.maximumRenewals, sub.renewalCount >= limit {
                 subscriptions[key]?.environmentLimit = "\(configuration.schedule) renews a subscription at most \(limit) times; auto-renew stopped"
                 subscriptions[key]?.autoRenewStatus = false

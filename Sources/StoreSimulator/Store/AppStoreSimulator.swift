@@ -23,6 +23,8 @@ public final class AppStoreSimulator {
     public internal(set) var pendingApprovals: [PendingPurchase] = []
     /// Purchases interrupted until the customer resolves an issue.
     public internal(set) var interruptedPurchases: [PendingPurchase] = []
+    /// Products the developer removed from sale (``removeFromSale(productID:)``).
+    public internal(set) var productsNotForSale: Set<String> = []
     /// Family organizer of each member whose membership is active.
     public internal(set) var familyOrganizer: [String: String] = [:]
     /// Accounts that used an introductory offer in a group: "account|groupID".
