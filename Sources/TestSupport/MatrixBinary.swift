@@ -59,9 +59,13 @@ public enum MatrixBinary {
     public static func runDirectories(under root: URL) -> [URL] {
         let fm = FileManager.default
         var result: [URL] = []
-        for env in (try? fm.contentsOfDirectory(at: root, includingPropertiesForKeys: nil)) ?? [] {
-            for build in (try? fm.contentsOfDirectory(at: env, includingPropertiesForKeys: nil)) ?? [] {
-                result += (try? fm.contentsOfDirectory(at: build, includingPropertiesForKeys: nil)) ?? []
+        // Hidden entries are not runs: a run directory is staged as `.<run-id>.new` until it is complete.
+        func entries(_ url: URL) -> [URL] {
+            (try? fm.contentsOfDirectory(at: url, includingPropertiesForKeys: nil, options: .skipsHiddenFiles)) ?? []
+        }
+        for env in entries(root) {
+            for build in entries(env) {
+                result += entries(build)
             }
         }
         return result.sorted { $0.path < $1.path }

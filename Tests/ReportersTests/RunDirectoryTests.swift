@@ -56,6 +56,26 @@ struct RunDirectoryTests {
         #expect(try String(contentsOf: kept, encoding: .utf8) == "keep me\n")
     }
 
+    @Test("A run directory appears whole: its first files are written in a hidden staging directory, which a failure removes")
+    func appearsWhole() throws {
+        struct Refused: Error {}
+        let root = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let parent = root.appendingPathComponent("local/unspecified")
+        var seenWhilePreparing: [String] = []
+        let run = try RunDirectory.create(root: root, environment: "local", build: "", runID: "run-1") { staging in
+            try staging.createEmptyEvidence()
+            seenWhilePreparing = try FileManager.default.contentsOfDirectory(atPath: parent.path)
+        }
+        #expect(seenWhilePreparing == [".run-1.new"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["run-1"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: run.url.path) == ["evidence.jsonl"])
+        #expect(throws: Refused.self) {
+            try RunDirectory.create(root: root, environment: "local", build: "", runID: "run-2") { _ in throw Refused() }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["run-1"])
+    }
+
     @Test("Run ids and environments that cannot name a directory are refused", arguments: [
         ("local", "a/b"), ("local", ".."), ("local", ""), ("a/b", "run"), (".", "run"),
     ])

@@ -14,9 +14,13 @@ struct EvidenceSession {
     /// - Throws: ``CommandFailure`` with exit 74 when any of it cannot be written.
     static func start(root: URL, build: String, manifest: RunManifest) throws(CommandFailure) -> EvidenceSession {
         do {
-            let directory = try RunDirectory.create(root: root, environment: manifest.environment, build: build, runID: manifest.runId)
+            var written = manifest
+            let directory = try RunDirectory.create(root: root, environment: manifest.environment, build: build, runID: manifest.runId) { staging in
+                try staging.createEmptyEvidence()
+                written = try staging.writeManifest(manifest)
+            }
             let writer = try EvidenceWriter(directory: directory)
-            return EvidenceSession(directory: directory, writer: writer, manifest: try directory.writeManifest(manifest))
+            return EvidenceSession(directory: directory, writer: writer, manifest: written)
         } catch {
             throw CommandFailure("cannot write evidence: \(error)", code: .ioError)
         }

@@ -59,15 +59,18 @@ public actor EvidenceWriter: EvidenceSink {
     ///   created.
     public init(directory: RunDirectory, syncInterval: Duration = defaultSyncInterval) throws {
         let url = directory.evidenceURL
-        let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        // Appending never truncates; an existing file is taken only while it is empty (a new run's directory
+        // appears with an empty evidence file, see ``RunDirectory/create(root:environment:build:runID:preparing:)``).
+        let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            let number = errno
-            if number == EEXIST {
-                throw EvidenceWriteError(.cannotWrite, path: url.path,
-                                         message: "evidence file \(url.path) exists already and is never overwritten; "
-                                             + "resume that run or start a new one")
-            }
-            throw EvidenceWriteError.system(.cannotWrite, path: url.path, doing: "create", errno: number)
+            throw EvidenceWriteError.system(.cannotWrite, path: url.path, doing: "create", errno: errno)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size == 0 else {
+            DurableFile.closeDescriptor(fd)
+            throw EvidenceWriteError(.cannotWrite, path: url.path,
+                                     message: "evidence file \(url.path) exists already and is never overwritten; "
+                                         + "resume that run or start a new one")
         }
         DurableFile.syncDirectory(directory.url.path)
         do {

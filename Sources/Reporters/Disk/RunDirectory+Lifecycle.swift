@@ -21,6 +21,16 @@ extension RunDirectory {
         return manifest
     }
 
+    /// Creates an empty `evidence.jsonl`, synced to disk.
+    ///
+    /// - Throws: ``EvidenceWriteError`` with code `cannotWrite` when it exists or cannot be created.
+    public func createEmptyEvidence() throws {
+        let fd = open(evidenceURL.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw EvidenceWriteError.system(.cannotWrite, path: evidenceURL.path, doing: "create", errno: errno) }
+        defer { DurableFile.closeDescriptor(fd) }
+        try DurableFile.sync(fd, path: evidenceURL.path)
+    }
+
     /// Reads `run.json`.
     ///
     /// - Throws: ``EvidenceReadError`` with code `unreadable` or `unsupportedManifest`.

@@ -29,15 +29,21 @@ public struct RunDirectory: Sendable, Hashable {
     /// Creates `<root>/<environment>/<build-slug>/<runID>/`, creating `root` and the levels above the run as
     /// needed.
     ///
+    /// The run directory appears whole: `prepare` fills a hidden staging directory beside it (`.<runID>.new`),
+    /// which is then renamed into place, so a process killed at any moment leaves either no run directory or
+    /// one with everything `prepare` wrote (a new run's `run.json` and empty evidence).
+    ///
     /// - Parameters:
     ///   - root: the reports directory, e.g. `reports`.
     ///   - environment: `local`, `sandbox`, …; used as written.
     ///   - build: the build string as given, e.g. `1.4 (212)`; see ``buildSlug(_:)``.
     ///   - runID: the run's identifier; used as written.
+    ///   - prepare: writes the directory's first files into the staging directory it is given.
     /// - Throws: ``EvidenceWriteError`` with code `runDirectoryExists` when the run directory exists (nothing
     ///   in it is touched), `invalidPathComponent` when `environment` or `runID` cannot name a directory,
-    ///   `cannotCreateDirectory` otherwise.
-    public static func create(root: URL, environment: String, build: String, runID: String) throws -> RunDirectory {
+    ///   `cannotCreateDirectory` otherwise; or what `prepare` throws. The staging directory is then removed.
+    public static func create(root: URL, environment: String, build: String, runID: String,
+                              preparing prepare: (RunDirectory) throws -> Void = { _ in }) throws -> RunDirectory {
         try checkComponent(environment, what: "environment name")
         try checkComponent(runID, what: "run id")
         let parent = root.appendingPathComponent(environment).appendingPathComponent(buildSlug(build))
@@ -49,10 +55,28 @@ public struct RunDirectory: Sendable, Hashable {
                                          + "check that the reports directory is writable")
         }
         let run = parent.appendingPathComponent(runID)
-        guard try DurableFile.makeNewDirectory(run.path) else {
-            throw EvidenceWriteError(.runDirectoryExists, path: run.path,
-                                     message: "run directory \(run.path) already exists and evidence is never overwritten; "
-                                         + "choose another run id, or move the existing directory away")
+        let exists = EvidenceWriteError(.runDirectoryExists, path: run.path,
+                                        message: "run directory \(run.path) already exists and evidence is never overwritten; "
+                                            + "choose another run id, or move the existing directory away")
+        guard !FileManager.default.fileExists(atPath: run.path) else { throw exists }
+        let staging = parent.appendingPathComponent("." + runID + ".new")
+        guard try DurableFile.makeNewDirectory(staging.path) else {
+            throw EvidenceWriteError(.runDirectoryExists, path: staging.path,
+                                     message: "\(staging.path) exists: another matrix process is starting this run, or one was killed "
+                                         + "while starting it; remove it and start again")
+        }
+        do {
+            try prepare(RunDirectory(url: staging))
+            DurableFile.syncDirectory(staging.path)
+            // rename(2) replaces only an empty directory; a run directory is never empty.
+            guard rename(staging.path, run.path) == 0 else {
+                let number = errno
+                if number == ENOTEMPTY || number == EEXIST { throw exists }
+                throw EvidenceWriteError.system(.cannotCreateDirectory, path: run.path, doing: "create directory", errno: number)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw error
         }
         DurableFile.syncDirectory(parent.path)
         return RunDirectory(url: run)
