@@ -31,12 +31,16 @@ struct SandboxAccountsFileTests {
         #expect(diagnostics.allSatisfy { !$0.contains("secret@example.com") })
     }
 
-    @Test("An unknown key is a warning with a suggestion; the file still reads")
+    @Test("An unknown key is a warning and the file still reads; a misspelt known key is an error")
     func unknownKey() {
-        let (accounts, diagnostics) = parse(#"{"x": {"appleAcount": "a@example.com", "testerId": "t"}}"#)
+        let (accounts, diagnostics) = parse(#"{"x": {"x-team": "QA", "testerId": "t"}}"#)
         #expect(accounts?.entry("x")?.reference == .testerId("t"))
         #expect(diagnostics.count == 1)
-        #expect(diagnostics.first?.contains("warning: unknown key \"appleAcount\"") == true)
+        #expect(diagnostics.first?.contains("warning: unknown key \"x-team\"") == true)
+        let (misspelt, errors) = parse(#"{"x": {"appleAcount": "a@example.com", "testerId": "t"}}"#)
+        #expect(misspelt == nil)
+        #expect(errors.first?.contains("error: unknown key \"appleAcount\"; it would be ignored") == true)
+        #expect(errors.first?.contains("did you mean \"appleAccount\"?") == true)
     }
 
     @Test("A file that is not an object of objects is an error", arguments: ["[]", #"{"x": "a@example.com"}"#, "", "{"])

@@ -150,7 +150,7 @@ struct TrustworthyRunTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(at: release.deletingLastPathComponent().appendingPathComponent("Products.storekit"),
                                          to: dir.appendingPathComponent("Products.storekit"))
-        let text = try String(contentsOf: release, encoding: .utf8).replacingOccurrences(of: #""name": "release","#, with: #""nmae": "release","#)
+        let text = try String(contentsOf: release, encoding: .utf8).replacingOccurrences(of: #""name": "release","#, with: #""name": "release", "x-owner": "QA","#)
         try text.write(to: dir.appendingPathComponent("m.json"), atomically: true, encoding: .utf8)
         let strict = try MatrixBinary.run(["run", "m.json", "--strict", "--out", "out"], in: dir)
         #expect(strict.status == 65 && strict.stderr.contains("--strict is on; nothing was run"))
@@ -158,7 +158,7 @@ struct TrustworthyRunTests {
         #expect(lenient.status == 1)
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
         let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
-        #expect(manifest.contains(#"unknown key \"nmae\""#))
+        #expect(manifest.contains(#"unknown key \"x-owner\""#))
         let summary = try String(contentsOf: run.appendingPathComponent("summary.md"), encoding: .utf8)
         #expect(summary.contains("pendingUnlocks (the reference app ran with this known bug)"))
         let evidence = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)

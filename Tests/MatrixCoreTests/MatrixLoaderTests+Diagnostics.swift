@@ -316,7 +316,7 @@ extension MatrixLoaderTests {
             ("v", "error MX020 /schemaVersion"),
             ("t", "error MX013 /tiers/pro/0"),
             ("s", "error MX011 /tiers/season"),
-            ("k", "warning MX012 /accounts/fresh/own"),
+            ("k", "error MX012 /accounts/fresh/own"),
             ("a", "error MX015 /cases/0/account"),
             ("x", "error MX016 /cases/0/steps/0/action"),
             ("p", "error MX013 /cases/0/steps/1/product"),

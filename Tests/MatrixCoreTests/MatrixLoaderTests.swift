@@ -233,18 +233,35 @@ struct MatrixLoaderTests {
     func warningsOnly() throws {
         let source = MarkedSource(Sample.matrix(cases: """
                 {"id": "a", "kind": ⟨kind⟩"refnd", "account": "fresh", "steps": [
-                  {"action": "launch", ⟨notes⟩"notes": "typo", "expect": {"access": []}}]}
-            """, header: #""schemaVersion": 1, ⟨name⟩"nmae": "x", "app": {"bundleId": "com.example.myapp"}, "catalog": "Products.storekit","#))
+                  {"action": "launch", ⟨ticket⟩"x-ticket": "QA-12", "expect": {"access": []}}]}
+            """, header: #""schemaVersion": 1, ⟨owner⟩"x-owner": "x", "app": {"bundleId": "com.example.myapp"}, "catalog": "Products.storekit","#))
         let result = load(source)
         #expect(result.matrix != nil)
         #expect(result.diagnostics.summaries == [
-            "\(source.location("name").text) warning MX012 /nmae",
+            "\(source.location("owner").text) warning MX012 /x-owner",
             "\(source.location("kind").text) warning MX019 /cases/0/kind",
-            "\(source.location("notes").text) warning MX012 /cases/0/steps/0/notes",
+            "\(source.location("ticket").text) warning MX012 /cases/0/steps/0/x-ticket",
         ])
-        #expect(result.diagnostics.map(\.hint) == [#"did you mean "name"?"#, #"did you mean "refund"?"#, #"did you mean "note"?"#])
-        #expect(result.diagnostics[0].message == #"unknown key "nmae"; it is ignored"#)
+        #expect(result.diagnostics.map(\.hint) == [nil, #"did you mean "refund"?"#, nil])
+        #expect(result.diagnostics[0].message == #"unknown key "x-owner"; it is ignored"#)
         #expect(result.diagnostics[1].message == #"case kind "refnd" is not one the documentation names"#)
+    }
+
+    @Test("a misspelt key is an error wherever it is: \"expcet\" would otherwise drop a step's checks in silence")
+    func misspeltKeys() throws {
+        let source = MarkedSource(Sample.matrix(cases: """
+                {"id": "a", "kind": "refund", "account": "fresh", "steps": [
+                  {"action": "launch", ⟨expect⟩"expcet": {"access": ["pro"]}, ⟨notes⟩"notes": "typo"}]}
+            """, header: #""schemaVersion": 1, ⟨name⟩"nmae": "x", "app": {"bundleId": "com.example.myapp"}, "catalog": "Products.storekit","#))
+        let result = load(source)
+        #expect(result.matrix == nil)
+        #expect(result.diagnostics.summaries == [
+            "\(source.location("name").text) error MX012 /nmae",
+            "\(source.location("expect").text) error MX012 /cases/0/steps/0/expcet",
+            "\(source.location("notes").text) error MX012 /cases/0/steps/0/notes",
+        ])
+        #expect(result.diagnostics.map(\.hint) == [#"did you mean "name"?"#, #"did you mean "expect"?"#, #"did you mean "note"?"#])
+        #expect(result.diagnostics[1].message == #"unknown key "expcet"; it would be ignored"#)
     }
 
     @Test("an unknown key in an expectation is an error: a typo there would silently judge nothing")

@@ -176,15 +176,19 @@ public struct ObjectFields {
         for member in members where predicate(member.key) { _ = take(member.key) }
     }
 
-    /// Warns about every member that was neither read nor ignored, suggesting the nearest known key.
+    /// Reports every member that was neither read nor ignored, suggesting the nearest known key.
+    ///
+    /// An unknown key is reported with `severity`, except that one close to a known key (a likely typo, such
+    /// as `expcet` for `expect`) is always an error: what it holds would otherwise be dropped in silence.
     public func finish(severity: Diagnostic.Severity = .warning) {
         guard read.contains(false) else { return }
         let known = Set(asked)
         for (index, member) in members.enumerated() where !read[index] && !known.contains(member.key) {
-            let consequence = severity == .error ? "it would be ignored" : "it is ignored"
-            sink.add(severity, .unknownKey, "unknown key \"\(member.key)\"; \(consequence)",
-                     pointer: member.field.pointer, at: member.keyLocation,
-                     hint: Suggestion.didYouMean(member.key, among: known))
+            let hint = Suggestion.didYouMean(member.key, among: known)
+            let level: Diagnostic.Severity = hint == nil ? severity : .error
+            let consequence = level == .error ? "it would be ignored" : "it is ignored"
+            sink.add(level, .unknownKey, "unknown key \"\(member.key)\"; \(consequence)",
+                     pointer: member.field.pointer, at: member.keyLocation, hint: hint)
         }
     }
 }
