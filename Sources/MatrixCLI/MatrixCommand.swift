@@ -25,6 +25,7 @@ public enum MatrixCommand {
           verify INPUT            Verify a JWS like Apple's SignedDataVerifier, or prove a run or archive unaltered
           archive RUN_DIR         Pack a run into one .tar.gz with the SHA-256 of every file
           pki export-root         Write the simulator root certificate for a backend under test to trust
+          pki sign                Sign a payload (or many) with the simulator's chain, as the simulator does
           driver local            Serve the embedded environment over the driver protocol (for --env exec)
 
         Run `matrix <command> --help` for a command's options.

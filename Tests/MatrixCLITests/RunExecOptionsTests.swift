@@ -26,6 +26,7 @@ struct RunExecOptionsTests {
         (["--env", "exec", "--driver", "'unterminated"], "--driver: unterminated single quote in the driver command"),
         (["--env", "exec", "--driver", "x", "--step-timeout", "0"], "--step-timeout must be a number of seconds above 0"),
         (["--env", "exec", "--driver", "x", "--app-fault", "pendingUnlocks"], "--app-fault applies to --env local"),
+        (["--env", "sandbx"], #"--env must be one of local, exec, sandbox, testflight, not "sandbx"; did you mean sandbox?"#),
     ] as [([String], String)])
     func usageErrors(arguments: [String], message: String) async throws {
         let (code, stderr) = try await run(["run", matrix] + arguments)

@@ -76,7 +76,7 @@ struct InitCommand {
         console.info("wrote \(destination): \(output.caseCount) cases, \(output.tierCount) tiers, \(output.accountCount) accounts")
         if let guessed = output.guessedBundleId {
             let how = guessed == "com.example.app" ? "is a placeholder (the product IDs suggest none)" : "is guessed from the product IDs"
-            console.info("note: app.bundleId \"\(guessed)\" \(how); pass --bundle-id to set your app's")
+            console.info("note: app.bundleId \"\(guessed)\" \(how); pass --bundle-id with your app's bundle id to set it")
         }
         for note in output.notes { console.info("note: " + note) }
         if let schema = options.schemaReference, !FileManager.default.fileExists(atPath: "schema/matrix.schema.json") {

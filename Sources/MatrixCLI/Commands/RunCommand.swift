@@ -41,8 +41,10 @@ struct RunCommand {
         Runs every case of MATRIX and writes evidence to <out>/<environment>/<build>/<run-id>/. Each record is on
         disk when its step ends; Ctrl-C stops at the next step, keeps everything and exits 130. --resume finishes
         such a run (or one killed outright) without recording any step twice.
-        Exit status: 0 every step passed, 1 a step failed, 64 usage, 65 invalid matrix, 66 unreadable matrix,
-        69 environment unavailable, 74 cannot write evidence, 130 interrupted (evidence kept).
+        Progress lines and the closing summary go to standard error (pipe with 2>&1); nothing goes to stdout.
+        Exit status: 0 no step failed (every step passed, or was skipped as an environment limit), 1 a step
+        failed, errored or was blocked, 64 usage, 65 invalid matrix or catalog, 66 unreadable matrix, 69
+        environment unavailable, 70 internal error, 74 cannot write evidence, 130 interrupted (evidence kept).
 
         With --env exec, an external driver performs the steps (docs/driver-protocol.md); --driver is split into
         arguments without a shell: '…' and "…" quote, \\ escapes the next character.
@@ -358,9 +360,15 @@ struct RunCommand {
             }
             return GuidedAdapter(environment: environment, schedule: guidedSchedule, build: guided.build, device: guided.device,
                                  os: guided.os, accounts: guided.identifiers, prompter: guided.prompter, serverCheck: guided.serverCheck)
-        default:
-            throw CommandFailure("environment \"\(environment)\" is not available in this version of matrix; use --env local, exec, sandbox or testflight",
+        case "xcode", "server":
+            // Named by the design, not built yet: the environment exists, this version cannot reach it.
+            throw CommandFailure("environment \"\(environment)\" is not available in this version of matrix; use --env local, exec, sandbox or "
+                                 + "testflight (an Xcode test host can drive StoreKit Testing through --env exec, see docs/driver-protocol.md)",
                                  code: .unavailable)
+        default:
+            let names = ["local", "exec", "sandbox", "testflight"]
+            let hint = Suggestion.nearest(environment, among: names).map { "; did you mean \($0)?" } ?? ""
+            throw .usage("--env must be one of \(names.joined(separator: ", ")), not \"\(environment)\"\(hint)")
         }
     }
 

@@ -63,10 +63,10 @@ public enum HTMLReport {
 
     private static func metadata(_ manifest: RunManifest) -> String {
         var rows: [(String, String)] = [
-            ("Run", manifest.runId), ("Status", manifest.status.rawValue), ("Environment", manifest.environment),
+            ("Run", manifest.runId), ("Status", manifest.status.rawValue), ("Environment", StepText.environment(manifest.environment)),
             ("Build", manifest.build), ("Device", manifest.device), ("OS", manifest.os),
         ]
-        if let clock = manifest.clock { rows.append(("Clock", clock)) }
+        if let clock = manifest.clock { rows.append(("Clock", StepText.clock(clock, environment: manifest.environment))) }
         if let fault = manifest.appFault { rows.append(("App fault", "\(fault) (the reference app ran with this known bug)")) }
         if let guidance = manifest.guidance { rows.append(("Observations", guidance)) }
         if let warnings = manifest.warnings, !warnings.isEmpty { rows.append(("Matrix warnings", warnings.joined(separator: "\n"))) }

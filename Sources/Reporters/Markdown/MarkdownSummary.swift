@@ -78,12 +78,12 @@ public enum MarkdownSummary {
         var rows: [(String, String)] = [
             ("Run", Markdown.code(manifest.runId)),
             ("Status", manifest.status.rawValue),
-            ("Environment", Markdown.text(manifest.environment)),
+            ("Environment", Markdown.text(StepText.environment(manifest.environment))),
             ("Build", Markdown.text(manifest.build)),
             ("Device", Markdown.text(manifest.device)),
             ("OS", Markdown.text(manifest.os)),
         ]
-        if let clock = manifest.clock { rows.append(("Clock", Markdown.text(clock))) }
+        if let clock = manifest.clock { rows.append(("Clock", Markdown.text(StepText.clock(clock, environment: manifest.environment)))) }
         if let fault = manifest.appFault { rows.append(("App fault", Markdown.text("\(fault) (the reference app ran with this known bug)"))) }
         if let guidance = manifest.guidance { rows.append(("Observations", Markdown.text(guidance))) }
         if let warnings = manifest.warnings, !warnings.isEmpty { rows.append(("Matrix warnings", Markdown.text("\(warnings.count) (see run.json)"))) }
