@@ -2,61 +2,59 @@ import Foundation
 import MatrixCore
 import Reporters
 
-/// Checks that a run's evidence agrees with itself and with its `run.json`, record by record as it is read:
-/// `seq` numbers run 1, 2, 3… without gaps or repeats; each case's step appears once; each `pass` or `fail`
-/// is the verdict its expected and observed values give (re-judged with the run's matrix when it is readable
-/// and unchanged); and the counts of a complete run's `run.json` are the evidence's counts.
+/// Checks that a run's evidence agrees with itself, with its `run.json` and with its matrix, record by record
+/// as it is read: `seq` numbers run 1, 2, 3… without gaps or repeats; each case's step appears once; with the
+/// run's matrix (when it is readable and unchanged) each record's case, step, action, product and expectation
+/// are the matrix's, each `pass` or `fail` is the verdict its expected and observed values give, and a
+/// complete run holds every step of its cases; and the counts of a complete run's `run.json` are the
+/// evidence's counts.
 ///
 /// Digests show that files are unchanged since `run.json` was written; these checks catch evidence that was
-/// edited and re-hashed by hand, or written by a tool that does not keep the format's rules.
+/// edited and re-hashed by hand, or written by a tool that does not keep the format's rules. Verdicts that
+/// need the environment to judge (skipped, blocked, error) are not re-judged.
 struct EvidenceConsistency {
     /// At most this many problems are described; the rest are counted.
     static let describedProblems = 20
 
-    private let groupOf: ((String) -> String?)?
-    private var expectedSeq = 1
+    private let matrix: Matrix?
+    private let steps: [String: [Step]]
+    private var lastSeq = 0
     private var seenSteps: Set<String> = []
+    private var stepsPerCase: [String: Int] = [:]
     private var stepVerdicts: [Verdict] = []
     private var caseVerdicts: [String: Verdict] = [:]
     private var caseOrder: [String] = []
     private(set) var problems: [String] = []
     private var hiddenProblems = 0
 
-    /// - Parameter groupOf: maps a product to its subscription group's name, from the run's matrix; `nil`
-    ///   when the matrix cannot be used, and verdicts are then not re-judged.
-    init(groupOf: ((String) -> String?)?) {
-        self.groupOf = groupOf
+    /// - Parameter matrix: the run's matrix; `nil` when it cannot be used, and records are then checked
+    ///   against each other and run.json only.
+    init(matrix: Matrix?) {
+        self.matrix = matrix
+        steps = Dictionary((matrix?.cases ?? []).map { ($0.id, $0.steps) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Whether verdicts are re-judged.
-    var rejudges: Bool { groupOf != nil }
+    /// Whether records are checked against the matrix and verdicts re-judged.
+    var rejudges: Bool { matrix != nil }
 
     mutating func add(_ record: EvidenceRecord) {
         let place = "seq \(record.seq) (\(record.case) step \(record.step))"
-        if record.seq != expectedSeq {
-            problem(record.seq < expectedSeq
-                    ? "\(place): seq \(record.seq) after seq \(expectedSeq - 1); records are repeated or out of order"
-                    : "\(place): seq \(record.seq) after seq \(expectedSeq - 1); \(record.seq.subtractingReportingOverflow(expectedSeq).partialValue) record(s) are missing")
+        // Hand-edited evidence may hold any number, Int.min and Int.max included.
+        if lastSeq == Int.max || record.seq != lastSeq + 1 {
+            if record.seq <= lastSeq {
+                problem("\(place): seq \(record.seq) after seq \(lastSeq); records are repeated or out of order")
+            } else {
+                let (gap, overflow) = record.seq.subtractingReportingOverflow(lastSeq)
+                problem("\(place): seq \(record.seq) after seq \(lastSeq); " + (overflow ? "records are missing" : "\(gap - 1) record(s) are missing"))
+            }
         }
-        // Hand-edited evidence may hold any number, Int.max included.
-        expectedSeq = record.seq.addingReportingOverflow(1).partialValue
+        lastSeq = record.seq
         if !seenSteps.insert("\(record.case)\u{0}\(record.step)").inserted {
             problem("\(place): case \(record.case) step \(record.step) is recorded twice")
         }
-        if record.verdict == .pass || record.verdict == .fail {
-            if let observed = record.observed {
-                if let groupOf {
-                    let differences = Judge.differences(record.expected ?? Expectation(), observed, stepProduct: record.product,
-                                                        groupOf: groupOf)
-                    if differences.isEmpty, record.verdict == .fail {
-                        problem("\(place): recorded fail, but what was observed is what was expected")
-                    } else if !differences.isEmpty, record.verdict == .pass {
-                        problem("\(place): recorded pass, but " + differences.map(\.sentence).joined(separator: "; "))
-                    }
-                }
-            } else {
-                problem("\(place): recorded \(record.verdict.rawValue) without an observation")
-            }
+        stepsPerCase[record.case, default: 0] += 1
+        if let matrix {
+            check(record, place: place, against: matrix)
         }
         stepVerdicts.append(record.verdict)
         if let worst = caseVerdicts[record.case] {
@@ -67,10 +65,49 @@ struct EvidenceConsistency {
         }
     }
 
+    private mutating func check(_ record: EvidenceRecord, place: String, against matrix: Matrix) {
+        guard let caseSteps = steps[record.case] else {
+            problem("\(place): the run's matrix has no case \"\(record.case)\"")
+            return
+        }
+        guard caseSteps.indices.contains(record.step) else {
+            problem("\(place): case \(record.case) has steps 0 to \(caseSteps.count - 1), not \(record.step)")
+            return
+        }
+        let step = caseSteps[record.step]
+        if record.action.action != step.action || record.product != step.product {
+            problem("\(place): the record's action is \(record.action.action.rawValue) \(record.product ?? ""), the matrix's \(step.action.rawValue) \(step.product ?? "")")
+        }
+        if record.expected != step.expect {
+            problem("\(place): the record's expectation is not the matrix's")
+        }
+        guard record.verdict == .pass || record.verdict == .fail else { return }
+        guard let observed = record.observed else {
+            problem("\(place): recorded \(record.verdict.rawValue) without an observation")
+            return
+        }
+        let groupOf: (String) -> String? = { matrix.catalog.product($0)?.subscriptionGroupID.flatMap { matrix.catalog.group($0)?.name } }
+        let differences = Judge.differences(step.expect ?? Expectation(), observed, stepProduct: step.product, groupOf: groupOf)
+        if differences.isEmpty, record.verdict == .fail {
+            problem("\(place): recorded fail, but what was observed is what was expected")
+        } else if !differences.isEmpty, record.verdict == .pass {
+            problem("\(place): recorded pass, but " + differences.map(\.sentence).joined(separator: "; "))
+        }
+    }
+
     /// Compares the counts of a complete run's manifest with the evidence's; call after the last record.
     mutating func finish(manifest: RunManifest) {
         if hiddenProblems > 0 { problems.append("… and \(hiddenProblems) more inconsistencies") }
         guard manifest.status == .complete else { return }
+        if let matrix {
+            // A complete run records every step of each of its cases (a shard's cases, or all of them).
+            let cases = manifest.shardCases ?? matrix.cases.map(\.id)
+            let short = cases.filter { (stepsPerCase[$0] ?? 0) < (steps[$0]?.count ?? 0) }
+            if !short.isEmpty {
+                problems.append("\(RunDirectory.manifestFileName) says the run is complete, but \(short.count) case(s) lack steps, e.g. "
+                                + short.prefix(3).joined(separator: ", "))
+            }
+        }
         let counts = RunCounts(cases: VerdictCounts(caseOrder.compactMap { caseVerdicts[$0] }), steps: VerdictCounts(stepVerdicts))
         // The counts are always described: they are what a reader of the summary sees.
         if counts.steps != manifest.counts.steps {

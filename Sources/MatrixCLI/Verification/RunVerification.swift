@@ -150,10 +150,10 @@ struct RunVerification {
         var consistency: EvidenceConsistency
         switch matrix {
         case .loaded(let matrix):
-            consistency = EvidenceConsistency(groupOf: { matrix.catalog.product($0)?.subscriptionGroupID.flatMap { matrix.catalog.group($0)?.name } })
+            consistency = EvidenceConsistency(matrix: matrix)
         case .unusable(let why):
-            consistency = EvidenceConsistency(groupOf: nil)
-            report.note("verdicts not re-judged: \(why)")
+            consistency = EvidenceConsistency(matrix: nil)
+            report.note("records not checked against the matrix, verdicts not re-judged: \(why)")
         }
         do {
             let torn = try EvidenceReader.forEachRecord(in: directory.evidenceURL) { record in
