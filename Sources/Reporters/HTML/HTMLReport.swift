@@ -135,7 +135,7 @@ public enum HTMLReport {
         if let first = times.min(), let last = times.max() {
             caption = first == last
                 ? "Every step at store time \(StepText.storeTimeText(first))."
-                : "Store time from \(StepText.storeTimeText(first)) to \(StepText.storeTimeText(last)) (\(StepText.elapsed(last - first)))."
+                : "Store time from \(StepText.storeTimeText(first)) to \(StepText.storeTimeText(last)) (\(StepText.elapsed(from: first, to: last)))."
         } else {
             caption = "No store time was observed; steps are shown in order."
         }

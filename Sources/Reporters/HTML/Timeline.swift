@@ -62,12 +62,13 @@ struct Timeline {
         let firstKnown = times.compactMap { $0 }.first
         times = times.map { $0 ?? firstKnown }
         let start = times.compactMap { $0 }.min() ?? 0
-        let span = (times.compactMap { $0 }.max() ?? start) - start
+        // In Double: store times come from evidence, which may hold any Int64.
+        let span = Double(times.compactMap { $0 }.max() ?? start) - Double(start)
         var points: [Point] = []
         for i in records.indices {
             var x = Self.left + i * Self.minimumGap
             if span > 0, let time = times[i] {
-                x += Int((Double(time - start) / Double(span) * Double(Self.timeWidth(records.count))).rounded())
+                x += Int(((Double(time) - Double(start)) / span * Double(Self.timeWidth(records.count))).rounded())
             }
             // Store time should only move forward; if an environment reports it going back, keep step order.
             if let previous = points.last { x = max(x, previous.x + Self.minimumGap) }
@@ -106,7 +107,7 @@ struct Timeline {
             svg += "<line class=\"guide\" x1=\"\(point.x)\" y1=\"\(markerY)\" x2=\"\(point.x)\" y2=\"\(axisY)\"/>\n"
             if i == 0 || points[i - 1].time != point.time {
                 svg += "<line class=\"tick\" x1=\"\(point.x)\" y1=\"\(axisY)\" x2=\"\(point.x)\" y2=\"\(axisY + 5)\"/>\n"
-                let label = point.time.flatMap { time in start.map { StepText.elapsed(time - $0) } } ?? "no store time"
+                let label = point.time.flatMap { time in start.map { StepText.elapsed(from: $0, to: time) } } ?? "no store time"
                 svg += text("tick-label", x: point.x, y: axisY + 17, anchor: "middle", label)
             }
             svg += marker(point)

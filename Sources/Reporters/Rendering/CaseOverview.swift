@@ -46,6 +46,6 @@ public struct CaseOverview: Sendable, Hashable {
         firstProblem = matrixCase.firstProblem.map {
             Problem(step: $0.step, action: $0.action.action, verdict: $0.verdict, reason: $0.reason)
         }
-        wallMilliseconds = matrixCase.records.compactMap(StepText.wallMilliseconds).reduce(0, +)
+        wallMilliseconds = matrixCase.records.compactMap(StepText.wallMilliseconds).reduce(0, StepText.saturatingSum)
     }
 }

@@ -68,7 +68,7 @@ final class ReportComposer {
         let index = cases.count
         cases.append(overview)
         for verdict in Verdict.allCases { steps[verdict] += overview.counts[verdict] }
-        milliseconds += overview.wallMilliseconds
+        milliseconds = StepText.saturatingSum(milliseconds, overview.wallMilliseconds)
         try junit?.append(JUnitReport.suite(matrixCase, overview: overview))
         if let markdown {
             for block in MarkdownSummary.problemBlocks(matrixCase) {

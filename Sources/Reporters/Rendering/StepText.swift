@@ -131,6 +131,13 @@ public enum StepText {
         return max(0, end - start)
     }
 
+    /// `a + b`, or `Int64.max` when that overflows: wall times come from evidence files, which may hold any
+    /// date a hand or another tool wrote.
+    public static func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b < 0 ? .min : .max) : sum
+    }
+
     /// Milliseconds as seconds with three decimals: `1.250`.
     public static func seconds(_ milliseconds: Int64) -> String {
         let whole = milliseconds / 1000
@@ -146,6 +153,13 @@ public enum StepText {
     /// A store time (ms since 1970) as ISO 8601, UTC.
     public static func storeTimeText(_ milliseconds: Int64?) -> String {
         milliseconds.map { Timestamp.iso8601(milliseconds: $0) } ?? "—"
+    }
+
+    /// The interval from `start` to `end` as ``elapsed(_:)`` writes it; an interval too long for Int64 (store
+    /// times read from a damaged file) is written as the longest one.
+    public static func elapsed(from start: Int64, to end: Int64) -> String {
+        let (difference, overflow) = end.subtractingReportingOverflow(start)
+        return elapsed(overflow ? (end > start ? .max : 0) : difference)
     }
 
     /// A store-time interval in days, hours, minutes and seconds: `+31d 2h`, `+45s`, `+0`.
