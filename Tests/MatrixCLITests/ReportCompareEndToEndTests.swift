@@ -70,6 +70,16 @@ struct ReportCompareEndToEndTests {
         #expect(notRun.status == 65 && notRun.stderr.contains("is not a run directory: it has no run.json"))
         let badFormat = try MatrixBinary.run(["report", runDir.path, "--format", "xml"])
         #expect(badFormat.status == 64)
+
+        // The report is never written over what it is made from, whatever the path; a device is written to.
+        let evidencePath = runDir.appendingPathComponent("evidence.jsonl")
+        let before = try Data(contentsOf: evidencePath)
+        let ownEvidence = try MatrixBinary.run(["report", runDir.path, "--out", runDir.appendingPathComponent("./evidence.jsonl").path, "--force"])
+        #expect(ownEvidence.status == 64 && ownEvidence.stderr.contains("which the report is made from"))
+        #expect(try Data(contentsOf: evidencePath) == before)
+        let ownManifest = try MatrixBinary.run(["report", runDir.path, "--out", runDir.appendingPathComponent("run.json").path, "--force"])
+        #expect(ownManifest.status == 64)
+        #expect(try MatrixBinary.run(["report", runDir.path, "--out", "/dev/null"]).status == 0)
     }
 
     @Test("compare: a fault in an app environment is app logic, exit 1; TestFlight's limits and a run against itself, exit 0")

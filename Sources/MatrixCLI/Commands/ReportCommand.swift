@@ -47,7 +47,8 @@ struct ReportCommand {
         }
         let (directory, manifest) = try RunInput.open(path)
         let out = args.value("--out")
-        let file = try OutputFile.open(out, replacing: args.has("--force"))
+        let file = try OutputFile.open(out, replacing: args.has("--force"),
+                                       protected: [directory.evidenceURL.path, directory.manifestURL.path])
         defer { file.close() }
         let torn: Bool
         do {

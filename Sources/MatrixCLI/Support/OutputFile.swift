@@ -7,10 +7,32 @@ struct OutputFile {
     let path: String
     private let ownsDescriptor: Bool
 
-    /// Opens `path` for writing (created or truncated), or stdout when `path` is `nil` or `-`.
-    /// - Throws: ``CommandFailure`` 74 when the file cannot be opened.
-    static func open(_ path: String?, replacing: Bool = false) throws(CommandFailure) -> OutputFile {
+    /// Opens `path` for writing (created or truncated), or stdout when `path` is `nil` or `-`. A device or a
+    /// pipe (`/dev/null`, `/dev/stdout`) is written to as it is.
+    ///
+    /// - Parameter protected: files that must never be the output, even with `replacing` (a run's own
+    ///   evidence and manifest while its report is rendered); compared by device and inode, so any path to
+    ///   them is refused.
+    /// - Throws: ``CommandFailure`` 64 when `path` is a protected file, 74 when the file cannot be opened.
+    static func open(_ path: String?, replacing: Bool = false, protected: [String] = []) throws(CommandFailure) -> OutputFile {
         guard let path, path != "-" else { return OutputFile(descriptor: STDOUT_FILENO, path: "stdout", ownsDescriptor: false) }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            for other in protected {
+                var otherInfo = stat()
+                if stat(other, &otherInfo) == 0, otherInfo.st_dev == info.st_dev, otherInfo.st_ino == info.st_ino {
+                    throw .usage("--out \(path) is \(other), which the report is made from; write the report elsewhere")
+                }
+            }
+            let type = info.st_mode & S_IFMT
+            if type == S_IFCHR || type == S_IFIFO {
+                let descriptor = Foundation.open(path, O_WRONLY)
+                guard descriptor >= 0 else {
+                    throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))", code: .ioError)
+                }
+                return OutputFile(descriptor: descriptor, path: path, ownsDescriptor: true)
+            }
+        }
         // An existing file is replaced only when asked: it may be a run's own evidence.
         let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | (replacing ? O_TRUNC : O_EXCL), 0o644)
         guard descriptor >= 0 else {
