@@ -68,6 +68,8 @@ public enum EvidenceReader {
         var lineNumber = 0
         var validLength: Int64 = 0
         var badLine: (number: Int, offset: Int64)?
+        // The buffer's first `searched` bytes hold no newline: a long line is scanned once, not once per chunk.
+        var searched = 0
 
         func corrupt(_ number: Int) -> EvidenceReadError {
             EvidenceReadError(.corrupt, path: url.path, line: number,
@@ -86,7 +88,7 @@ public enum EvidenceReader {
             guard let chunk, !chunk.isEmpty else { break }
             buffer.append(contentsOf: chunk)
             var lineStart = 0
-            while let newline = buffer[lineStart...].firstIndex(of: 0x0A) {
+            while let newline = buffer[max(lineStart, searched)...].firstIndex(of: 0x0A) {
                 lineNumber += 1
                 let line = buffer[lineStart..<newline]
                 let offset = bufferStart + Int64(lineStart)
@@ -105,6 +107,7 @@ public enum EvidenceReader {
             }
             buffer.removeFirst(lineStart)
             bufferStart += Int64(lineStart)
+            searched = buffer.count
         }
         let tail = buffer.allSatisfy(isWhitespace) ? 0 : buffer.count
         if tail > 0, let bad = badLine { throw corrupt(bad.number) }
