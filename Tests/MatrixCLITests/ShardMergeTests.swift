@@ -37,6 +37,30 @@ struct ShardMergeTests {
         #expect(partial.status == 0 && partial.stderr.contains("in no slice"))
     }
 
+    @Test("a slice whose evidence changed after it ended is refused; a slice whose case lacks steps merges as interrupted")
+    func alteredSlices() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-altered-shards")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for k in 1...2 {
+            #expect(try MatrixBinary.run(["run", release.path, "--shard", "\(k)/2", "--out", dir.appendingPathComponent("s").path, "--quiet"]).status == 0)
+        }
+        let slices = MatrixBinary.runDirectories(under: dir.appendingPathComponent("s"))
+        try #require(slices.count == 2)
+        let evidence = slices[1].appendingPathComponent("evidence.jsonl")
+        var lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines.remove(at: 1)
+        try (lines.joined(separator: "\n") + "\n").write(to: evidence, atomically: true, encoding: .utf8)
+        let altered = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("m1").path])
+        #expect(altered.status == 65 && altered.stderr.contains("does not match the SHA-256 its run.json recorded"), "\(altered.stderr)")
+
+        // The same slice with its run.json re-hashed: the case that lost a step makes the merged run interrupted.
+        try Tamper.rewrite(evidence, lines.joined(separator: "\n") + "\n", rehashIn: slices[1])
+        let merged = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("m2").path])
+        #expect(merged.status == 0 && merged.stderr.contains("lacks steps in its slice"), "\(merged.stderr)")
+        let manifest = try String(contentsOf: dir.appendingPathComponent("m2/run.json"), encoding: .utf8)
+        #expect(manifest.contains(#""status" : "interrupted""#))
+    }
+
     @Test("slices run with another build, clock or app fault are not one run and are refused", arguments: [
         (["--build", "9.9"], "with build 9.9, not unspecified (local run)"),
         (["--clock", "sandbox:5"], "with clock sandbox:5, not real"),

@@ -41,6 +41,7 @@ struct MergeCommand {
         var slices: [(manifest: RunManifest, evidence: URL)] = []
         var index: [String: (slice: Int, lines: [(step: Int, range: Range<Int64>)])] = [:]
         var overlap: (id: String, first: Int, second: Int)?
+        var tornSlice = false
         for path in args.positionals {
             let directory = RunDirectory(url: URL(fileURLWithPath: path))
             guard FileManager.default.fileExists(atPath: directory.manifestURL.path) else {
@@ -49,6 +50,14 @@ struct MergeCommand {
             let slice = slices.count
             do {
                 let manifest = try directory.readManifest()
+                // A slice that ended lists its evidence's SHA-256: evidence changed since then is not merged.
+                if manifest.endedAt != nil, let digest = manifest.files[RunDirectory.evidenceFileName],
+                   let finding = FileIntegrity.check(directory: directory.url, expected: [RunDirectory.evidenceFileName: digest])
+                       .first(where: { $0.path == RunDirectory.evidenceFileName }), finding.status != .ok {
+                    throw CommandFailure("\(path)/\(RunDirectory.evidenceFileName) is \(finding.status.rawValue): it does not match the SHA-256 "
+                                         + "its run.json recorded when the run ended; merge only evidence as it was written (matrix verify names what changed)",
+                                         code: .dataError)
+                }
                 let torn = try EvidenceReader.forEachLine(in: directory.evidenceURL) { record, range in
                     if let owner = index[record.case]?.slice, owner != slice {
                         if overlap == nil { overlap = (record.case, owner, slice) }
@@ -56,8 +65,13 @@ struct MergeCommand {
                     }
                     index[record.case, default: (slice, [])].lines.append((record.step, range))
                 }
-                if torn { console.warning("\(path): the torn last evidence line was left out") }
+                if torn {
+                    console.warning("\(path): the torn last evidence line was left out")
+                    tornSlice = true
+                }
                 slices.append((manifest, directory.evidenceURL))
+            } catch let failure as CommandFailure {
+                throw failure
             } catch {
                 throw CommandFailure("cannot read \(path): \(error)", code: .dataError)
             }
@@ -94,7 +108,11 @@ struct MergeCommand {
         let outURL = URL(fileURLWithPath: out)
         let runID = outURL.lastPathComponent
         let missing = matrix.cases.filter { index[$0.id] == nil }.map(\.id)
-        let incomplete = !missing.isEmpty || slices.contains { $0.manifest.status != .complete }
+        // A case counts as merged only with every one of its steps.
+        let short = matrix.cases.filter { matrixCase in
+            index[matrixCase.id].map { Set($0.lines.map(\.step)).count < matrixCase.steps.count } ?? false
+        }.map(\.id)
+        let incomplete = !missing.isEmpty || !short.isEmpty || tornSlice || slices.contains { $0.manifest.status != .complete }
         do {
             let directory = try RunDirectory.create(at: outURL)
             let writer = try EvidenceWriter(directory: directory)
@@ -126,6 +144,9 @@ struct MergeCommand {
             throw CommandFailure("cannot write \(out): \(error)", code: error.code == .runDirectoryExists ? .usage : .ioError)
         } catch {
             throw CommandFailure("cannot merge into \(out): \(error)", code: .dataError)
+        }
+        if !short.isEmpty {
+            console.warning("\(short.count) case\(short.count == 1 ? " lacks" : "s lack") steps in its slice (e.g. \(short.prefix(3).joined(separator: ", "))); the merged run is marked interrupted")
         }
         if !missing.isEmpty {
             console.warning("\(missing.count) case\(missing.count == 1 ? " is" : "s are") in no slice (e.g. \(missing.prefix(3).joined(separator: ", "))); the merged run is marked interrupted")
