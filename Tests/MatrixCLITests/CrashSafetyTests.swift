@@ -107,6 +107,45 @@ struct CrashSafetyTests {
         #expect(interrupted >= 3, "only \(interrupted) of 6 kills interrupted a run")
     }
 
+    @Test("an exec run stopped part way resumes on a new driver to the evidence of an uninterrupted run; a driver on another device is refused")
+    func execResume() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-exec-resume")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")
+        let driver = "\(MatrixBinary.url.path) driver local"
+        let whole = try MatrixBinary.run(["run", release.path, "--env", "exec", "--driver", driver, "--out", dir.appendingPathComponent("whole").path, "--quiet"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let reference = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("whole")).first)
+
+        // The run as a kill after 40 records leaves it: the first 40 records, run.json saying interrupted.
+        func stopped(_ name: String, device: String? = nil) throws -> URL {
+            let copy = dir.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: reference, to: copy)
+            let evidence = copy.appendingPathComponent("evidence.jsonl")
+            let lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n").prefix(40)
+            try (lines.joined(separator: "\n") + "\n").write(to: evidence, atomically: true, encoding: .utf8)
+            for report in ["junit.xml", "summary.md", "report.html"] { try FileManager.default.removeItem(at: copy.appendingPathComponent(report)) }
+            let manifestURL = copy.appendingPathComponent("run.json")
+            var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+            manifest["status"] = "interrupted"
+            manifest.removeValue(forKey: "endedAt")
+            if let device { manifest["device"] = device }
+            try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+            return copy
+        }
+        let resumed = try stopped("resumed")
+        let result = try MatrixBinary.run(["run", "--resume", resumed.path, "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try normalised(resumed) == (try normalised(reference)))
+        #expect(try MatrixBinary.run(["verify", resumed.path, "--quiet", "--root", "simulator"]).status == 0)
+
+        let elsewhere = try stopped("elsewhere", device: "iPhone 99")
+        let refused = try MatrixBinary.run(["run", "--resume", elsewhere.path, "--quiet"])
+        #expect(refused.status == 69)
+        #expect(refused.stderr.contains(#"the driver now reports device "embedded simulator"; the run's evidence records "iPhone 99""#), "\(refused.stderr)")
+        #expect(try String(contentsOf: elsewhere.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n").count == 40)
+    }
+
     @Test("resuming refuses a complete run and a changed matrix")
     func resumeRefusals() throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-resume")

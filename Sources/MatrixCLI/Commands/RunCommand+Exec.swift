@@ -2,6 +2,7 @@ import Adapters
 import DriverKit
 import Foundation
 import MatrixCore
+import Reporters
 
 /// The `--env exec` options of `matrix run`: the driver's command line and the step timeout.
 struct ExecOptions {
@@ -58,11 +59,12 @@ struct ExecOptions {
     ///
     /// - Parameters:
     ///   - bytes: the matrix file, sent to the driver with the `.storekit` file's `catalogBytes`.
-    ///   - expectedEnvironment: for a resumed run, the environment name its evidence has; another name is refused.
+    ///   - resumed: for a resumed run, its manifest: a driver that now reports another environment, or another
+    ///     device, OS or build than the evidence records, is refused (one run's evidence is about one of each).
     /// - Throws: ``CommandFailure`` with exit 69 when the driver cannot be started, does not complete the
-    ///   handshake, or names another environment than `expectedEnvironment`.
+    ///   handshake, or does not match `resumed`.
     func start(matrix: Matrix, path: String, bytes: [UInt8], catalogBytes: [UInt8]?, console: Console,
-               expectedEnvironment: String? = nil) async throws(CommandFailure) -> ExecAdapter {
+               resumed: RunManifest? = nil) async throws(CommandFailure) -> ExecAdapter {
         let params = InitializeParams(
             matrix: matrix, matrixPath: path, matrixSource: String(decoding: bytes, as: UTF8.self),
             catalogSource: catalogBytes.map { String(decoding: $0, as: UTF8.self) },
@@ -77,10 +79,16 @@ struct ExecOptions {
             throw CommandFailure(error.message + "\nCheck that `\(arguments.joined(separator: " "))` speaks the driver protocol "
                                  + "(docs/driver-protocol.md); run with --verbose to see its stderr.", code: .unavailable)
         }
-        if let expectedEnvironment, adapter.description.name != expectedEnvironment {
-            await adapter.shutdown()
-            throw CommandFailure("the driver now reports environment \"\(adapter.description.name)\"; the run was made in "
-                                 + "\"\(expectedEnvironment)\"", code: .unavailable)
+        if let resumed {
+            let described = adapter.description
+            let pairs: [(String, String?, String)] = [("environment", described.name, resumed.environment), ("device", described.device, resumed.device),
+                                                      ("OS", described.os, resumed.os), ("build", described.build, resumed.build)]
+            // A value the driver does not report is not compared.
+            if let (name, now, before) = pairs.first(where: { $0.1 != nil && $0.1 != $0.2 }) {
+                await adapter.shutdown()
+                throw CommandFailure("the driver now reports \(name) \"\(now ?? "")\"; the run's evidence records \"\(before)\". "
+                                     + "A run's evidence is about one \(name); start a new run for this one", code: .unavailable)
+            }
         }
         return adapter
     }

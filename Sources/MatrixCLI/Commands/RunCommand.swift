@@ -210,7 +210,7 @@ struct RunCommand {
         if let driver = manifest.driver {
             let exec = ExecOptions(arguments: driver, stepTimeout: try ExecOptions.stepTimeout(args))
             adapter = try await exec.start(matrix: matrix, path: path, bytes: bytes, catalogBytes: catalogBytes, console: console,
-                                           expectedEnvironment: manifest.environment)
+                                           resumed: manifest)
         } else {
             if args.value("--step-timeout") != nil { throw .usage("--step-timeout is for runs of --env exec") }
             adapter = try makeAdapter(manifest.environment, schedule: schedule, clockGiven: manifest.clock != nil,
