@@ -139,9 +139,9 @@ struct JSONReaderTests {
             {
               "a": 1,
             ⟨e⟩}
-            """, message: "unexpected character '}', expected a key in double quotes", pointer: ""),
+            """, message: "a comma before '}': JSON allows no trailing comma", pointer: "", hint: "remove the last comma"),
         SyntaxError(name: "trailing comma in an array", source: #"{"a": [1, 2, ⟨e⟩]}"#,
-                    message: "unexpected character ']', expected a value", pointer: "/a/2"),
+                    message: "a comma before ']': JSON allows no trailing comma", pointer: "/a/2", hint: "remove the last comma"),
         SyntaxError(name: "unterminated string at the end of the file", source: #"{"a": "abc⟨e⟩"#,
                     message: "unterminated string", pointer: "/a"),
         SyntaxError(name: "string broken by a line end", source: "{\"a\": \"abc⟨e⟩\n}",

@@ -216,6 +216,7 @@ private struct Parser {
             }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
+                try refuseTrailingComma(before: "}", pointer: pointer)
                 continue
             }
             if bytes[index] == UInt8(ascii: "}") {
@@ -225,6 +226,14 @@ private struct Parser {
             throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected ',' or '}'", pointer: pointer,
                        hint: bytes[index] == UInt8(ascii: "\"") ? "is a comma missing?" : nil)
         }
+    }
+
+    /// After a comma: a closing `close` next is a trailing comma, which JSON does not allow.
+    mutating func refuseTrailingComma(before close: Character, pointer: String) throws(Stop) {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == close.asciiValue else { return }
+        throw fail(.invalidJSON, "a comma before '\(close)': JSON allows no trailing comma", pointer: pointer,
+                   hint: "remove the last comma")
     }
 
     mutating func parseArray(pointer: String, depth: Int) throws(Stop) -> [JSONValue] {
@@ -247,6 +256,7 @@ private struct Parser {
             }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
+                try refuseTrailingComma(before: "]", pointer: JSONPointer.append(pointer, elements.count))
                 continue
             }
             if bytes[index] == UInt8(ascii: "]") {

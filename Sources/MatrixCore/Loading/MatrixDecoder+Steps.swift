@@ -33,7 +33,8 @@ extension MatrixDecoder {
         }
         guard let action = Action(rawValue: name) else {
             sink.error(.unknownAction, "unknown action \"\(name)\"", pointer: actionField.pointer, at: actionField.location,
-                       hint: Suggestion.didYouMean(name, among: Action.allCases.map(\.rawValue)))
+                       hint: Suggestion.didYouMean(name, among: Action.allCases.map(\.rawValue))
+                           ?? "actions are " + Action.allCases.map(\.rawValue).joined(separator: ", "))
             return nil
         }
         var step = Step(action: action)
