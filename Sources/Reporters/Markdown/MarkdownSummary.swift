@@ -60,7 +60,8 @@ public enum MarkdownSummary {
     /// The paragraph that ends a failures section whose last `omitted` blocks were left out.
     static func omittedNote(_ omitted: Int, shown: Int) -> String {
         "\n\n_\(omitted) more failing or erroring step\(omitted == 1 ? " is" : "s are") not detailed here (the first \(shown) are); "
-            + "every step is in `junit.xml`, `report.html` and `evidence.jsonl`._"
+            + "every step is in `junit.xml` and `evidence.jsonl` (`report.html` details every case of a run of up to "
+            + "\(ReportComposer.allCaseSectionsLimit) cases, otherwise the first \(ReportComposer.detailedProblemLimit) that did not pass)._"
     }
 
     /// The end of the document.
