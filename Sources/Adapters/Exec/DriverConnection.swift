@@ -244,6 +244,11 @@ actor DriverConnection {
         }
         switch decoding {
         case .keyNotFound(let key, let context): return "\"\(key.stringValue)\" is missing\(path(context))"
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            // Foundation's decoder reports a number of the wrong kind (1.5 for a whole number, 1e400) this way,
+            // without the member's path.
+            return "a member holds a value of the wrong kind, such as a fractional number where a whole number belongs "
+                + "(the decoder does not say which member: \(context.debugDescription))"
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
             return context.debugDescription + path(context)
         @unknown default: return String(describing: decoding)
