@@ -97,7 +97,7 @@ public enum MatrixCommand {
     /// Prints diagnostics compiler-style; returns whether any was an error.
     static func report(_ diagnostics: [Diagnostic], on console: Console) -> Bool {
         for diagnostic in diagnostics {
-            let line = diagnostic.rendered
+            let line = Console.visible(diagnostic.rendered)
             switch diagnostic.severity {
             case .error: console.info(console.paint(line, .red), always: true)
             case .warning: if !console.quiet { console.info(console.paint(line, .yellow)) }

@@ -74,4 +74,23 @@ public final class Console: @unchecked Sendable {
     private func write(_ text: String, to handle: FileHandle) {
         lock.withLock { handle.write(Data(text.utf8)) }
     }
+
+    /// `text` with control characters (C0, DEL, C1) written as `\u{1B}`: text from matrices and drivers
+    /// reaches a terminal only as text, never as escape sequences.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
 }

@@ -17,8 +17,8 @@ final class ProgressPrinter: @unchecked Sendable {
     func handle(_ event: RunEvent) {
         switch event {
         case .stepFinished(let record):
-            console.detail("    \(record.case) #\(record.step) \(record.action.action.rawValue): \(record.verdict.rawValue)"
-                + (record.reason.map { " — \($0)" } ?? ""))
+            console.detail(Console.visible("    \(record.case) #\(record.step) \(record.action.action.rawValue): \(record.verdict.rawValue)"
+                + (record.reason.map { " — \($0)" } ?? "")))
         case .caseFinished(let result):
             let count = lock.withLock { () -> Int in
                 done += 1
@@ -26,9 +26,9 @@ final class ProgressPrinter: @unchecked Sendable {
             }
             let width = String(total).count
             let counter = "[\(String(count).leftPadded(to: width))/\(total)]"
-            var line = "\(counter) \(label(result.verdict)) \(result.id)"
+            var line = "\(counter) \(label(result.verdict)) \(Console.visible(result.id))"
             if let problem = result.firstProblem, result.verdict != .pass {
-                line += " — " + problem
+                line += " — " + Console.visible(problem)
             }
             console.info(line, always: result.verdict == .fail || result.verdict == .error)
         }
