@@ -1,4 +1,5 @@
 import Testing
+import MatrixCore
 @testable import MatrixCLI
 
 /// Text from matrices and drivers reaches the terminal as text, never as escape sequences.
@@ -9,5 +10,20 @@ struct ConsoleVisibleTests {
         #expect(Console.visible("id\u{1B}[31mRED") == #"id\u{1B}[31mRED"#)
         #expect(Console.visible("a\u{7}b\u{9B}c\nd") == #"a\u{7}b\u{9B}c\u{A}d"#)
         #expect(Console.visible("refund/pro — 🎉 שלום") == "refund/pro — 🎉 שלום")
+    }
+}
+
+@Suite("Run summary line")
+struct SummaryLineTests {
+    @Test("the summary line says how many passing steps had no expectation")
+    func passesWithoutExpectation() {
+        var summary = RunSummary()
+        summary.cases = [.pass: 2]
+        summary.steps = [.pass: 7, .skipped: 1]
+        summary.passesWithoutExpectation = 3
+        #expect(ProgressPrinter.summaryLine(summary, directory: "r/x")
+                == "2 cases: 2 pass · 8 steps: 7 pass, 1 skipped (3 pass without an expectation) · evidence: r/x")
+        summary.passesWithoutExpectation = 0
+        #expect(ProgressPrinter.summaryLine(summary, directory: "r/x") == "2 cases: 2 pass · 8 steps: 7 pass, 1 skipped · evidence: r/x")
     }
 }

@@ -56,6 +56,9 @@ final class ProgressPrinter: @unchecked Sendable {
         let cases = summary.cases.values.reduce(0, +)
         let steps = summary.steps.values.reduce(0, +)
         var line = "\(cases) case\(cases == 1 ? "" : "s"): \(counts(summary.cases)) · \(steps) step\(steps == 1 ? "" : "s"): \(counts(summary.steps))"
+        if summary.passesWithoutExpectation > 0 {
+            line += " (\(summary.passesWithoutExpectation) pass without an expectation)"
+        }
         if summary.interrupted { line += " · interrupted" }
         return line + " · evidence: \(directory)"
     }

@@ -32,6 +32,9 @@ public struct RunSummary: Sendable, Hashable, Codable {
     public var cases: [Verdict: Int] = [:]
     public var steps: [Verdict: Int] = [:]
     public var caseResults: [CaseResult] = []
+    /// Passing steps whose matrix step has no expectation: they passed because nothing contradicted them
+    /// (observers agreed, the action succeeded), not because an expected value was seen.
+    public var passesWithoutExpectation = 0
     /// True when the run stopped before every case ended (Ctrl-C, a signal).
     public var interrupted = false
 
@@ -103,7 +106,13 @@ public struct Runner: Sendable {
         let order = cases ?? Array(matrix.cases.indices)
         var summary = RunSummary()
         for caseIndex in order {
-            for record in prior[matrix.cases[caseIndex].id] ?? [] { summary.steps[record.verdict, default: 0] += 1 }
+            for record in prior[matrix.cases[caseIndex].id] ?? [] {
+                summary.steps[record.verdict, default: 0] += 1
+                let steps = matrix.cases[caseIndex].steps
+                if record.verdict == .pass, steps.indices.contains(record.step), steps[record.step].expect == nil {
+                    summary.passesWithoutExpectation += 1
+                }
+            }
         }
         var seq = firstSeq
         func emit(_ records: [EvidenceRecord], _ caseIndex: Int) async throws {
@@ -112,6 +121,7 @@ public struct Runner: Sendable {
                 record.seq = seq
                 try await sink.append(record)
                 summary.steps[record.verdict, default: 0] += 1
+                if record.verdict == .pass, record.expected == nil { summary.passesWithoutExpectation += 1 }
                 events(.stepFinished(record))
             }
         }
