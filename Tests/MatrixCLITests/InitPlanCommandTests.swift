@@ -65,6 +65,8 @@ struct InitPlanCommandTests {
         #expect(text.stdout.contains("  #2  wait 5 minutes for renewal 1 of at most 12 of Plus Monthly (com.example.storekitmatrix.plus.monthly)"))
         #expect(text.stdout.contains("environment-limit/testflight-daily-renewals · account environment-limit-testflight-daily-renewals · SKIPPED"))
         #expect(text.stdout.contains("over 3 accounts in parallel: "))
+        // The non-renewing cases wait a real year and a week; the total without them is what a clock changes.
+        #expect(text.stdout.contains("  without the 2 cases that wait days of real time (below): 4 hours 2 minutes 30 seconds\n"))
         let json = try await CommandHarness.run(["plan", release, "--env", "testflight", "--format", "json"])
         #expect(json.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
