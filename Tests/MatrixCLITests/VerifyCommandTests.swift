@@ -19,6 +19,30 @@ struct VerifyCommandTests {
                     "transactionId": "2000000000000001", "productId": "com.example.storekitmatrix.pro"])
     }
 
+    // Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
+    @Test("A notification's nested signedTransactionInfo and signedRenewalInfo are verified on their own")
+    func nestedNotificationData() throws {
+        let checker = SignedDataChecker(roots: try TrustRoots.resolve(["simulator"]), bundleId: Self.bundleId, environment: nil, appAppleId: nil)
+        let good = try Self.transaction()
+        // A renewal info whose signature was altered: the outer notification still verifies.
+        var forged = try Self.signed(["environment": "Sandbox", "signedDate": 1_767_225_600_000, "originalTransactionId": "2000000000000001",
+                                      "autoRenewProductId": "com.example.storekitmatrix.plus.monthly", "autoRenewStatus": 1])
+        let last = forged.index(forged.endIndex, offsetBy: -10)
+        forged.replaceSubrange(last...last, with: forged[last] == "A" ? "B" : "A")
+        let notification = try Self.signed([
+            "notificationType": "REFUND", "notificationUUID": "4f2c1b1e-1111-4222-8333-944455556666", "version": "2.0",
+            "signedDate": 1_767_225_600_000,
+            "data": ["bundleId": Self.bundleId, "environment": "Sandbox", "signedTransactionInfo": good, "signedRenewalInfo": forged],
+        ])
+        let outcome = checker.check(notification, kind: .notification)
+        #expect(outcome.status == .verified, "\(outcome.failureText)")
+        let nested = RunVerification.nestedSignedData(of: outcome)
+        #expect(nested.map(\.0) == [.transaction, .renewalInfo])
+        #expect(nested.map(\.1) == [good, forged])
+        #expect(checker.check(nested[0].1, kind: .transaction).status == .verified)
+        #expect(checker.check(nested[1].1, kind: .renewalInfo).status == .failed)
+    }
+
     @Test("A simulator JWS verifies with --root simulator: the payload on stdout, the verdict on stderr")
     func verifiesWithSimulatorRoot() async throws {
         let result = try await CapturedRun.run(["verify", try Self.transaction(), "--root", "simulator", "--bundle-id", Self.bundleId,
@@ -128,7 +152,7 @@ struct VerifyCommandTests {
         let clean = try await CapturedRun.run(["verify", release.run.path])
         #expect(clean.status == 0, "\(clean.stderr)")
         #expect(clean.stdout.contains("run.json      ok        evidence.jsonl"))
-        #expect(clean.stdout.contains("record    2  ok    fresh-purchase/pro #1 purchase: 2 verified (transaction, notification)"))
+        #expect(clean.stdout.contains("record    2  ok    fresh-purchase/pro #1 purchase: 3 verified (transaction, notification, notification.transaction)"))
         #expect(clean.stderr.contains("note: bundleId com.example.storekitmatrix from"))
         #expect(clean.stderr.contains("signed items verified to StoreKit Matrix Simulator Root CA (NOT Apple)"))
         let json = try await CapturedRun.run(["verify", release.run.path, "--format", "json"])

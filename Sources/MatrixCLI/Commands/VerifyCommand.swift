@@ -35,7 +35,8 @@ struct VerifyCommand {
           JWS or FILE  a compact JWS, or a file holding one (- reads stdin). The decoded payload goes to stdout,
                        the verdict to stderr. Default root: apple.
           RUN_DIR      a run directory: the SHA-256 of every file listed in run.json (and any file that is
-                       missing or not listed), then every JWS in evidence.jsonl. Default root: simulator for a
+                       missing or not listed), then every JWS in evidence.jsonl, and the transaction and
+                       renewal info inside each notification as JWS of their own. Default root: simulator for a
                        local run, apple otherwise. The bundle id comes from --bundle-id, else from the run's
                        matrix when it is readable and unchanged.
           ARCHIVE      a file written by `matrix archive`: unpacked to a temporary directory and checked against

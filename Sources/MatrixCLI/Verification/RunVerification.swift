@@ -174,6 +174,13 @@ struct RunVerification {
                     }
                     if defaultAppleRoot, outcome.status == .failed, VerifyCommand.isSimulatorSigned(item.jws) { simulatorSigned += 1 }
                     line.items.append((item.kind, outcome))
+                    // A notification carries its transaction and renewal info as JWS of their own, which a backend
+                    // verifies again (Apple's verifyAndDecodeTransaction / verifyAndDecodeRenewalInfo).
+                    for (nestedKind, jws) in Self.nestedSignedData(of: outcome) {
+                        let nested = checker.check(jws, kind: nestedKind)
+                        if defaultAppleRoot, nested.status == .failed, VerifyCommand.isSimulatorSigned(jws) { simulatorSigned += 1 }
+                        line.items.append(("\(item.kind).\(nestedKind.rawValue)", nested))
+                    }
                 }
                 report.records.append(line)
             }
@@ -190,6 +197,17 @@ struct RunVerification {
         } catch {
             report.problems.append("\(RunDirectory.evidenceFileName) cannot be read: \(error)")
         }
+    }
+
+    /// The JWS inside a notification's `data`: `signedTransactionInfo` and `signedRenewalInfo`, when the
+    /// notification decoded. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
+    static func nestedSignedData(of outcome: JWSOutcome) -> [(VerifiedSignedData.Kind, String)] {
+        guard outcome.kind == .notification, outcome.status != .failed, let payload = outcome.payload,
+              let data = JSONText.parse([UInt8](payload))?.objectValue?["data"]?.objectValue else { return [] }
+        var nested: [(VerifiedSignedData.Kind, String)] = []
+        if let jws = data["signedTransactionInfo"]?.stringValue { nested.append((.transaction, jws)) }
+        if let jws = data["signedRenewalInfo"]?.stringValue { nested.append((.renewalInfo, jws)) }
+        return nested
     }
 
     /// The bundle id to compare: `--bundle-id`, else the one recorded in the archive, else the run's matrix
