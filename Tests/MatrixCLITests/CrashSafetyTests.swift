@@ -65,7 +65,7 @@ struct CrashSafetyTests {
     func killAndResume() throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-crash")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let matrix = try bigMatrix(in: dir, copies: 6)
+        let matrix = try bigMatrix(in: dir, copies: 24)
         let started = Date()
         let reference = try MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("reference").path, "--quiet"])
         // Kills land within the time a whole run takes on this machine, so that they interrupt it.

@@ -127,6 +127,12 @@ struct RunCommand {
         let environment = args.value("--env") ?? "local"
         let exec = try ExecOptions(args, environment: environment)
         let (matrix, bytes, catalogBytes, warnings) = try loadMatrix(path, strict: args.has("--strict"))
+        if signedEnvironment == "Production", matrix.app.appAppleId == nil, exec == nil, environment == "local" {
+            // Apple's verifiers compare a Production notification's appAppleId with the app's; data without one
+            // would fail every backend's check. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
+            throw .usage("--signed-environment Production needs app.appAppleId in the matrix (the app's Apple ID in App Store Connect): "
+                         + "Apple's verifiers require it in Production notifications")
+        }
         let schedule = try Self.schedule(args.value("--clock"), matrix: matrix)
         let salt = Self.makeSalt()
         let guided = try guidedSetup(environment, args: args, salt: salt, matrix: matrix)

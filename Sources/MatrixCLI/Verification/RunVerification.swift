@@ -143,7 +143,9 @@ struct RunVerification {
         let matrix = RunMatrix(manifest)
         let bundle = resolveBundleId(manifest: manifest, archived: archivedBundleId, matrix: matrix)
         if let note = bundle.note { report.note(note) }
-        let checker = SignedDataChecker(roots: roots, bundleId: bundle.id, environment: environment, appAppleId: appAppleId)
+        var runAppAppleId: Int64?
+        if case .loaded(let matrix) = matrix { runAppAppleId = matrix.app.appAppleId }
+        let checker = SignedDataChecker(roots: roots, bundleId: bundle.id, environment: environment, appAppleId: appAppleId ?? runAppAppleId)
 
         let defaultAppleRoot = rootNames.isEmpty && manifest.environment != "local"
         var simulatorSigned = 0

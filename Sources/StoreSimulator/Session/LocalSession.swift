@@ -38,7 +38,20 @@ public final class LocalSession: CaseSession {
             configuration: StoreConfiguration(matrix: matrix, case: matrixCase, signedEnvironment: signedEnvironment, schedule: schedule))
         self.app = ReferenceApp(matrix: matrix, store: store, fault: fault)
         self.signer = signer
-        try store.prepare(matrix.accounts)
+        try store.prepare(Self.accounts(of: matrixCase, in: matrix))
+    }
+
+    /// The accounts a case's store holds: the ones its steps act on, and the families they belong to. Other
+    /// accounts of the matrix play no part in the case; their subscriptions would only add renewals to every
+    /// clock move (at Xcode's fastest rates, tens of thousands a day).
+    static func accounts(of matrixCase: MatrixCase, in matrix: Matrix) -> [Account] {
+        var aliases: Set<String> = [matrixCase.account]
+        for step in matrixCase.steps { if let alias = step.account { aliases.insert(alias) } }
+        let organizers = Set(aliases.compactMap { matrix.account($0)?.familyOrganizer }).union(aliases)
+        return matrix.accounts.filter { account in
+            aliases.contains(account.alias) || organizers.contains(account.alias)
+                || account.familyOrganizer.map(organizers.contains) == true
+        }
     }
 
     /// The device `account` uses now (its first device until `switchDevice`).

@@ -173,9 +173,19 @@ public final class AppStoreSimulator {
         for account in accounts where account.familyOrganizer != nil { try prepareOwned(account) }
     }
 
+    /// Buys what `account` owns before the case starts: a day before, or half of the shortest period among its
+    /// auto-renewable subscriptions under the clock when that is shorter (at Xcode's fastest rates a period
+    /// lasts seconds, and a day of them would be tens of thousands of renewals before the first step).
     func prepareOwned(_ account: Account) throws(StoreError) {
+        let start = configuration.startTime
+        var lead: Int64 = 86_400_000
+        for productID in account.owns {
+            if let period = try product(productID).recurringSubscriptionPeriod {
+                lead = min(lead, max(1, (configuration.schedule.periodEnd(period, from: start) - start) / 2))
+            }
+        }
         let saved = now
-        now = configuration.startTime - 86_400_000
+        now = start - lead
         defer { now = saved }
         for productID in account.owns {
             let product = try product(productID)
