@@ -27,6 +27,7 @@ struct RunExecOptionsTests {
         (["--env", "exec", "--driver", "x", "--step-timeout", "0"], "--step-timeout must be a number of seconds above 0"),
         (["--env", "exec", "--driver", "x", "--app-fault", "pendingUnlocks"], "--app-fault applies to --env local"),
         (["--env", "sandbx"], #"--env must be one of local, exec, sandbox, testflight, not "sandbx"; did you mean sandbox?"#),
+        (["--signed-environment", "Production"], "--signed-environment Production needs app.appAppleId in the matrix"),
     ] as [([String], String)])
     func usageErrors(arguments: [String], message: String) async throws {
         let (code, stderr) = try await run(["run", matrix] + arguments)

@@ -19,6 +19,26 @@ struct VerifyCommandTests {
                     "transactionId": "2000000000000001", "productId": "com.example.storekitmatrix.pro"])
     }
 
+    @Test("A run whose matrix cannot be found is verified with a warning, even with --quiet; --matrix names it")
+    func matrixElsewhere() async throws {
+        let release = try await ReleaseRun.make()
+        defer { release.remove() }
+        let manifestURL = release.run.appendingPathComponent("run.json")
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        var reference = try #require(manifest["matrix"] as? [String: Any])
+        reference["path"] = "moved-away/release.json"
+        manifest["matrix"] = reference
+        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+        let lost = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(lost.status == 0)
+        #expect(lost.stderr.contains("warning: records not checked against the matrix, verdicts not re-judged: the run's matrix "
+                                     + "moved-away/release.json cannot be read from here (pass --matrix FILE)"), "\(lost.stderr)")
+        let named = try await CapturedRun.run(["verify", release.run.path, "--quiet", "--matrix",
+                                               Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path])
+        #expect(named.status == 0)
+        #expect(!named.stderr.contains("warning:"), "\(named.stderr)")
+    }
+
     // Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
     @Test("A notification's nested signedTransactionInfo and signedRenewalInfo are verified on their own")
     func nestedNotificationData() throws {
@@ -182,6 +202,10 @@ struct VerifyCommandTests {
         ("seq-max", "seq 9223372036854775807 after seq 4"),
         ("expectation", "the record's expectation is not the matrix's"),
         ("step", "has steps 0 to 2, not 99"),
+        ("outcome", "the record's action is not the matrix's step"),
+        ("account", "the record's account is someone-else"),
+        ("blocked", "recorded blocked, but no earlier step of the case failed or errored"),
+        ("order", "step 2 follows step 0 of its case"),
     ])
     func inconsistentEvidence(edit: String, finding: String) async throws {
         let release = try await ReleaseRun.make()
@@ -192,11 +216,21 @@ struct VerifyCommandTests {
         case "flip": lines[4] = lines[4].replacingOccurrences(of: #""verdict":"pass""#, with: #""verdict":"fail""#)
         case "drop": lines.remove(at: 4)
         case "repeat": lines.insert(lines[4], at: 5)
+        case "order": lines.swapAt(4, 5)
         default:
             var record = try #require(try JSONSerialization.jsonObject(with: Data(lines[4].utf8)) as? [String: Any])
             switch edit {
             case "seq-max": record["seq"] = Int.max
             case "expectation": record["expected"] = ["access": ["pro", "plus"]]
+            case "outcome":
+                var action = try #require(record["action"] as? [String: Any])
+                action["outcome"] = "userCancelled"
+                record["action"] = action
+            case "account":
+                var account = try #require(record["account"] as? [String: Any])
+                account["alias"] = "someone-else"
+                record["account"] = account
+            case "blocked": record["verdict"] = "blocked"
             default: record["step"] = 99
             }
             lines[4] = String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self)
@@ -205,7 +239,7 @@ struct VerifyCommandTests {
         let result = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
         #expect(result.status == 1)
         #expect(result.stdout.contains(finding), "\(result.stdout)")
-        if edit == "flip" || edit == "drop" || edit == "repeat" {
+        if ["flip", "drop", "repeat", "blocked"].contains(edit) {
             #expect(result.stdout.contains("inconsistent  run.json counts steps as 127 pass, the evidence holds"), "\(result.stdout)")
         }
         #expect(result.stderr.contains("the evidence is inconsistent"))

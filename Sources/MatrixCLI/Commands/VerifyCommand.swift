@@ -15,6 +15,7 @@ struct VerifyCommand {
         .init(name: "--environment", takesValue: true, help: "Sandbox, Production, Xcode or LocalTesting to require", valueName: "ENV"),
         .init(name: "--app-apple-id", takesValue: true, help: "the app's Apple id (compared for Production notifications)", valueName: "N"),
         .init(name: "--kind", takesValue: true, help: "transaction, renewalInfo, notification or appTransaction (default: from the payload)", valueName: "KIND"),
+        .init(name: "--matrix", takesValue: true, help: "RUN_DIR or ARCHIVE: the run's matrix, when not at the path run.json recorded", valueName: "MATRIX"),
         .init(name: "--batch", takesValue: true, help: "verify every JWS in FILE, one per line (- for stdin)", valueName: "FILE"),
         .init(name: "--format", takesValue: true, help: "text (default) or json", valueName: "FORMAT"),
         .init(name: "--quiet", takesValue: false, help: "runs and batches: print only what failed"),
@@ -38,7 +39,9 @@ struct VerifyCommand {
                        missing or not listed), then every JWS in evidence.jsonl, and the transaction and
                        renewal info inside each notification as JWS of their own. Default root: simulator for a
                        local run, apple otherwise. The bundle id comes from --bundle-id, else from the run's
-                       matrix when it is readable and unchanged.
+                       matrix when it is readable and unchanged (looked for at the recorded path, from here
+                       and from each directory above the run; --matrix names it). A run that did not end
+                       has evidence newer than its run.json: that is noted, not called altered.
           ARCHIVE      a file written by `matrix archive`: unpacked to a temporary directory and checked against
                        archive.json (every file, run.json included), then as a run directory.
 
@@ -82,7 +85,7 @@ struct VerifyCommand {
             kind = value
         }
         let settings = Settings(rootNames: args.all("--root"), bundleId: args.value("--bundle-id"), environment: environment,
-                                appAppleId: appAppleId, kind: kind, json: format == "json")
+                                appAppleId: appAppleId, kind: kind, json: format == "json", matrixPath: args.value("--matrix"))
 
         if let batch = args.value("--batch") {
             guard args.positionals.isEmpty else { throw .usage("--batch takes the JWS from FILE; give no other input") }
@@ -112,9 +115,10 @@ struct VerifyCommand {
         var appAppleId: Int64?
         var kind: VerifiedSignedData.Kind?
         var json: Bool
+        var matrixPath: String?
 
         var runVerification: RunVerification {
-            RunVerification(rootNames: rootNames, bundleId: bundleId, environment: environment, appAppleId: appAppleId)
+            RunVerification(rootNames: rootNames, bundleId: bundleId, environment: environment, appAppleId: appAppleId, matrixPath: matrixPath)
         }
 
         func checker() throws(CommandFailure) -> SignedDataChecker {
@@ -179,6 +183,8 @@ struct VerifyCommand {
             if !lines.isEmpty { console.output(lines.joined(separator: "\n") + "\n") }
         }
         for note in report.notes { console.info("note: \(note)") }
+        // Shown even with --quiet: what a pass does not cover.
+        for warning in report.warnings { console.info(console.paint("warning:", .yellow) + " " + warning, always: true) }
         if report.passed {
             console.info(console.paint("verified:", .green) + " " + report.summary, always: true)
             return .success

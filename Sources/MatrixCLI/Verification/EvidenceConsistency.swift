@@ -18,7 +18,11 @@ struct EvidenceConsistency {
 
     private let matrix: Matrix?
     private let steps: [String: [Step]]
+    private let caseAccounts: [String: String]
     private var lastSeq = 0
+    /// The case and step of the previous record, and whether its case has failed or errored so far.
+    private var previous: (case: String, step: Int, stopped: Bool)?
+    private var finishedCases: Set<String> = []
     private var seenSteps: Set<String> = []
     private var stepsPerCase: [String: Int] = [:]
     private var stepVerdicts: [Verdict] = []
@@ -32,6 +36,7 @@ struct EvidenceConsistency {
     init(matrix: Matrix?) {
         self.matrix = matrix
         steps = Dictionary((matrix?.cases ?? []).map { ($0.id, $0.steps) }, uniquingKeysWith: { first, _ in first })
+        caseAccounts = Dictionary((matrix?.cases ?? []).map { ($0.id, $0.account) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Whether records are checked against the matrix and verdicts re-judged.
@@ -53,6 +58,7 @@ struct EvidenceConsistency {
             problem("\(place): case \(record.case) step \(record.step) is recorded twice")
         }
         stepsPerCase[record.case, default: 0] += 1
+        checkOrder(record, place: place)
         if let matrix {
             check(record, place: place, against: matrix)
         }
@@ -65,6 +71,30 @@ struct EvidenceConsistency {
         }
     }
 
+    /// A case's records are written together, steps 0, 1, 2… in order; `blocked` only follows a step of the same
+    /// case that failed or errored.
+    private mutating func checkOrder(_ record: EvidenceRecord, place: String) {
+        var stopped = false
+        if let previous, previous.case == record.case {
+            if record.step != previous.step + 1 {
+                problem("\(place): step \(record.step) follows step \(previous.step) of its case; a case's steps are recorded in order")
+            }
+            stopped = previous.stopped
+        } else {
+            if let previous { finishedCases.insert(previous.case) }
+            if finishedCases.contains(record.case) {
+                problem("\(place): case \(record.case) is recorded again after other cases; a case's records are written together")
+            }
+            if record.step != 0 {
+                problem("\(place): case \(record.case) starts at step \(record.step), not 0")
+            }
+        }
+        if record.verdict == .blocked, !stopped {
+            problem("\(place): recorded blocked, but no earlier step of the case failed or errored")
+        }
+        previous = (record.case, record.step, stopped || record.verdict == .fail || record.verdict == .error)
+    }
+
     private mutating func check(_ record: EvidenceRecord, place: String, against matrix: Matrix) {
         guard let caseSteps = steps[record.case] else {
             problem("\(place): the run's matrix has no case \"\(record.case)\"")
@@ -75,8 +105,13 @@ struct EvidenceConsistency {
             return
         }
         let step = caseSteps[record.step]
-        if record.action.action != step.action || record.product != step.product {
-            problem("\(place): the record's action is \(record.action.action.rawValue) \(record.product ?? ""), the matrix's \(step.action.rawValue) \(step.product ?? "")")
+        var action = step
+        action.expect = nil
+        if record.action != action || record.product != step.product {
+            problem("\(place): the record's action is not the matrix's step (\(step.action.rawValue) \(step.product ?? ""))")
+        }
+        if let account = step.account ?? caseAccounts[record.case], record.account.alias != account {
+            problem("\(place): the record's account is \(record.account.alias), the matrix's \(account)")
         }
         if record.expected != step.expect {
             problem("\(place): the record's expectation is not the matrix's")

@@ -40,6 +40,8 @@ struct RunVerificationReport {
     var inconsistencies: [String] = []
     /// What was not compared, and why; each note once.
     var notes: [String] = []
+    /// What was not checked that a reader must know even with --quiet: records not checked against the matrix.
+    var warnings: [String] = []
     /// The trust roots used, for the summary.
     var roots: String = ""
 
@@ -63,6 +65,8 @@ struct RunVerification {
     var bundleId: String?
     var environment: String?
     var appAppleId: Int64?
+    /// `--matrix`: the run's matrix file, when it is not at the path run.json recorded.
+    var matrixPath: String? = nil
 
     /// Checks a run directory against its `run.json`.
     ///
@@ -133,14 +137,21 @@ struct RunVerification {
         if manifest.hasNotEnded {
             report.note("the run has not ended (run.json has no endedAt): it is still running or its process died, and run.json lists the files as they were when it started")
         }
-        let findings = FileIntegrity.check(directory: directory.url, expected: manifest.files, ignoring: [RunDirectory.manifestFileName])
+        var findings = FileIntegrity.check(directory: directory.url, expected: manifest.files, ignoring: [RunDirectory.manifestFileName])
+        if manifest.hasNotEnded, let index = findings.firstIndex(where: { $0.path == RunDirectory.evidenceFileName && $0.status == .altered }) {
+            // A run that did not end listed its evidence as it was at the start; records appended since are what
+            // a run does, not an alteration. The records themselves are still checked below.
+            findings[index].status = .ok
+            report.note("\(RunDirectory.evidenceFileName) has grown since run.json was written, as in a run that did not end; its SHA-256 "
+                        + "is recorded when the run ends (resume it to finish it)")
+        }
         for finding in findings where showAllFiles || finding.status != .ok {
             report.files.append(.init(source: RunDirectory.manifestFileName, finding: finding))
         }
 
         let roots = try TrustRoots.resolve(rootNames.isEmpty ? [manifest.environment == "local" ? "simulator" : "apple"] : rootNames)
         report.roots = roots.summary
-        let matrix = RunMatrix(manifest)
+        let matrix = RunMatrix(manifest, given: matrixPath, runDirectory: directory.url)
         let bundle = resolveBundleId(manifest: manifest, archived: archivedBundleId, matrix: matrix)
         if let note = bundle.note { report.note(note) }
         var runAppAppleId: Int64?
@@ -155,7 +166,7 @@ struct RunVerification {
             consistency = EvidenceConsistency(matrix: matrix)
         case .unusable(let why):
             consistency = EvidenceConsistency(matrix: nil)
-            report.note("records not checked against the matrix, verdicts not re-judged: \(why)")
+            report.warnings.append("records not checked against the matrix, verdicts not re-judged: \(why)")
         }
         do {
             let torn = try EvidenceReader.forEachRecord(in: directory.evidenceURL) { record in
@@ -228,10 +239,22 @@ struct RunVerification {
         case loaded(Matrix)
         case unusable(String)
 
-        init(_ manifest: RunManifest) {
-            let path = manifest.matrix.path
-            guard let loaded = try? InputFiles.loadMatrixSources(path) else {
-                self = .unusable("the run's matrix \(path) cannot be read from here")
+        /// - Parameters:
+        ///   - given: `--matrix`, used instead of the recorded path.
+        ///   - runDirectory: a relative recorded path is also looked for from each directory above the run
+        ///     directory (runs usually live in `reports/<environment>/<build>/` under the directory the matrix
+        ///     path was given from).
+        init(_ manifest: RunManifest, given: String? = nil, runDirectory: URL? = nil) {
+            var candidates = [given ?? manifest.matrix.path]
+            if given == nil, !manifest.matrix.path.hasPrefix("/"), var directory = runDirectory?.standardizedFileURL {
+                while directory.path != "/" {
+                    directory = directory.deletingLastPathComponent()
+                    candidates.append(directory.appendingPathComponent(manifest.matrix.path).path)
+                }
+            }
+            guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }),
+                  let loaded = try? InputFiles.loadMatrixSources(path) else {
+                self = .unusable("the run's matrix \(given ?? manifest.matrix.path) cannot be read from here (pass --matrix FILE)")
                 return
             }
             guard SHA256.hexHash(loaded.bytes) == manifest.matrix.sha256 else {

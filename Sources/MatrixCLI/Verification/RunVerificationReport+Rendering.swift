@@ -103,6 +103,7 @@ extension RunVerificationReport {
             "problems": JSONText.array(problems.map(JSONText.string)),
             "inconsistencies": JSONText.array(inconsistencies.map(JSONText.string)),
             "notes": JSONText.array(notes.map(JSONText.string)),
+            "warnings": JSONText.array(warnings.map(JSONText.string)),
         ])
     }
 
