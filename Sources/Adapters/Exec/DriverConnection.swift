@@ -203,7 +203,7 @@ actor DriverConnection {
             timer?.task.cancel()
             timer = (deadline, Task {
                 try? await Task.sleep(until: deadline, clock: .continuous)
-                if !Task.isCancelled { await self.deadlinePassed(deadline) }
+                if !Task.isCancelled { self.deadlinePassed(deadline) }
             })
         }
         return await withTaskCancellationHandler {
