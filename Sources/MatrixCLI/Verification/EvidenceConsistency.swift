@@ -3,11 +3,11 @@ import MatrixCore
 import Reporters
 
 /// Checks that a run's evidence agrees with itself, with its `run.json` and with its matrix, record by record
-/// as it is read: `seq` numbers run 1, 2, 3… without gaps or repeats; each case's step appears once; with the
-/// run's matrix (when it is readable and unchanged) each record's case, step, action, product and expectation
-/// are the matrix's, each `pass` or `fail` is the verdict its expected and observed values give, and a
-/// complete run holds every step of its cases; and the counts of a complete run's `run.json` are the
-/// evidence's counts.
+/// as it is read: `seq` numbers run 1, 2, 3… without gaps or repeats; a case's records come together, steps 0,
+/// 1, 2… in order, `blocked` only after a failed or errored step; with the run's matrix (when it can be found
+/// unchanged) each record's case, step, action, account and expectation are the matrix's, each `pass` or
+/// `fail` is the verdict its expected and observed values give, and a complete run holds every step of its
+/// cases; and the counts of a complete run's `run.json` are the evidence's counts.
 ///
 /// Digests show that files are unchanged since `run.json` was written; these checks catch evidence that was
 /// edited and re-hashed by hand, or written by a tool that does not keep the format's rules. Verdicts that
@@ -23,7 +23,6 @@ struct EvidenceConsistency {
     /// The case and step of the previous record, and whether its case has failed or errored so far.
     private var previous: (case: String, step: Int, stopped: Bool)?
     private var finishedCases: Set<String> = []
-    private var seenSteps: Set<String> = []
     private var stepsPerCase: [String: Int] = [:]
     private var stepVerdicts: [Verdict] = []
     private var caseVerdicts: [String: Verdict] = [:]
@@ -54,9 +53,6 @@ struct EvidenceConsistency {
             }
         }
         lastSeq = record.seq
-        if !seenSteps.insert("\(record.case)\u{0}\(record.step)").inserted {
-            problem("\(place): case \(record.case) step \(record.step) is recorded twice")
-        }
         stepsPerCase[record.case, default: 0] += 1
         checkOrder(record, place: place)
         if let matrix {
