@@ -39,6 +39,11 @@ public final class LocalDriver: Driver {
     /// Rebuilds the matrix from the sources and reports every action, the local device, OS and clock.
     public func initialize(_ params: InitializeParams) async throws -> InitializeResult {
         let matrix = try params.loadMatrix()
+        if signedEnvironment == "Production", signing, matrix.app.appAppleId == nil {
+            // As `matrix run --signed-environment Production`: Apple's verifiers require appAppleId in Production
+            // notifications. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
+            throw DriverError.unavailable("--signed-environment Production needs app.appAppleId in the matrix")
+        }
         self.matrix = matrix
         var schedule = RenewalSchedule.real
         if let clock {
