@@ -34,11 +34,7 @@ struct ArchiveCommand {
         """
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.options)
-        if args.has("--help") {
-            console.output(Self.help + "\n")
-            return .success
-        }
+        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
         console.quiet = args.has("--quiet")
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage(args.positionals.isEmpty ? "missing RUN_DIR (the run directory to archive)" : "archive takes one RUN_DIR, got \(args.positionals.count)")

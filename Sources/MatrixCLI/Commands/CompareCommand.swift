@@ -30,11 +30,7 @@ struct CompareCommand {
         """
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.options)
-        if args.has("--help") {
-            console.output(Self.help + "\n")
-            return .success
-        }
+        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
         console.quiet = args.has("--quiet")
         let formatName = args.value("--format") ?? CompareFormat.text.rawValue
         guard let format = CompareFormat(rawValue: formatName) else {

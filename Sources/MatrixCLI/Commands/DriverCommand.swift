@@ -29,11 +29,7 @@ struct DriverCommand {
         """
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.options)
-        if args.has("--help") {
-            console.output(Self.help + "\n")
-            return .success
-        }
+        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
         guard let name = args.positionals.first else { throw .usage("missing the driver to serve; this version has: local") }
         guard name == "local", args.positionals.count == 1 else {
             throw .usage(args.positionals.count > 1 ? "driver takes one name, got \(args.positionals.count)" : "unknown driver \"\(name)\"; this version has: local")

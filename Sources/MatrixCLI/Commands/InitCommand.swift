@@ -33,11 +33,7 @@ struct InitCommand {
         """
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.options)
-        if args.has("--help") {
-            console.output(Self.help + "\n")
-            return .success
-        }
+        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
         guard args.positionals.isEmpty else {
             throw .usage("init takes no positional arguments; name the catalog with --catalog FILE")
         }

@@ -28,11 +28,7 @@ struct MergeCommand {
         """
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.options)
-        if args.has("--help") {
-            console.output(Self.help + "\n")
-            return .success
-        }
+        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
         guard !args.positionals.isEmpty else { throw .usage("missing RUN_DIR (the slices to merge)") }
         guard let out = args.value("--out") else { throw .usage("missing --out DIR (the merged run directory to create)") }
 

@@ -63,11 +63,7 @@ struct PKICommand {
     }
 
     private func exportRoot(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.exportOptions)
-        if args.has("--help") {
-            console.output(Self.help + "\n")
-            return .success
-        }
+        guard let args = try Arguments.parse(arguments, options: Self.exportOptions, help: Self.help, on: console) else { return .success }
         guard args.positionals.isEmpty else { throw .usage("export-root takes no arguments, got \"\(args.positionals[0])\"") }
         let root = try Self.pki().root
         let data = args.has("--pem") ? Data(root.pemRepresentation.utf8) : Data(root.derRepresentation)
@@ -85,11 +81,7 @@ struct PKICommand {
     }
 
     private func sign(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.signOptions)
-        if args.has("--help") {
-            console.output(Self.help + "\n")
-            return .success
-        }
+        guard let args = try Arguments.parse(arguments, options: Self.signOptions, help: Self.help, on: console) else { return .success }
         guard args.positionals.count <= 1 else { throw .usage("sign takes one PAYLOAD, got \(args.positionals.count)") }
         let count = try args.int("--count", in: 1...10_000_000) ?? 1
         let source = args.positionals.first ?? "-"

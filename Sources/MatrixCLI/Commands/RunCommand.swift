@@ -68,11 +68,7 @@ struct RunCommand {
     }
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.allOptions)
-        if args.has("--help") {
-            console.output(Self.help + "\n")
-            return .success
-        }
+        guard let args = try Arguments.parse(arguments, options: Self.allOptions, help: Self.help, on: console) else { return .success }
         console.quiet = args.has("--quiet")
         console.verbose = args.has("--verbose")
         let trap = SignalTrap()

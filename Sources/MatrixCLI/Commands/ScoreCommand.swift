@@ -29,11 +29,7 @@ struct ScoreCommand {
         """
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.options)
-        if args.has("--help") {
-            console.output(Self.help + "\n")
-            return .success
-        }
+        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
         guard args.positionals.count == 1, let path = args.positionals.first else { throw .usage("score takes one MATRIX") }
         let minimum = try args.int("--min-score", in: 0...100) ?? 100
         let format = args.value("--format") ?? "text"

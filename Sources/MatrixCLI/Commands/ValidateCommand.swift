@@ -25,11 +25,7 @@ struct ValidateCommand {
         """
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.options)
-        if args.has("--help") {
-            console.output(Self.help + "\n")
-            return .success
-        }
+        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
         let format = args.value("--format") ?? "text"
         guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }
         guard !args.positionals.isEmpty else { throw .usage("missing MATRIX (one or more matrix files)") }

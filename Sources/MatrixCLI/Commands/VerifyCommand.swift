@@ -60,11 +60,7 @@ struct VerifyCommand {
         """
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.options)
-        if args.has("--help") {
-            console.output(Self.help + "\n")
-            return .success
-        }
+        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
         console.quiet = args.has("--quiet")
         let format = args.value("--format") ?? "text"
         guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }

@@ -13,6 +13,18 @@ struct Arguments {
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
 
+    /// A command's arguments, or `nil` after printing `help` on stdout when they ask for `--help` (the command
+    /// then exits 0).
+    /// - Throws: as ``init(_:options:)``.
+    static func parse(_ arguments: [String], options: [Option], help: String, on console: Console) throws(CommandFailure) -> Arguments? {
+        let args = try Arguments(arguments, options: options)
+        guard !args.has("--help") else {
+            console.output(help + "\n")
+            return nil
+        }
+        return args
+    }
+
     /// Parses `arguments` against `options`.
     /// - Throws: ``CommandFailure`` (usage) for an unknown option, a missing value, or a repeated single option.
     init(_ arguments: [String], options: [Option]) throws(CommandFailure) {

@@ -117,8 +117,7 @@ struct EvidenceConsistency {
             problem("\(place): recorded \(record.verdict.rawValue) without an observation")
             return
         }
-        let groupOf: (String) -> String? = { matrix.catalog.product($0)?.subscriptionGroupID.flatMap { matrix.catalog.group($0)?.name } }
-        let differences = Judge.differences(step.expect ?? Expectation(), observed, stepProduct: step.product, groupOf: groupOf)
+        let differences = Judge.differences(step, observed, in: matrix)
         if differences.isEmpty, record.verdict == .fail {
             problem("\(place): recorded fail, but what was observed is what was expected")
         } else if !differences.isEmpty, record.verdict == .pass {

@@ -12,6 +12,14 @@ public enum Judge {
         }
     }
 
+    /// Every field of `step`'s expectation whose observed value differs, with the matrix's catalog naming each
+    /// product's subscription group. Without an expectation only disagreements between observers can differ.
+    public static func differences(_ step: Step, _ observation: Observation, in matrix: Matrix) -> [Difference] {
+        differences(step.expect ?? Expectation(), observation, stepProduct: step.product) { productID in
+            matrix.catalog.product(productID)?.subscriptionGroupID.flatMap { matrix.catalog.group($0)?.name }
+        }
+    }
+
     /// Every field of `expectation` whose observed value differs.
     ///
     /// Sets (access, entitlements, notifications) compare without regard to order; notifications compare as

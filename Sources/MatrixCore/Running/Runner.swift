@@ -268,7 +268,7 @@ public struct Runner: Sendable {
                     case .observed(let observation, let wallTime):
                         observed = observation
                         modelled = wallTime
-                        let diffs = differences(step, observation)
+                        let diffs = Judge.differences(step, observation, in: matrix)
                         verdict = diffs.isEmpty ? .pass : .fail
                         reason = diffs.isEmpty ? nil : diffs.map(\.sentence).joined(separator: "; ")
                         if verdict == .fail { blockedBy = "step \(index) (\(step.action.rawValue)) failed" }
@@ -301,14 +301,6 @@ public struct Runner: Sendable {
         }
         await session?.close()
         return true
-    }
-
-    /// The differences between a step's expectation and what was observed.
-    func differences(_ step: Step, _ observation: Observation) -> [Judge.Difference] {
-        // Without an expectation only disagreements between observers can fail a step.
-        return Judge.differences(step.expect ?? Expectation(), observation, stepProduct: step.product) { productID in
-            matrix.catalog.product(productID)?.subscriptionGroupID.flatMap { matrix.catalog.group($0)?.name }
-        }
     }
 
     private func describe(_ error: any Error) -> String {
