@@ -115,7 +115,7 @@ struct EvidenceLineTests {
         for length in 1...24 {
             for position in 0..<length {
                 let text = String(repeating: "a", count: position) + special + String(repeating: "b", count: length - position - 1)
-                var json = JSONLineWriter()
+                var json = CompactJSONWriter()
                 json.string(text)
                 #expect(json.bytes == [UInt8](try Self.encoder.encode(text)), "\(length) \(position)")
             }

@@ -44,6 +44,11 @@ struct JWSTests {
         for length in 0 ..< 70 {
             let bytes = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 * 37 + 250) }
             let encoded = Base64URL.encode(bytes)
+            // RFC 4648 §5: standard base64 with `-` and `_` for `+` and `/`, without padding.
+            let standard = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(encoded == standard)
+            #expect(Base64URL.encode(Data(bytes)) == standard)
             #expect(!encoded.contains("="))
             #expect(Base64URL.decode(encoded) == Data(bytes))
         }

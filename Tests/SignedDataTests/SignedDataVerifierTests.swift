@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SignedData
 
 /// Apple's library vectors and the negative cases of Apple's verifiers.
@@ -344,22 +345,5 @@ struct SignedDataVerifierTests {
         #expect(outcomes[.invalidJWTFormat, default: 0] > 1_000)
         #expect(outcomes[.verificationFailure, default: 0] > 0)
         #expect(accepted < 1_500 * 8 / 10)
-    }
-}
-
-/// A small deterministic generator so fuzz inputs are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -6,13 +6,13 @@ import MatrixCore
 enum EvidenceLine {
     /// The record's JSON, without the newline.
     static func encode(_ record: EvidenceRecord) -> [UInt8] {
-        var json = JSONLineWriter()
+        var json = CompactJSONWriter()
         json.record(record)
         return json.bytes
     }
 }
 
-extension JSONLineWriter {
+extension CompactJSONWriter {
     mutating func record(_ r: EvidenceRecord) {
         beginObject()
         member("account") { $0.account(r.account) }

@@ -65,7 +65,7 @@ public struct P256PrivateKey: Sendable {
     /// - Returns: The raw 64-byte r‖s signature.
     /// - Throws: ``SignedDataError`` `.cryptoFailure` if OpenSSL fails to sign.
     public func signature(for message: some DataProtocol) throws -> [UInt8] {
-        let der = try signer.sign([UInt8](message))
+        let der = try message.withContiguousStorageIfAvailable { try signer.sign($0) } ?? [UInt8](message).withUnsafeBufferPointer { try signer.sign($0) }
         return try ECDSASignature.raw(fromDER: der)
     }
 }
@@ -102,7 +102,7 @@ private final class SigningContext: @unchecked Sendable {
     }
 
     /// Signs `message` and returns the DER signature.
-    func sign(_ message: [UInt8]) throws -> [UInt8] {
+    func sign(_ message: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else {
             throw OpenSSLSupport.error(.cryptoFailure, "Could not allocate a digest context.")
         }
@@ -115,9 +115,7 @@ private final class SigningContext: @unchecked Sendable {
         EVP_MD_CTX_set_flags(context, EVP_MD_CTX_FLAG_FINALISE)
         var signature = [UInt8](repeating: 0, count: 80)
         var length = signature.count
-        let status = message.withUnsafeBufferPointer { buffer in
-            EVP_DigestSign(context, &signature, &length, buffer.baseAddress, buffer.count)
-        }
+        let status = EVP_DigestSign(context, &signature, &length, message.baseAddress, message.count)
         guard status == 1 else {
             throw OpenSSLSupport.error(.cryptoFailure, "OpenSSL failed to produce an ES256 signature.")
         }

@@ -9,16 +9,55 @@ public enum Base64URL {
 
     /// Encodes bytes without padding, as ASCII bytes.
     static func encodedBytes(_ bytes: some DataProtocol) -> [UInt8] {
-        var encoded = [UInt8](Data(bytes).base64EncodedData())
-        while encoded.last == UInt8(ascii: "=") { encoded.removeLast() }
-        for index in encoded.indices {
-            switch encoded[index] {
-            case UInt8(ascii: "+"): encoded[index] = UInt8(ascii: "-")
-            case UInt8(ascii: "/"): encoded[index] = UInt8(ascii: "_")
-            default: break
+        var encoded: [UInt8] = []
+        append(bytes, to: &encoded)
+        return encoded
+    }
+
+    /// Appends the encoding of `bytes`, without padding, to `encoded`.
+    static func append(_ bytes: some DataProtocol, to encoded: inout [UInt8]) {
+        if let done = bytes.withContiguousStorageIfAvailable({ append(contiguous: UnsafeRawBufferPointer($0), to: &encoded) }) {
+            return done
+        }
+        let copy = [UInt8](bytes)
+        copy.withUnsafeBytes { append(contiguous: $0, to: &encoded) }
+    }
+
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    private static func append(contiguous input: UnsafeRawBufferPointer, to encoded: inout [UInt8]) {
+        let count = input.count
+        let length = count / 3 * 4 + [0, 2, 3][count % 3]
+        let start = encoded.count
+        encoded.append(contentsOf: repeatElement(0, count: length))
+        alphabet.withUnsafeBufferPointer { alphabet in
+            encoded.withUnsafeMutableBufferPointer { output in
+                var out = start
+                var index = 0
+                while index + 3 <= count {
+                    let word = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                    output[out] = alphabet[Int(word >> 18)]
+                    output[out + 1] = alphabet[Int(word >> 12 & 0x3F)]
+                    output[out + 2] = alphabet[Int(word >> 6 & 0x3F)]
+                    output[out + 3] = alphabet[Int(word & 0x3F)]
+                    out += 4
+                    index += 3
+                }
+                switch count - index {
+                case 2:
+                    let word = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+                    output[out] = alphabet[Int(word >> 18)]
+                    output[out + 1] = alphabet[Int(word >> 12 & 0x3F)]
+                    output[out + 2] = alphabet[Int(word >> 6 & 0x3F)]
+                case 1:
+                    let word = UInt32(input[index]) << 16
+                    output[out] = alphabet[Int(word >> 18)]
+                    output[out + 1] = alphabet[Int(word >> 12 & 0x3F)]
+                default:
+                    break
+                }
             }
         }
-        return encoded
     }
 
     /// Decodes base64url text in its one canonical spelling: no `=` padding, no character outside the base64url

@@ -179,12 +179,14 @@ public struct JWSSigner: Sendable {
     /// - Returns: The compact JWS `header.payload.signature`.
     /// - Throws: ``SignedDataError`` `.cryptoFailure` if OpenSSL fails to sign.
     public func sign(payload: Data) throws -> String {
-        var compact = encodedHeaderBytes
+        var compact: [UInt8] = []
+        compact.reserveCapacity(encodedHeaderBytes.count + payload.count * 4 / 3 + 96)
+        compact.append(contentsOf: encodedHeaderBytes)
         compact.append(UInt8(ascii: "."))
-        compact.append(contentsOf: Base64URL.encodedBytes(payload))
+        Base64URL.append(payload, to: &compact)
         let signature = try key.signature(for: compact)
         compact.append(UInt8(ascii: "."))
-        compact.append(contentsOf: Base64URL.encodedBytes(signature))
+        Base64URL.append(signature, to: &compact)
         return String(decoding: compact, as: UTF8.self)
     }
 }

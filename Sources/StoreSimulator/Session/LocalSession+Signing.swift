@@ -39,15 +39,16 @@ extension LocalSession {
         var renewalInfos: [AppStoreSimulator.SubscriptionKey: String] = [:]
     }
 
-    func encode(_ value: some Encodable) -> Data? {
-        try? payloadEncoder.encode(value)
+    /// Signs a payload's compact JSON; `nil` when signing fails.
+    func sign(_ payload: [UInt8], _ signer: any PayloadSigner) -> String? {
+        try? signer.sign(Data(payload))
     }
 
     func signedTransaction(_ transaction: StoreTransaction, _ signer: any PayloadSigner, _ signed: inout SignedThisStep) -> String? {
         if let jws = signed.transactions[transaction.transactionId] { return jws }
         let payload = transaction.payload(bundleId: store.configuration.bundleId, environment: store.configuration.signedEnvironment,
                                           signedDate: store.now)
-        let jws = encode(payload).flatMap { try? signer.sign($0) }
+        let jws = sign(payload.compactJSON, signer)
         signed.transactions[transaction.transactionId] = jws
         return jws
     }
@@ -59,7 +60,7 @@ extension LocalSession {
         let price = store.catalog.product(sub.autoRenewProductId)?.priceMilliunits ?? 0
         let payload = sub.payload(environment: store.configuration.signedEnvironment, signedDate: store.now, renewalPrice: price,
                                   currency: store.configuration.currencyAndStorefrontId.currency)
-        let jws = encode(payload).flatMap { try? signer.sign($0) }
+        let jws = sign(payload.compactJSON, signer)
         signed.renewalInfos[key] = jws
         return jws
     }
@@ -84,6 +85,6 @@ extension LocalSession {
         payload.data = data
         payload.version = "2.0"
         payload.signedDate = MillisecondsDate(notification.signedDate)
-        return encode(payload).flatMap { try? signer.sign($0) }
+        return sign(payload.compactJSON, signer)
     }
 }

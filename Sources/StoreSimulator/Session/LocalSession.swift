@@ -19,12 +19,6 @@ public final class LocalSession: CaseSession {
     var devices: [String: Device] = [:]
     var deviceCount = 0
     var notificationCursor: [String: Int] = [:]
-    /// Encodes payloads to sign: sorted keys, slashes unescaped.
-    let payloadEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 
     /// - Parameters:
     ///   - signer: signs transactions, renewal infos and notifications into the evidence; `nil` leaves them out.

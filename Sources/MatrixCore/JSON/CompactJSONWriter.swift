@@ -6,67 +6,69 @@
 /// Strings are escaped as `JSONEncoder` escapes them: `"` and `\` with a backslash; newline, carriage return,
 /// tab, backspace and form feed by their short escapes; other control characters as `\u00xx`; everything else,
 /// `/` and non-ASCII text included, as is.
-struct JSONLineWriter {
-    private(set) var bytes: [UInt8] = []
+public struct CompactJSONWriter {
+    /// The JSON written so far.
+    public var bytes: [UInt8] { storage }
+    @usableFromInline var storage: [UInt8] = []
     /// Whether the innermost open object or array has no member yet.
-    private var empty = true
+    @usableFromInline var empty = true
 
-    init(capacity: Int = 1 << 13) {
-        bytes.reserveCapacity(capacity)
+    public init(capacity: Int = 1 << 13) {
+        storage.reserveCapacity(capacity)
     }
 
     // MARK: Containers
 
     /// Opens an object; call ``endObject()`` after its members.
-    mutating func beginObject() {
-        bytes.append(UInt8(ascii: "{"))
+    @inlinable public mutating func beginObject() {
+        storage.append(UInt8(ascii: "{"))
         empty = true
     }
 
-    mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+    @inlinable public mutating func endObject() {
+        storage.append(UInt8(ascii: "}"))
         empty = false
     }
 
     /// Opens an array; call ``endArray()`` after its elements, each begun with ``element()``.
-    mutating func beginArray() {
-        bytes.append(UInt8(ascii: "["))
+    @inlinable public mutating func beginArray() {
+        storage.append(UInt8(ascii: "["))
         empty = true
     }
 
-    mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+    @inlinable public mutating func endArray() {
+        storage.append(UInt8(ascii: "]"))
         empty = false
     }
 
     /// Starts the next element of an array.
-    mutating func element() {
-        if !empty { bytes.append(UInt8(ascii: ",")) }
+    @inlinable public mutating func element() {
+        if !empty { storage.append(UInt8(ascii: ",")) }
         empty = false
     }
 
     /// Starts the member `name` of an object: `"name":`, after a comma unless it is the first.
-    mutating func key(_ name: StaticString) {
-        if !empty { bytes.append(UInt8(ascii: ",")) }
+    @inlinable public mutating func key(_ name: StaticString) {
+        if !empty { storage.append(UInt8(ascii: ",")) }
         empty = false
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        storage.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { storage.append(contentsOf: $0) }
+        storage.append(UInt8(ascii: "\""))
+        storage.append(UInt8(ascii: ":"))
     }
 
     /// Starts a member whose name is data (a dictionary key), escaped like any string.
-    mutating func key(_ name: String) {
-        if !empty { bytes.append(UInt8(ascii: ",")) }
+    @inlinable public mutating func key(_ name: String) {
+        if !empty { storage.append(UInt8(ascii: ",")) }
         empty = false
         string(name)
-        bytes.append(UInt8(ascii: ":"))
+        storage.append(UInt8(ascii: ":"))
     }
 
     // MARK: Values
 
-    mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
+    @inlinable public mutating func string(_ value: String) {
+        storage.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
             var start = 0
@@ -81,19 +83,19 @@ struct JSONLineWriter {
                 }
                 let byte = utf8[index]
                 if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                    storage.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
                     escape(byte)
                     start = index + 1
                 }
                 index += 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+            storage.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
-        bytes.append(UInt8(ascii: "\""))
+        storage.append(UInt8(ascii: "\""))
     }
 
     /// Whether any of the eight bytes in `word` is a control character, `"` or `\`.
-    private static func needsEscape(_ word: UInt64) -> Bool {
+    @inlinable static func needsEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         // A byte below 0x20 (bytes of 0x80 and above never count), or a zero byte after XOR with `"` or `\`.
@@ -103,20 +105,39 @@ struct JSONLineWriter {
         return control | ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs) != 0
     }
 
-    mutating func int<Integer: BinaryInteger>(_ value: Integer) {
-        bytes.append(contentsOf: String(value).utf8)
+    @inlinable public mutating func int<Integer: BinaryInteger>(_ value: Integer) {
+        if let small = Int64(exactly: value) {
+            int64(small)
+        } else {
+            storage.append(contentsOf: String(value).utf8)
+        }
     }
 
-    mutating func bool(_ value: Bool) {
+    /// Decimal digits without an intermediate string.
+    @usableFromInline mutating func int64(_ value: Int64) {
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude != 0
+            if value < 0 { storage.append(UInt8(ascii: "-")) }
+            storage.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    @inlinable public mutating func bool(_ value: Bool) {
         if value {
-            bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])          // true
+            storage.append(contentsOf: [0x74, 0x72, 0x75, 0x65])          // true
         } else {
-            bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])    // false
+            storage.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])    // false
         }
     }
 
     /// An array of strings.
-    mutating func strings(_ values: [String]) {
+    @inlinable public mutating func strings(_ values: [String]) {
         beginArray()
         for value in values {
             element()
@@ -126,48 +147,48 @@ struct JSONLineWriter {
     }
 
     /// The member `name` written by `write`.
-    mutating func member(_ name: StaticString, _ write: (inout JSONLineWriter) -> Void) {
+    @inlinable public mutating func member(_ name: StaticString, _ write: (inout CompactJSONWriter) -> Void) {
         key(name)
         write(&self)
     }
 
     /// The member `name` with a string value; nothing when the value is `nil`.
-    mutating func field(_ name: StaticString, _ value: String?) {
+    @inlinable public mutating func field(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
         string(value)
     }
 
     /// The member `name` with an integer value; nothing when the value is `nil`.
-    mutating func field<Integer: BinaryInteger>(_ name: StaticString, _ value: Integer?) {
+    @inlinable public mutating func field<Integer: BinaryInteger>(_ name: StaticString, _ value: Integer?) {
         guard let value else { return }
         key(name)
         int(value)
     }
 
     /// The member `name` with a Boolean value; nothing when the value is `nil`.
-    mutating func field(_ name: StaticString, _ value: Bool?) {
+    @inlinable public mutating func field(_ name: StaticString, _ value: Bool?) {
         guard let value else { return }
         key(name)
         bool(value)
     }
 
     /// The member `name` with an array of strings; nothing when the value is `nil`.
-    mutating func field(_ name: StaticString, _ value: [String]?) {
+    @inlinable public mutating func field(_ name: StaticString, _ value: [String]?) {
         guard let value else { return }
         key(name)
         strings(value)
     }
 
     /// The member `name` with a dictionary as an object; nothing when the value is `nil`.
-    mutating func field<Value>(_ name: StaticString, _ value: [String: Value]?, _ write: (inout JSONLineWriter, Value) -> Void) {
+    @inlinable public mutating func field<Value>(_ name: StaticString, _ value: [String: Value]?, _ write: (inout CompactJSONWriter, Value) -> Void) {
         guard let value else { return }
         key(name)
         object(value, write)
     }
 
     /// A dictionary as an object, keys in `JSONEncoder`'s sorted order.
-    mutating func object<Value>(_ dictionary: [String: Value], _ write: (inout JSONLineWriter, Value) -> Void) {
+    @inlinable public mutating func object<Value>(_ dictionary: [String: Value], _ write: (inout CompactJSONWriter, Value) -> Void) {
         beginObject()
         for key in dictionary.keys.sorted(by: Self.keyOrder) {
             self.key(key)
@@ -177,22 +198,22 @@ struct JSONLineWriter {
     }
 
     /// `JSONEncoder`'s order of sorted keys here: byte by byte in UTF-8.
-    static func keyOrder(_ a: String, _ b: String) -> Bool {
+    @inlinable public static func keyOrder(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
-    private mutating func escape(_ byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+    @usableFromInline mutating func escape(_ byte: UInt8) {
+        storage.append(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): storage.append(byte)
+        case 0x0A: storage.append(UInt8(ascii: "n"))
+        case 0x0D: storage.append(UInt8(ascii: "r"))
+        case 0x09: storage.append(UInt8(ascii: "t"))
+        case 0x08: storage.append(UInt8(ascii: "b"))
+        case 0x0C: storage.append(UInt8(ascii: "f"))
         default:
             let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            storage.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
         }
     }
 }
