@@ -57,7 +57,7 @@ struct LoaderRobustnessTests {
     /// Every value of the sample replaced by one of the wrong JSON type, one at a time.
     @Test("a wrong type at every field: an error, located at that field")
     func wrongTypeEverywhere() throws {
-        let root = try #require(try JSONSerialization.jsonObject(with: Data(Self.valid.utf8)))
+        let root = try JSONSerialization.jsonObject(with: Data(Self.valid.utf8))
         var paths: [[Any]] = []
         func walk(_ value: Any, _ path: [Any]) {
             if !path.isEmpty { paths.append(path) }

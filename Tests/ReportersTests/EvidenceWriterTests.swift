@@ -36,6 +36,26 @@ struct EvidenceWriterTests {
         #expect(decoded == Sample.records)
     }
 
+    @Test("Records prepared and appended together, or unprepared, are the same lines as records appended one by one")
+    func appendsTogether() async throws {
+        let (one, oneRoot) = try newRun()
+        let (together, togetherRoot) = try newRun()
+        defer {
+            try? FileManager.default.removeItem(at: oneRoot)
+            try? FileManager.default.removeItem(at: togetherRoot)
+        }
+        let single = try EvidenceWriter(directory: one)
+        for record in Sample.records { try await single.append(record) }
+        let batched = try EvidenceWriter(directory: together)
+        try await batched.append(batched.prepare(Array(Sample.records.prefix(2))))
+        try await batched.append(batched.prepare([]))
+        try await batched.append(PreparedEvidence(records: Array(Sample.records.dropFirst(2))))
+        #expect(await batched.appendedCount == Sample.records.count)
+        let expected = try Data(contentsOf: one.evidenceURL)
+        #expect(try Data(contentsOf: together.evidenceURL) == expected)
+        #expect(String(decoding: expected, as: UTF8.self).split(separator: "\n").count == Sample.records.count)
+    }
+
     @Test("A second writer cannot take over an existing evidence file")
     func refusesExistingFile() async throws {
         let (directory, root) = try newRun()

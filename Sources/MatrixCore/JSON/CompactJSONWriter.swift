@@ -41,6 +41,12 @@ public struct CompactJSONWriter {
         empty = false
     }
 
+    /// Ends a line of JSON Lines: a newline after the value.
+    @inlinable public mutating func endLine() {
+        storage.append(0x0A)
+        empty = true
+    }
+
     /// Starts the next element of an array.
     @inlinable public mutating func element() {
         if !empty { storage.append(UInt8(ascii: ",")) }

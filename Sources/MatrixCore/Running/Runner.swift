@@ -1,16 +1,55 @@
 import Foundation
 
 /// Receives evidence records in matrix order and keeps them.
+///
+/// A runner hands each batch of records (a step's, or a whole case's) first to ``prepare(_:)``, on the job
+/// that produced it, and then, in matrix order, to `append(_ prepared:)`: work that does not depend on the
+/// order (encoding the records) runs in parallel, and only the writing is serial.
 public protocol EvidenceSink: Sendable {
     /// Appends one record; when this returns it must survive a crash of the process (it may reach the disk
     /// shortly after; see the sink's own documentation).
     ///
     /// - Throws: when the record cannot be written; the run stops (exit 74) with what was written kept.
     func append(_ record: EvidenceRecord) async throws
+
+    /// Readies numbered records for writing, wherever they were produced and in any order.
+    func prepare(_ records: [EvidenceRecord]) -> PreparedEvidence
+
+    /// Appends prepared records, in order, as `append(_ record:)` appends each.
+    ///
+    /// - Throws: as `append(_ record:)`; records before the one that failed may have been kept.
+    func append(_ prepared: PreparedEvidence) async throws
+}
+
+/// Records readied by an ``EvidenceSink`` for writing.
+public struct PreparedEvidence: Sendable {
+    /// The records, as the sink keeps them for progress and reports: a sink that has encoded them may leave out
+    /// what only the encoding needs (signed data).
+    public var records: [EvidenceRecord]
+    /// The sink's encoding of the records, if it made one.
+    public var encoded: [UInt8]?
+
+    public init(records: [EvidenceRecord], encoded: [UInt8]? = nil) {
+        self.records = records
+        self.encoded = encoded
+    }
+}
+
+extension EvidenceSink {
+    /// The records as they are, for a sink that does nothing ahead of writing.
+    public func prepare(_ records: [EvidenceRecord]) -> PreparedEvidence {
+        PreparedEvidence(records: records)
+    }
+
+    /// Appends the records one at a time.
+    public func append(_ prepared: PreparedEvidence) async throws {
+        for record in prepared.records { try await append(record) }
+    }
 }
 
 /// What a run reports while it goes, for progress output. Events arrive in matrix order.
 public enum RunEvent: Sendable {
+    /// A step's record once written, as the sink keeps it (``PreparedEvidence/records``).
     case stepFinished(EvidenceRecord)
     case caseFinished(CaseResult)
 }
@@ -114,12 +153,10 @@ public struct Runner: Sendable {
                 }
             }
         }
-        var seq = firstSeq
-        func emit(_ records: [EvidenceRecord], _ caseIndex: Int) async throws {
-            for var record in records {
-                seq += 1
-                record.seq = seq
-                try await sink.append(record)
+        // Writes a case's or a step's prepared records, numbered already, and counts them.
+        func emit(_ prepared: PreparedEvidence) async throws {
+            try await sink.append(prepared)
+            for record in prepared.records {
                 summary.steps[record.verdict, default: 0] += 1
                 if record.verdict == .pass, record.expected == nil { summary.passesWithoutExpectation += 1 }
                 events(.stepFinished(record))
@@ -134,11 +171,15 @@ public struct Runner: Sendable {
         }
 
         if jobs == 1 {
+            var seq = firstSeq
             for caseIndex in order {
                 if Task.isCancelled { summary.interrupted = true; break }
                 var written = prior[matrix.cases[caseIndex].id] ?? []
                 let complete = try await runCase(caseIndex, prior: written) { record in
-                    try await emit([record], caseIndex)
+                    var record = record
+                    seq += 1
+                    record.seq = seq
+                    try await emit(sink.prepare([record]))
                     written.append(RecordedStep(record))
                 }
                 if !complete { summary.interrupted = true }
@@ -148,53 +189,65 @@ public struct Runner: Sendable {
             return summary
         }
 
-        // Several jobs: up to `jobs` cases run at once. A finished case waits in `done` until every earlier case is
-        // written, and the next case starts before it is written, so that writing does not hold the others back.
-        // At most `window` cases are started and not yet written, which bounds the memory of waiting cases.
-        let window = jobs * 4
-        try await withThrowingTaskGroup(of: (Int, [EvidenceRecord], Bool).self) { group in
-            var next = 0
-            var running = 0
-            var done: [Int: ([EvidenceRecord], Bool)] = [:]
-            var written = 0
-            var stopped = false
-            func start() {
-                let position = next
-                let caseIndex = order[position]
-                next += 1
-                running += 1
-                let previous = prior[matrix.cases[caseIndex].id] ?? []
+        // Several jobs: `jobs` workers each take the next case as soon as they are free, number and prepare its
+        // records, and hand them to a ``CaseHandoff``; this task writes the cases from there in matrix order.
+        // Workers never wait for the writer to start a case for them; they wait only when `window` cases are
+        // taken and not yet written, which bounds the memory of cases waiting to be written. A case that runs to
+        // its end records each step not recorded yet, so the sequence numbers of every case are known before
+        // it runs; a case that does not end is the last one written.
+        var seqs: [Int] = []
+        var nextSeq = firstSeq + 1
+        for caseIndex in order {
+            seqs.append(nextSeq)
+            let steps = matrix.cases[caseIndex].steps.count
+            nextSeq += steps - min(prior[matrix.cases[caseIndex].id]?.count ?? 0, steps)
+        }
+        let firstSeqs = seqs
+        let handoff = CaseHandoff(count: order.count, window: jobs * 4)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<min(jobs, order.count) {
                 group.addTask {
-                    var records: [EvidenceRecord] = []
-                    let complete = try await self.runCase(caseIndex, prior: previous) { records.append($0) }
-                    return (position, records, complete)
+                    while let position = await handoff.take() {
+                        let caseIndex = order[position]
+                        var records: [EvidenceRecord] = []
+                        let finished: Result<Bool, any Error>
+                        do {
+                            finished = .success(try await self.runCase(caseIndex, prior: prior[self.matrix.cases[caseIndex].id] ?? []) {
+                                var record = $0
+                                record.seq = firstSeqs[position] + records.count
+                                records.append(record)
+                            })
+                        } catch {
+                            finished = .failure(error)
+                        }
+                        await handoff.finish(position, prepared: sink.prepare(records), complete: finished)
+                    }
                 }
             }
-            func fill() {
-                while !stopped, !Task.isCancelled, running < jobs, next < order.count, next - written < window { start() }
-            }
-            fill()
-            while let (position, records, complete) = try await group.next() {
-                running -= 1
-                done[position] = (records, complete)
-                fill()
-                while !stopped, let (records, complete) = done[written] {
-                    done[written] = nil
+            do {
+                var written = 0
+                while let (prepared, complete) = await handoff.nextToWrite() {
                     let caseIndex = order[written]
-                    try await emit(records, caseIndex)
-                    finish(caseIndex, (prior[matrix.cases[caseIndex].id] ?? []) + records.map(RecordedStep.init), complete: complete)
+                    let isComplete = try complete.get()
+                    try await emit(prepared)
+                    finish(caseIndex, (prior[matrix.cases[caseIndex].id] ?? []) + prepared.records.map(RecordedStep.init), complete: isComplete)
                     written += 1
-                    if !complete {
+                    if !isComplete {
                         // Later cases are not written: the evidence stays in matrix order, and a resumed run
                         // performs them again.
                         summary.interrupted = true
-                        stopped = true
-                        group.cancelAll()
+                        break
                     }
+                    await handoff.wrote()
                 }
-                fill()
+                if written < order.count { summary.interrupted = true }
+            } catch {
+                await handoff.stop()
+                group.cancelAll()
+                throw error
             }
-            if written < order.count { summary.interrupted = true }
+            await handoff.stop()
+            group.cancelAll()
         }
         return summary
     }
@@ -316,5 +369,84 @@ public struct Runner: Sendable {
         return CaseResult(id: matrixCase.id, kind: matrixCase.kind, account: matrixCase.account,
                           verdict: verdict, steps: counts,
                           firstProblem: problem.map { "step \($0.step) (\($0.action.rawValue)): \($0.reason ?? $0.verdict.rawValue)" })
+    }
+}
+
+/// Cases handed from the writer to the workers of a run with several jobs, and their records handed back.
+///
+/// Workers ``take()`` case positions in order, at most `window` ahead of the last one written, and
+/// ``finish(_:prepared:complete:)`` them in any order; the writer receives them in order from ``nextToWrite()``.
+/// After ``stop()``, or when the task is cancelled, no further case is taken; cases already taken are still
+/// handed back, so the writer sees each of them end.
+actor CaseHandoff {
+    private let count: Int
+    private let window: Int
+    /// The next position to hand out, and the next one to write.
+    private var next = 0
+    private var written = 0
+    private var stopped = false
+    private var done: [Int: (prepared: PreparedEvidence, complete: Result<Bool, any Error>)] = [:]
+    private var waitingWorkers: [CheckedContinuation<Void, Never>] = []
+    private var waitingWriter: CheckedContinuation<Void, Never>?
+
+    init(count: Int, window: Int) {
+        self.count = count
+        self.window = max(1, window)
+    }
+
+    /// The position of the next case to run, or `nil` when there is none or the run is stopping.
+    func take() async -> Int? {
+        while true {
+            if Task.isCancelled { stopped = true }
+            if stopped || next >= count {
+                wakeWriter()
+                return nil
+            }
+            if next - written < window {
+                next += 1
+                return next - 1
+            }
+            await withCheckedContinuation { waitingWorkers.append($0) }
+        }
+    }
+
+    /// A case's records; `complete` is whether it ran to its end, or the error that stopped it.
+    func finish(_ position: Int, prepared: PreparedEvidence, complete: Result<Bool, any Error>) {
+        done[position] = (prepared, complete)
+        if position == written { wakeWriter() }
+    }
+
+    /// The records of the next case in order, once its worker has finished it; `nil` when every case taken is
+    /// written and no further case will be taken.
+    func nextToWrite() async -> (prepared: PreparedEvidence, complete: Result<Bool, any Error>)? {
+        while true {
+            if let item = done.removeValue(forKey: written) { return item }
+            if written >= next && (stopped || next >= count) { return nil }
+            await withCheckedContinuation { waitingWriter = $0 }
+        }
+    }
+
+    /// The case from ``nextToWrite()`` is written: a worker waiting for room may take another.
+    func wrote() {
+        written += 1
+        wakeWorkers()
+    }
+
+    /// Takes no further case, and wakes everyone waiting.
+    func stop() {
+        stopped = true
+        wakeWorkers()
+        wakeWriter()
+    }
+
+    private func wakeWriter() {
+        waitingWriter?.resume()
+        waitingWriter = nil
+    }
+
+    private func wakeWorkers() {
+        let workers = waitingWorkers
+        waitingWorkers = []
+        for worker in workers { worker.resume() }
     }
 }

@@ -9,8 +9,8 @@ import Darwin
 /// Appends evidence records to a run's `evidence.jsonl`, one JSON object per line.
 ///
 /// Durability. Each line is encoded with sorted keys and unescaped slashes (``EvidenceLine``, the bytes
-/// `JSONEncoder` gives) and written with a single `write()` before ``append(_:)`` returns, so once a step's
-/// record is appended it survives a crash of the process, a `SIGKILL` or Ctrl-C: the kernel holds it and
+/// `JSONEncoder` gives); the lines of one append (a step's, or a whole case's when cases run in parallel) are
+/// written with a single `write()` before the append returns, so once a step's record is appended it survives a crash of the process, a `SIGKILL` or Ctrl-C: the kernel holds it and
 /// writes it out whatever happens to the process. Forcing it to
 /// the disk itself (`fsync`) costs milliseconds, so the writer does that at most once per ``syncInterval``
 /// (100 ms by default): a record is flushed at once when the previous flush is older than that, otherwise by a
@@ -148,26 +148,52 @@ public actor EvidenceWriter: EvidenceSink {
     /// - Throws: ``EvidenceWriteError``: `cannotWrite` or `cannotSync` when the disk refuses it or refused an
     ///   earlier flush (the writer then stops), `writerClosed` after ``close()`` or an earlier failure.
     public func append(_ record: EvidenceRecord) throws {
+        try append(prepare([record]))
+    }
+
+    /// Encodes records as evidence lines (``EvidenceLine``), on the caller's thread. The records handed back
+    /// keep everything but their signed data, which only the lines need: reports and progress do not show it,
+    /// and a run's jobs then keep the large signed strings to themselves.
+    public nonisolated func prepare(_ records: [EvidenceRecord]) -> PreparedEvidence {
+        var json = CompactJSONWriter(capacity: records.count << 13)
+        var kept = records
+        for index in kept.indices {
+            json.record(kept[index])
+            json.endLine()
+            kept[index].observed?.signedData = []
+        }
+        return PreparedEvidence(records: kept, encoded: json.bytes)
+    }
+
+    /// Appends prepared records in order, one line each, with a single `write()`; see the type's
+    /// documentation for when they reach the disk.
+    ///
+    /// - Throws: as ``append(_:)``. If the disk takes only part of the lines, the complete ones are kept
+    ///   (and counted), the partial one is cut off, and the writer stops.
+    public func append(_ prepared: PreparedEvidence) throws {
         try checkOpen()
-        var line = EvidenceLine.encode(record)
-        line.append(0x0A)
+        let records = prepared.records
+        guard !records.isEmpty else { return }
+        let lines = prepared.encoded ?? prepare(records).encoded ?? []
+        // Records whose lines are whole in the file when the write fails.
+        var kept = 0
+        var keptBytes = 0
         do {
-            let written = try DurableFile.writeOnce(fd, line[...], path: url.path)
-            if written < line.count {
-                _ = ftruncate(fd, off_t(length))
+            let written = try DurableFile.writeOnce(fd, lines[...], path: url.path)
+            if written < lines.count {
+                keptBytes = lines[..<written].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+                kept = lines[..<keptBytes].count { $0 == 0x0A }
+                _ = ftruncate(fd, off_t(length + Int64(keptBytes)))
                 throw EvidenceWriteError(.cannotWrite, path: url.path,
-                                         message: "cannot write to \(url.path): the disk took \(written) of \(line.count) bytes; "
+                                         message: "cannot write to \(url.path): the disk took \(written) of \(lines.count) bytes; "
                                              + "free some disk space, then resume the run")
             }
         } catch let error as EvidenceWriteError {
             failure = error
+            took(records.prefix(kept), lines[..<keptBytes])
             throw error
         }
-        length += Int64(line.count)
-        appendedCount += 1
-        line.withUnsafeBytes { digest?.update($0) }
-        live?.add(record)
-        unsynced = true
+        took(records[...], lines[...])
         if clock.now - lastSync >= syncInterval {
             try sync()
         } else if timer == nil {
@@ -177,6 +203,16 @@ public actor EvidenceWriter: EvidenceSink {
                 await self?.timerFired()
             }
         }
+    }
+
+    /// Counts records now complete in the file, whose lines are `lines`, into the length, digest and reports.
+    private func took(_ records: ArraySlice<EvidenceRecord>, _ lines: ArraySlice<UInt8>) {
+        guard !records.isEmpty else { return }
+        length += Int64(lines.count)
+        appendedCount += records.count
+        lines.withUnsafeBytes { digest?.update($0) }
+        for record in records { live?.add(record) }
+        unsynced = true
     }
 
     /// Flushes every record written so far to disk now.
