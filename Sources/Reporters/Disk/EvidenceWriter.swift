@@ -10,17 +10,18 @@ import Darwin
 ///
 /// Durability. Each line is encoded with sorted keys and unescaped slashes (``EvidenceLine``, the bytes
 /// `JSONEncoder` gives); the lines of one append (a step's, or a whole case's when cases run in parallel) are
-/// written with a single `write()` before the append returns, so once a step's record is appended it survives a crash of the process, a `SIGKILL` or Ctrl-C: the kernel holds it and
-/// writes it out whatever happens to the process. Forcing it to
-/// the disk itself (`fsync`) costs milliseconds, so the writer does that at most once per ``syncInterval``
-/// (100 ms by default): a record is flushed at once when the previous flush is older than that, otherwise by a
-/// timer at most ``syncInterval`` later; ``sync()`` and ``close()`` flush at once. A power loss or kernel crash
+/// written with a single `write()` before the append returns, so once a step's record is appended it survives
+/// a crash of the process, a `SIGKILL` or Ctrl-C: the kernel holds it and writes it out whatever happens to the
+/// process. Forcing it to the disk itself (`fsync`) costs milliseconds, so the writer does that at most once per
+/// ``syncInterval`` (100 ms by default), on a thread of its own that appends do not wait for: a flush starts
+/// when a record is appended and the previous one started longer ago than that, otherwise by a timer at most
+/// ``syncInterval`` later; ``sync()`` and ``close()`` flush at once and wait. A power loss or kernel crash
 /// can therefore lose the records of the last ``syncInterval`` or so; what remains ends with complete lines, or
 /// with a torn line that ``EvidenceReader`` drops and a resumed run cuts off. A `syncInterval` of zero flushes
 /// every record before ``append(_:)`` returns.
 ///
-/// If a write or flush fails, the partial line is cut off, the error is thrown (by that call or the next),
-/// and the writer refuses further records: the file always ends with a complete line. The file is locked
+/// If a write or flush fails, the partial line is cut off, the error is thrown (by that call, or for a flush
+/// in the background by the next append or ``sync()``), and the writer refuses further records: the file always ends with a complete line. The file is locked
 /// (`flock`) for the writer's process while it is open, so two processes never append to one run.
 ///
 /// The writer of a new run also composes the run's reports from the records it writes, so that
@@ -48,8 +49,10 @@ public actor EvidenceWriter: EvidenceSink {
     private let digest: DigestStream?
     /// Records appended through this writer.
     public private(set) var appendedCount = 0
-    /// `fsync` calls made on the evidence so far.
+    /// `fsync` calls made (or started in the background) on the evidence so far.
     public private(set) var syncCount = 0
+    /// Where periodic flushes run.
+    private nonisolated let flusher = BackgroundFlush()
 
     /// Creates `evidence.jsonl` in a new run directory.
     ///
@@ -137,6 +140,7 @@ public actor EvidenceWriter: EvidenceSink {
 
     deinit {
         timer?.cancel()
+        _ = flusher.wait()
         if fd >= 0 {
             if unsynced { _ = fsync(fd) }
             DurableFile.closeDescriptor(fd)
@@ -194,8 +198,10 @@ public actor EvidenceWriter: EvidenceSink {
             throw error
         }
         took(records[...], lines[...])
-        if clock.now - lastSync >= syncInterval {
+        if syncInterval == .zero {
             try sync()
+        } else if clock.now - lastSync >= syncInterval {
+            startFlush()
         } else if timer == nil {
             let deadline = lastSync + syncInterval
             timer = Task { [weak self] in
@@ -220,6 +226,9 @@ public actor EvidenceWriter: EvidenceSink {
     /// - Throws: ``EvidenceWriteError`` with code `cannotSync` when the flush fails (the writer then stops), or
     ///   the error that stopped it earlier.
     public func sync() throws {
+        // Also before a close: no background flush may use the descriptor after it is closed.
+        let flushFailure = flusher.wait()
+        if failure == nil { failure = flushFailure }
         if let failure { throw failure }
         guard unsynced, fd >= 0 else { return }
         do {
@@ -272,10 +281,22 @@ public actor EvidenceWriter: EvidenceSink {
 
     private func timerFired() {
         timer = nil
-        try? sync()
+        startFlush()
+    }
+
+    /// Flushes what is written so far in the background.
+    private func startFlush() {
+        guard unsynced, fd >= 0, failure == nil else { return }
+        flusher.start(fd, path: url.path)
+        syncCount += 1
+        unsynced = false
+        lastSync = clock.now
+        timer?.cancel()
+        timer = nil
     }
 
     private func checkOpen() throws {
+        if failure == nil, let flushFailure = flusher.failure { failure = flushFailure }
         if let failure {
             throw EvidenceWriteError(.writerClosed, path: url.path,
                                      message: "evidence writing stopped after an earlier error: \(failure.message)")
@@ -323,5 +344,37 @@ public struct RecordedEvidence: Sendable, Hashable {
         }
         count += 1
         lastSeq = record.seq
+    }
+}
+
+/// Flushes a file to disk on a serial queue of its own, so that the writer's appends never wait for the disk,
+/// and keeps the first failure.
+private final class BackgroundFlush: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "evidence-flush")
+    /// Guards `firstFailure`, which flushes on `queue` set and the writer reads.
+    private let lock = NSLock()
+    private var firstFailure: EvidenceWriteError?
+
+    /// The first flush that failed, if any has.
+    var failure: EvidenceWriteError? {
+        lock.withLock { firstFailure }
+    }
+
+    /// Queues a flush of `fd`; the caller keeps `fd` open until ``wait()`` returns.
+    func start(_ fd: Int32, path: String) {
+        queue.async { [self] in
+            do {
+                try DurableFile.sync(fd, path: path)
+            } catch {
+                let failed = error as? EvidenceWriteError ?? EvidenceWriteError(.cannotSync, path: path, message: "\(error)")
+                lock.withLock { if firstFailure == nil { firstFailure = failed } }
+            }
+        }
+    }
+
+    /// Waits for the flushes queued so far; returns the first failure.
+    func wait() -> EvidenceWriteError? {
+        queue.sync {}
+        return failure
     }
 }
