@@ -345,3 +345,29 @@ extension MatrixLoaderTests {
         ])
     }
 }
+
+/// Cases are decoded on every core; what a large matrix reports must not depend on it.
+@Suite("Matrix loader, many cases")
+struct ManyCasesLoaderTests {
+    @Test("a matrix of 300 cases with a mistake in every seventh reports each mistake once, at its case, in line order")
+    func mistakesInManyCases() throws {
+        let cases = (0..<300).map { index in
+            """
+                {"id": "case-\(index)", "kind": "fresh-purchase", "account": "fresh", "steps": [
+                  {"action": "\(index % 7 == 3 ? "purchse" : "purchase")", "product": "com.example.pro", "expect": {"access": ["pro"]}}
+                ]}
+            """
+        }
+        let result = load(MarkedSource(Sample.matrix(cases: cases.joined(separator: ",\n"))))
+        let expected = (0..<300).filter { $0 % 7 == 3 }.map { "/cases/\($0)/steps/0/action" }
+        #expect(result.diagnostics.map(\.pointer) == expected)
+        #expect(result.diagnostics.allSatisfy { $0.code == .unknownAction && $0.message == #"unknown action "purchse""# })
+        let lines = result.diagnostics.map(\.location.line)
+        #expect(lines == lines.sorted())
+        #expect(result.matrix == nil)
+
+        let valid = load(MarkedSource(Sample.matrix(cases: cases.joined(separator: ",\n").replacingOccurrences(of: "purchse", with: "purchase"))))
+        #expect(valid.diagnostics.isEmpty)
+        #expect(try #require(valid.matrix).cases.map(\.id) == (0..<300).map { "case-\($0)" })
+    }
+}

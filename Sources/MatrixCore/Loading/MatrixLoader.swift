@@ -24,9 +24,10 @@ public enum MatrixLoader {
     ///   - file: the matrix path as the user named it, for diagnostics.
     ///   - readCatalog: reads the catalog path written in the matrix (relative to the matrix file).
     ///   - checkClock: says what is wrong with a `store.clock` value, or `nil` when it names a clock; the
-    ///     environments know their clocks, the core does not.
+    ///     environments know their clocks, the core does not. Cases are decoded in parallel, so it may be called
+    ///     from several threads at once.
     public static func load(_ bytes: some Collection<UInt8>, file: String?, readCatalog: (String) -> CatalogFile,
-                            checkClock: (String) -> String? = { _ in nil }) -> Result {
+                            checkClock: @Sendable (String) -> String? = { _ in nil }) -> Result {
         let document = JSONReader.read(bytes, file: file)
         guard let root = document.value else { return Result(matrix: nil, diagnostics: document.diagnostics.sortedByLocation) }
         let sink = DiagnosticCollector(file: file)
@@ -44,9 +45,9 @@ public enum MatrixLoader {
 
 /// The hand-written decoder behind ``MatrixLoader``: decodes and validates in one pass over the tree.
 struct MatrixDecoder {
-    let sink: DiagnosticCollector
+    var sink: DiagnosticCollector
     let readCatalog: (String) -> MatrixLoader.CatalogFile
-    let checkClock: (String) -> String?
+    let checkClock: @Sendable (String) -> String?
     var catalogDiagnostics: [Diagnostic] = []
     var catalog = StoreKitConfiguration()
     var catalogKnown = false
@@ -57,7 +58,7 @@ struct MatrixDecoder {
     var accountAliases: [String]?
 
     init(sink: DiagnosticCollector, readCatalog: @escaping (String) -> MatrixLoader.CatalogFile,
-         checkClock: @escaping (String) -> String? = { _ in nil }) {
+         checkClock: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.sink = sink
         self.readCatalog = readCatalog
         self.checkClock = checkClock
@@ -294,15 +295,23 @@ struct MatrixDecoder {
 
     // MARK: Cases
 
+    /// Decodes the cases on every core (each case is checked against the sections decoded before it, which no
+    /// case changes), then checks their ids are unique.
     func decodeCases(_ field: JSONField) -> [MatrixCase] {
         guard let elements = field.array(sink) else { return [] }
         if elements.isEmpty {
             sink.error(.emptyCollection, "the matrix has no cases", pointer: field.pointer, at: field.location)
         }
+        let decoded = elements.concurrentMap { element in
+            var decoder = self
+            decoder.sink = DiagnosticCollector(file: sink.file)
+            return (decoder.decodeCase(element), decoder.sink.diagnostics)
+        }
         var seen: [String: SourceLocation] = [:]
         var cases: [MatrixCase] = []
-        for element in elements {
-            guard let matrixCase = decodeCase(element) else { continue }
+        for (element, (decodedCase, diagnostics)) in zip(elements, decoded) {
+            sink.append(contentsOf: diagnostics)
+            guard let matrixCase = decodedCase else { continue }
             cases.append(matrixCase)
             // A case without an id string is reported as such, not as a duplicate of another.
             guard let idField = element.value.objectValue?["id"], idField.stringValue != nil else { continue }
