@@ -33,11 +33,35 @@ public final class DiagnosticCollector {
 /// A value in the tree together with its JSON Pointer, the unit that hand-written decoders pass around.
 public struct JSONField {
     public var value: JSONValue
-    public var pointer: String
+    /// The pointer of the value that contains this one, and this value's key or index in it: the whole pointer
+    /// is put together only when asked for (for a diagnostic, or for this value's own members).
+    private let container: String
+    private let token: Token?
+
+    private enum Token {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The value's JSON Pointer (RFC 6901).
+    public var pointer: String {
+        switch token {
+        case nil: container
+        case .key(let key): JSONPointer.append(container, key)
+        case .index(let index): JSONPointer.append(container, index)
+        }
+    }
 
     public init(_ value: JSONValue, pointer: String) {
         self.value = value
-        self.pointer = pointer
+        self.container = pointer
+        self.token = nil
+    }
+
+    private init(_ value: JSONValue, in container: String, _ token: Token) {
+        self.value = value
+        self.container = container
+        self.token = token
     }
 
     public var location: SourceLocation { value.location }
@@ -48,7 +72,8 @@ public struct JSONField {
             sink.error(.wrongType, "expected an array, found \(value.typeDescription)", pointer: pointer, at: location)
             return nil
         }
-        return elements.enumerated().map { JSONField($1, pointer: JSONPointer.append(pointer, $0)) }
+        let pointer = self.pointer
+        return elements.enumerated().map { JSONField($1, in: pointer, .index($0)) }
     }
 
     /// The members of an object, each with its pointer; reports a type error and returns `nil` otherwise.
@@ -59,13 +84,14 @@ public struct JSONField {
         }
         // The last of duplicate keys wins; small objects (most of them) are checked without hashing.
         var seen = Set<String>()
+        let pointer = self.pointer
         var result: [(key: String, keyLocation: SourceLocation, field: JSONField)] = []
         result.reserveCapacity(object.members.count)
         let small = object.members.count <= 16
         for member in object.members.reversed() {
             let duplicate = small ? result.contains { $0.key == member.key } : !seen.insert(member.key).inserted
             if duplicate { continue }
-            result.append((member.key, member.keyLocation, JSONField(member.value, pointer: JSONPointer.append(pointer, member.key))))
+            result.append((member.key, member.keyLocation, JSONField(member.value, in: pointer, .key(member.key))))
         }
         return result.reversed()
     }

@@ -70,6 +70,8 @@ private struct Parser {
     var line = 1
     var lineStart = 0
     var warnings: [Diagnostic] = []
+    /// Where the value being read is: the keys and indices from the root.
+    var path: [Token] = []
 
     init(bytes: [UInt8], file: String?) {
         self.bytes = bytes
@@ -92,12 +94,12 @@ private struct Parser {
         do throws(Stop) {
             skipWhitespace()
             if index >= bytes.count {
-                throw fail(.emptyInput, "the file is empty", pointer: "")
+                throw fail(.emptyInput, "the file is empty")
             }
-            let value = try parseValue(pointer: "", depth: 0)
+            let value = try parseValue(depth: 0)
             skipWhitespace()
             if index < bytes.count {
-                throw fail(.invalidJSON, "unexpected \(describeCurrent()) after the end of the document", pointer: "")
+                throw fail(.invalidJSON, "unexpected \(describeCurrent()) after the end of the document")
             }
             return JSONReadResult(value: value, diagnostics: warnings)
         } catch {
@@ -106,16 +108,32 @@ private struct Parser {
     }
 
     /// A syntax error at the current position; an encoding error instead when the current byte is not UTF-8.
-    private func fail(_ code: DiagnosticCode, _ message: String, pointer: String, hint: String? = nil) -> Stop {
+    private func fail(_ code: DiagnosticCode, _ message: String, hint: String? = nil) -> Stop {
         if code == .invalidJSON, index < bytes.count, bytes[index] >= 0x80 {
             var probe = self
             do throws(Stop) {
-                _ = try probe.decodeUTF8Scalar(pointer: pointer)
+                _ = try probe.decodeUTF8Scalar()
             } catch {
                 return error
             }
         }
         return Stop(diagnostic: Diagnostic(.error, code, message, file: file, pointer: pointer, location: location, hint: hint))
+    }
+
+    /// A key or index on the way from the root to the value being read.
+    enum Token {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The JSON Pointer of the value being read, made only for a diagnostic.
+    private var pointer: String {
+        path.reduce(into: "") { pointer, token in
+            switch token {
+            case .key(let key): pointer = JSONPointer.append(pointer, key)
+            case .index(let index): pointer = JSONPointer.append(pointer, index)
+            }
+        }
     }
 
     private func describeCurrent() -> String {
@@ -140,46 +158,46 @@ private struct Parser {
         }
     }
 
-    mutating func parseValue(pointer: String, depth: Int) throws(Stop) -> JSONValue {
+    mutating func parseValue(depth: Int) throws(Stop) -> JSONValue {
         guard index < bytes.count else {
-            throw fail(.invalidJSON, "unexpected end of file, expected a value", pointer: pointer)
+            throw fail(.invalidJSON, "unexpected end of file, expected a value")
         }
         let start = location
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            return JSONValue(.object(try parseObject(pointer: pointer, depth: depth + 1)), at: start)
+            return JSONValue(.object(try parseObject(depth: depth + 1)), at: start)
         case UInt8(ascii: "["):
-            return JSONValue(.array(try parseArray(pointer: pointer, depth: depth + 1)), at: start)
+            return JSONValue(.array(try parseArray(depth: depth + 1)), at: start)
         case UInt8(ascii: "\""):
-            return JSONValue(.string(try parseString(pointer: pointer)), at: start)
+            return JSONValue(.string(try parseString()), at: start)
         case UInt8(ascii: "t"):
-            try expectLiteral("true", pointer: pointer)
+            try expectLiteral("true")
             return JSONValue(.bool(true), at: start)
         case UInt8(ascii: "f"):
-            try expectLiteral("false", pointer: pointer)
+            try expectLiteral("false")
             return JSONValue(.bool(false), at: start)
         case UInt8(ascii: "n"):
-            try expectLiteral("null", pointer: pointer)
+            try expectLiteral("null")
             return JSONValue(.null, at: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return JSONValue(.number(try parseNumber(pointer: pointer)), at: start)
+            return JSONValue(.number(try parseNumber()), at: start)
         default:
-            throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected a value", pointer: pointer)
+            throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected a value")
         }
     }
 
-    mutating func expectLiteral(_ literal: String, pointer: String) throws(Stop) {
+    mutating func expectLiteral(_ literal: String) throws(Stop) {
         for b in literal.utf8 {
             guard index < bytes.count, bytes[index] == b else {
-                throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected '\(literal)'", pointer: pointer)
+                throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected '\(literal)'")
             }
             index += 1
         }
     }
 
-    mutating func parseObject(pointer: String, depth: Int) throws(Stop) -> JSONObject {
+    mutating func parseObject(depth: Int) throws(Stop) -> JSONObject {
         if depth > JSONReader.maximumDepth {
-            throw fail(.nestingTooDeep, "arrays and objects nest deeper than \(JSONReader.maximumDepth) levels", pointer: pointer)
+            throw fail(.nestingTooDeep, "arrays and objects nest deeper than \(JSONReader.maximumDepth) levels")
         }
         index += 1  // {
         var object = JSONObject()
@@ -192,53 +210,54 @@ private struct Parser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected a key in double quotes", pointer: pointer)
+                throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected a key in double quotes")
             }
             let keyLocation = location
-            let key = try parseString(pointer: pointer)
-            let memberPointer = JSONPointer.append(pointer, key)
+            let key = try parseString()
+            path.append(.key(key))
             if !seen.insert(key).inserted {
                 warnings.append(Diagnostic(
                     .warning, .duplicateKey, "duplicate key \"\(key)\"; the last one is used",
-                    file: file, pointer: memberPointer, location: keyLocation))
+                    file: file, pointer: pointer, location: keyLocation))
             }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected ':' after key \"\(key)\"", pointer: memberPointer)
+                throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected ':' after key \"\(key)\"")
             }
             index += 1
             skipWhitespace()
-            let value = try parseValue(pointer: memberPointer, depth: depth)
+            let value = try parseValue(depth: depth)
+            path.removeLast()
             object.members.append(.init(key: key, keyLocation: keyLocation, value: value))
             skipWhitespace()
             guard index < bytes.count else {
-                throw fail(.invalidJSON, "unexpected end of file, expected ',' or '}'", pointer: pointer)
+                throw fail(.invalidJSON, "unexpected end of file, expected ',' or '}'")
             }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
-                try refuseTrailingComma(before: "}", pointer: pointer)
+                try refuseTrailingComma(before: "}")
                 continue
             }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 return object
             }
-            throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected ',' or '}'", pointer: pointer,
+            throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected ',' or '}'",
                        hint: bytes[index] == UInt8(ascii: "\"") ? "is a comma missing?" : nil)
         }
     }
 
     /// After a comma: a closing `close` next is a trailing comma, which JSON does not allow.
-    mutating func refuseTrailingComma(before close: Character, pointer: String) throws(Stop) {
+    mutating func refuseTrailingComma(before close: Character) throws(Stop) {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == close.asciiValue else { return }
-        throw fail(.invalidJSON, "a comma before '\(close)': JSON allows no trailing comma", pointer: pointer,
+        throw fail(.invalidJSON, "a comma before '\(close)': JSON allows no trailing comma",
                    hint: "remove the last comma")
     }
 
-    mutating func parseArray(pointer: String, depth: Int) throws(Stop) -> [JSONValue] {
+    mutating func parseArray(depth: Int) throws(Stop) -> [JSONValue] {
         if depth > JSONReader.maximumDepth {
-            throw fail(.nestingTooDeep, "arrays and objects nest deeper than \(JSONReader.maximumDepth) levels", pointer: pointer)
+            throw fail(.nestingTooDeep, "arrays and objects nest deeper than \(JSONReader.maximumDepth) levels")
         }
         index += 1  // [
         var elements: [JSONValue] = []
@@ -249,14 +268,18 @@ private struct Parser {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue(pointer: JSONPointer.append(pointer, elements.count), depth: depth))
+            path.append(.index(elements.count))
+            elements.append(try parseValue(depth: depth))
+            path.removeLast()
             skipWhitespace()
             guard index < bytes.count else {
-                throw fail(.invalidJSON, "unexpected end of file, expected ',' or ']'", pointer: pointer)
+                throw fail(.invalidJSON, "unexpected end of file, expected ',' or ']'")
             }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
-                try refuseTrailingComma(before: "]", pointer: JSONPointer.append(pointer, elements.count))
+                path.append(.index(elements.count))
+                try refuseTrailingComma(before: "]")
+                path.removeLast()
                 continue
             }
             if bytes[index] == UInt8(ascii: "]") {
@@ -264,17 +287,17 @@ private struct Parser {
                 return elements
             }
             let startsValue = [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\"")].contains(bytes[index])
-            throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected ',' or ']'", pointer: pointer,
+            throw fail(.invalidJSON, "unexpected \(describeCurrent()), expected ',' or ']'",
                        hint: startsValue ? "is a comma missing?" : nil)
         }
     }
 
-    mutating func parseNumber(pointer: String) throws(Stop) -> String {
+    mutating func parseNumber() throws(Stop) -> String {
         let start = index
         func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else {
-            throw fail(.invalidJSON, "unexpected \(describeCurrent()) in a number", pointer: pointer)
+            throw fail(.invalidJSON, "unexpected \(describeCurrent()) in a number")
         }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
@@ -284,7 +307,7 @@ private struct Parser {
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard index < bytes.count, isDigit(bytes[index]) else {
-                throw fail(.invalidJSON, "expected a digit after the decimal point", pointer: pointer)
+                throw fail(.invalidJSON, "expected a digit after the decimal point")
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
@@ -292,14 +315,14 @@ private struct Parser {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard index < bytes.count, isDigit(bytes[index]) else {
-                throw fail(.invalidJSON, "expected a digit in the exponent", pointer: pointer)
+                throw fail(.invalidJSON, "expected a digit in the exponent")
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    mutating func parseString(pointer: String) throws(Stop) -> String {
+    mutating func parseString() throws(Stop) -> String {
         index += 1  // opening quote
         // Most strings are printable ASCII without escapes: take them whole.
         let start = index
@@ -315,7 +338,7 @@ private struct Parser {
         scalars.append(contentsOf: bytes[start..<index].lazy.map { Unicode.Scalar($0) })
         while true {
             guard index < bytes.count else {
-                throw fail(.invalidJSON, "unterminated string", pointer: pointer)
+                throw fail(.invalidJSON, "unterminated string")
             }
             let b = bytes[index]
             switch b {
@@ -325,7 +348,7 @@ private struct Parser {
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else {
-                    throw fail(.invalidJSON, "unterminated string", pointer: pointer)
+                    throw fail(.invalidJSON, "unterminated string")
                 }
                 let escape = bytes[index]
                 index += 1
@@ -339,25 +362,25 @@ private struct Parser {
                 case UInt8(ascii: "r"): scalars.append("\r")
                 case UInt8(ascii: "t"): scalars.append("\t")
                 case UInt8(ascii: "u"):
-                    scalars.append(try parseUnicodeEscape(pointer: pointer))
+                    scalars.append(try parseUnicodeEscape())
                 default:
                     index -= 1
-                    throw fail(.invalidJSON, "invalid escape sequence in a string", pointer: pointer)
+                    throw fail(.invalidJSON, "invalid escape sequence in a string")
                 }
             case 0x00..<0x20:
-                throw fail(.invalidJSON, "control character in a string (write it as an escape such as \\n)", pointer: pointer)
+                throw fail(.invalidJSON, "control character in a string (write it as an escape such as \\n)")
             case 0x00..<0x80:
                 scalars.append(Unicode.Scalar(b))
                 index += 1
             default:
-                scalars.append(try decodeUTF8Scalar(pointer: pointer))
+                scalars.append(try decodeUTF8Scalar())
             }
         }
     }
 
-    mutating func parseHex4(pointer: String) throws(Stop) -> UInt32 {
+    mutating func parseHex4() throws(Stop) -> UInt32 {
         guard index + 4 <= bytes.count else {
-            throw fail(.invalidJSON, "incomplete \\u escape", pointer: pointer)
+            throw fail(.invalidJSON, "incomplete \\u escape")
         }
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -367,7 +390,7 @@ private struct Parser {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b - UInt8(ascii: "0"))
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(b - UInt8(ascii: "a") + 10)
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(b - UInt8(ascii: "A") + 10)
-            default: throw fail(.invalidJSON, "invalid hexadecimal digit in a \\u escape", pointer: pointer)
+            default: throw fail(.invalidJSON, "invalid hexadecimal digit in a \\u escape")
             }
             value = value * 16 + digit
             index += 1
@@ -375,29 +398,29 @@ private struct Parser {
         return value
     }
 
-    mutating func parseUnicodeEscape(pointer: String) throws(Stop) -> Unicode.Scalar {
-        let first = try parseHex4(pointer: pointer)
+    mutating func parseUnicodeEscape() throws(Stop) -> Unicode.Scalar {
+        let first = try parseHex4()
         if (0xD800...0xDBFF).contains(first) {
             guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                throw fail(.invalidJSON, "unpaired UTF-16 surrogate in a \\u escape", pointer: pointer)
+                throw fail(.invalidJSON, "unpaired UTF-16 surrogate in a \\u escape")
             }
             index += 2
-            let second = try parseHex4(pointer: pointer)
+            let second = try parseHex4()
             guard (0xDC00...0xDFFF).contains(second),
                   let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
             else {
-                throw fail(.invalidJSON, "unpaired UTF-16 surrogate in a \\u escape", pointer: pointer)
+                throw fail(.invalidJSON, "unpaired UTF-16 surrogate in a \\u escape")
             }
             return scalar
         }
         guard let scalar = Unicode.Scalar(first) else {
-            throw fail(.invalidJSON, "unpaired UTF-16 surrogate in a \\u escape", pointer: pointer)
+            throw fail(.invalidJSON, "unpaired UTF-16 surrogate in a \\u escape")
         }
         return scalar
     }
 
     /// Decodes one multi-byte UTF-8 sequence starting at `index`.
-    mutating func decodeUTF8Scalar(pointer: String) throws(Stop) -> Unicode.Scalar {
+    mutating func decodeUTF8Scalar() throws(Stop) -> Unicode.Scalar {
         let lead = bytes[index]
         let length: Int
         var value: UInt32
@@ -406,22 +429,22 @@ private struct Parser {
         case 0xE0...0xEF: length = 3; value = UInt32(lead & 0x0F)
         case 0xF0...0xF4: length = 4; value = UInt32(lead & 0x07)
         default:
-            throw fail(.invalidEncoding, "invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true))", pointer: pointer,
+            throw fail(.invalidEncoding, "invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true))",
                        hint: "save the file as UTF-8")
         }
         guard index + length <= bytes.count else {
-            throw fail(.invalidEncoding, "truncated UTF-8 sequence", pointer: pointer, hint: "save the file as UTF-8")
+            throw fail(.invalidEncoding, "truncated UTF-8 sequence", hint: "save the file as UTF-8")
         }
         for offset in 1..<length {
             let b = bytes[index + offset]
             guard b & 0xC0 == 0x80 else {
-                throw fail(.invalidEncoding, "invalid UTF-8 sequence", pointer: pointer, hint: "save the file as UTF-8")
+                throw fail(.invalidEncoding, "invalid UTF-8 sequence", hint: "save the file as UTF-8")
             }
             value = value << 6 | UInt32(b & 0x3F)
         }
         let minimum: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
         guard value >= minimum, let scalar = Unicode.Scalar(value) else {
-            throw fail(.invalidEncoding, "invalid UTF-8 sequence", pointer: pointer, hint: "save the file as UTF-8")
+            throw fail(.invalidEncoding, "invalid UTF-8 sequence", hint: "save the file as UTF-8")
         }
         index += length
         return scalar
