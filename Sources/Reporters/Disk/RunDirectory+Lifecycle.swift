@@ -85,12 +85,15 @@ extension RunDirectory {
         final.status = status
         final.endedAt = Timestamp.iso8601(endedAt)
         final.counts = composer.counts
+        var known = evidenceDigest.map { [Self.evidenceFileName: $0] } ?? [:]
         for format in Self.reportFormats {
             try Self.checkComponent(format.fileName, what: "file name")
+            let digest = DigestStream()
             try DurableFile.replace(url.appendingPathComponent(format.fileName)) { writer in
-                try composer.write(format, manifest: final, to: writer)
+                try composer.write(format, manifest: final, to: DigestingSink(writer, digest))
             }
+            known[format.fileName] = digest.hexDigest()
         }
-        return try writeManifest(final, known: evidenceDigest.map { [Self.evidenceFileName: $0] } ?? [:])
+        return try writeManifest(final, known: known)
     }
 }
