@@ -21,6 +21,25 @@ struct JWSTests {
         #expect(try pki.leaf.publicKey().isValidSignature(Base64URL.decode(parts[2]) ?? Data(), for: Data("\(parts[0]).\(parts[1])".utf8)))
     }
 
+    /// The signer hashes the header once and each payload on its own; the signature must still cover the whole
+    /// signing input `header.payload` (RFC 7515 §5.1), for payloads of every size, from one signer used many times.
+    @Test("A signer's signatures cover the header and the payload, for payloads of any length, signed one after another")
+    func signerCoversWholeInput() throws {
+        let pki = try SimulatorPKI.default
+        let signer = JWSSigner(key: pki.leafKey, x5c: pki.chain)
+        let publicKey = try pki.leaf.publicKey()
+        for length in [0, 1, 2, 3, 55, 56, 63, 64, 65, 5_000] {
+            let payload = Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+            let parts = try signer.sign(payload: payload).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            try #require(parts.count == 3)
+            #expect(parts[0] == signer.encodedHeader)
+            let signature = Base64URL.decode(parts[2]) ?? Data()
+            #expect(try publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8)), "payload of \(length) bytes")
+            #expect(try !publicKey.isValidSignature(signature, for: Data("\(parts[0])x.\(parts[1])".utf8)))
+            #expect(try !publicKey.isValidSignature(signature, for: Data(".\(parts[1])".utf8)))
+        }
+    }
+
     @Test("Decoding returns header fields, payload, signature and signing input; unknown header members are ignored")
     func decodeParts() throws {
         let jws = try Fixtures.jws("xcode/xcode-signed-transaction")

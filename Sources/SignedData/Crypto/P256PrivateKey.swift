@@ -68,6 +68,26 @@ public struct P256PrivateKey: Sendable {
         let der = try message.withContiguousStorageIfAvailable { try signer.sign($0) } ?? [UInt8](message).withUnsafeBufferPointer { try signer.sign($0) }
         return try ECDSASignature.raw(fromDER: der)
     }
+
+    /// A signer for messages that all start with `prefix` (a JWS header), which it hashes once: each signature
+    /// then hashes only the rest of its message.
+    ///
+    /// - Throws: ``SignedDataError`` `.cryptoFailure` if OpenSSL cannot hash the prefix.
+    func signer(prefixedBy prefix: [UInt8]) throws -> PrefixedSigner {
+        PrefixedSigner(context: try SigningContext(key: key, prefix: prefix))
+    }
+}
+
+/// Signs messages that start with a fixed prefix; see ``P256PrivateKey/signer(prefixedBy:)``.
+struct PrefixedSigner: Sendable {
+    fileprivate let context: SigningContext
+
+    /// The raw 64-byte r‖s ES256 signature of the prefix followed by `rest`.
+    ///
+    /// - Throws: ``SignedDataError`` `.cryptoFailure` if OpenSSL fails to sign.
+    func signature(forRest rest: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
+        try ECDSASignature.raw(fromDER: context.sign(rest))
+    }
 }
 
 extension P256PublicKey {
@@ -77,7 +97,8 @@ extension P256PublicKey {
     }
 }
 
-/// A digest-sign context initialised once for a key; each signature works on a clone of it.
+/// A digest-sign context initialised once for a key (and a prefix of every message, if given); each signature
+/// works on a clone of it.
 ///
 /// `@unchecked Sendable`: `template` is never modified after init; the only operation on it afterwards,
 /// `EVP_MD_CTX_copy_ex`, reads it, and that read is serialised by `lock` because OpenSSL does not promise
@@ -86,13 +107,18 @@ private final class SigningContext: @unchecked Sendable {
     private let template: OpaquePointer
     private let lock = NSLock()
 
-    init(key: EVPKey) throws {
+    /// - Parameter prefix: bytes that start every message signed, hashed into the template once.
+    init(key: EVPKey, prefix: [UInt8] = []) throws {
         guard let template = EVP_MD_CTX_new() else {
             throw OpenSSLSupport.error(.cryptoFailure, "Could not allocate a digest context.")
         }
         guard EVP_DigestSignInit_ex(template, nil, "SHA256", nil, nil, key.pointer, nil) == 1 else {
             EVP_MD_CTX_free(template)
             throw OpenSSLSupport.error(.invalidKey, "OpenSSL cannot sign ES256 with this key.")
+        }
+        guard prefix.isEmpty || EVP_DigestSignUpdate(template, prefix, prefix.count) == 1 else {
+            EVP_MD_CTX_free(template)
+            throw OpenSSLSupport.error(.cryptoFailure, "OpenSSL could not hash the start of the messages to sign.")
         }
         self.template = template
     }
@@ -115,7 +141,9 @@ private final class SigningContext: @unchecked Sendable {
         EVP_MD_CTX_set_flags(context, EVP_MD_CTX_FLAG_FINALISE)
         var signature = [UInt8](repeating: 0, count: 80)
         var length = signature.count
-        let status = EVP_DigestSign(context, &signature, &length, message.baseAddress, message.count)
+        // Update and final rather than one-shot EVP_DigestSign, which refuses a context that has hashed a prefix.
+        let status = EVP_DigestSignUpdate(context, message.baseAddress, message.count) == 1
+            ? EVP_DigestSignFinal(context, &signature, &length) : 0
         guard status == 1 else {
             throw OpenSSLSupport.error(.cryptoFailure, "OpenSSL failed to produce an ES256 signature.")
         }

@@ -150,6 +150,7 @@ public struct JWSSigner: Sendable {
     /// The signing key.
     public let key: P256PrivateKey
     private let encodedHeaderBytes: [UInt8]
+    private let headerSigner: PrefixedSigner?
 
     /// The header, already base64url-encoded.
     public var encodedHeader: String {
@@ -172,6 +173,9 @@ public struct JWSSigner: Sendable {
     public init(key: P256PrivateKey, headerJSON: Data) {
         self.key = key
         self.encodedHeaderBytes = Base64URL.encodedBytes(headerJSON)
+        // The encoded header and its dot start every signing input; hashed once here, not for every payload (an
+        // x5c chain makes it kilobytes long). Should OpenSSL refuse, each signature hashes the whole input.
+        self.headerSigner = try? key.signer(prefixedBy: encodedHeaderBytes + [UInt8(ascii: ".")])
     }
 
     /// Signs one payload.
@@ -184,7 +188,12 @@ public struct JWSSigner: Sendable {
         compact.append(contentsOf: encodedHeaderBytes)
         compact.append(UInt8(ascii: "."))
         Base64URL.append(payload, to: &compact)
-        let signature = try key.signature(for: compact)
+        let signature = try compact.withUnsafeBufferPointer { input in
+            if let headerSigner {
+                return try headerSigner.signature(forRest: UnsafeBufferPointer(rebasing: input[(encodedHeaderBytes.count + 1)...]))
+            }
+            return try key.signature(for: input)
+        }
         compact.append(UInt8(ascii: "."))
         Base64URL.append(signature, to: &compact)
         return String(decoding: compact, as: UTF8.self)
