@@ -82,18 +82,24 @@ public struct JSONField {
             sink.error(.wrongType, "expected an object, found \(value.typeDescription)", pointer: pointer, at: location)
             return nil
         }
-        // The last of duplicate keys wins; small objects (most of them) are checked without hashing.
-        var seen = Set<String>()
+        // The last of duplicate keys wins, in the place of its last occurrence; small objects (most of them) are
+        // checked without hashing.
         let pointer = self.pointer
         var result: [(key: String, keyLocation: SourceLocation, field: JSONField)] = []
         result.reserveCapacity(object.members.count)
-        let small = object.members.count <= 16
-        for member in object.members.reversed() {
-            let duplicate = small ? result.contains { $0.key == member.key } : !seen.insert(member.key).inserted
-            if duplicate { continue }
+        if object.members.count <= 16 {
+            for member in object.members {
+                if let earlier = result.firstIndex(where: { $0.key == member.key }) { result.remove(at: earlier) }
+                result.append((member.key, member.keyLocation, JSONField(member.value, in: pointer, .key(member.key))))
+            }
+            return result
+        }
+        var seen = Set<String>()
+        for member in object.members.reversed() where seen.insert(member.key).inserted {
             result.append((member.key, member.keyLocation, JSONField(member.value, in: pointer, .key(member.key))))
         }
-        return result.reversed()
+        result.reverse()
+        return result
     }
 
     public func string(_ sink: DiagnosticCollector) -> String? {
@@ -143,7 +149,7 @@ public struct ObjectFields {
     /// Whether each member was read or ignored, by position in `members`.
     private var read: [Bool]
     /// Every key asked for, present or not: the known keys, for suggestions.
-    private var asked: [String] = []
+    private var asked: [String]
     /// Whether the value was an object at all.
     public let isObject: Bool
 
@@ -159,6 +165,8 @@ public struct ObjectFields {
             self.isObject = false
         }
         read = Array(repeating: false, count: members.count)
+        asked = []
+        asked.reserveCapacity(16)
     }
 
     /// The member named `key`, or an error (`code`, by default MX011) if it is missing. `null` counts as missing.
