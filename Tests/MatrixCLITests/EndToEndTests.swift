@@ -34,11 +34,9 @@ struct EndToEndTests {
         let records = try records(run)
         #expect(records.count == (try stepCount(matrices.appendingPathComponent("release.json"))))
         // Each line is exactly what JSONEncoder writes for its record (the writer encodes records by hand).
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let lines = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n")
         for (line, record) in zip(lines, records) {
-            #expect(String(line) == String(decoding: try encoder.encode(record), as: UTF8.self))
+            #expect(String(line) == String(decoding: try ReferenceEncoder.encode(record), as: UTF8.self))
         }
         #expect(records.allSatisfy { $0.verdict == .pass })
         #expect(records.map(\.seq) == Array(1...records.count))

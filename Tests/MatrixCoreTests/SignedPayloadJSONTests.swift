@@ -8,12 +8,6 @@ import TestSupport
 /// Apple: https://developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload
 @Suite("Signed payload JSON")
 struct SignedPayloadJSONTests {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     static let awkward = "a \"quoted\" back\\slash / path\n\r\t\u{8}\u{1} é 😀"
 
     static var fullTransaction: JWSTransactionDecodedPayload {
@@ -53,7 +47,7 @@ struct SignedPayloadJSONTests {
     }
 
     func expectSame(_ value: some Encodable, _ compact: [UInt8]) throws {
-        let expected = try Self.encoder.encode(value)
+        let expected = try ReferenceEncoder.encode(value)
         #expect(String(decoding: compact, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
     }
 

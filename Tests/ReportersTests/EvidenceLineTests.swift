@@ -1,17 +1,12 @@
 import Foundation
 import MatrixCore
 import Testing
+import TestSupport
 @testable import Reporters
 
 /// The hand-written evidence encoding is byte for byte what `JSONEncoder` writes, and knows every field.
 @Suite("Evidence line")
 struct EvidenceLineTests {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     /// Awkward text: quotes, backslashes, slashes, every kind of control character, non-ASCII and emoji.
     static let awkward = "a \"quoted\" back\\slash / path\n\r\t\u{8}\u{C}\u{1}\u{1F}\u{7F} é e\u{301} \u{2028} 😀"
 
@@ -62,13 +57,13 @@ struct EvidenceLineTests {
     func fullRecord() throws {
         let record = Self.full
         #expect(String(decoding: EvidenceLine.encode(record), as: UTF8.self)
-            == String(decoding: try Self.encoder.encode(record), as: UTF8.self))
+            == String(decoding: try ReferenceEncoder.encode(record), as: UTF8.self))
     }
 
     @Test("Every sample record encodes as JSONEncoder encodes it")
     func sampleRecords() throws {
         for record in Sample.records {
-            #expect(EvidenceLine.encode(record) == [UInt8](try Self.encoder.encode(record)), "\(record.case) #\(record.step)")
+            #expect(EvidenceLine.encode(record) == [UInt8](try ReferenceEncoder.encode(record)), "\(record.case) #\(record.step)")
         }
     }
 
@@ -77,7 +72,7 @@ struct EvidenceLineTests {
         let record = EvidenceRecord(run: "", seq: 0, environment: "", build: "", device: "", os: "", account: AccountRef(alias: "", state: ""),
                                     case: "", kind: "", step: 0, action: Step(action: .observe), product: nil, expected: Expectation(),
                                     observed: Observation(), verdict: .blocked, reason: nil, wallStart: "", wallEnd: "", storeTime: nil)
-        #expect(EvidenceLine.encode(record) == [UInt8](try Self.encoder.encode(record)))
+        #expect(EvidenceLine.encode(record) == [UInt8](try ReferenceEncoder.encode(record)))
     }
 
     /// The stored properties of `value` beside the keys its JSON object has.
@@ -117,7 +112,7 @@ struct EvidenceLineTests {
                 let text = String(repeating: "a", count: position) + special + String(repeating: "b", count: length - position - 1)
                 var json = CompactJSONWriter()
                 json.string(text)
-                #expect(json.bytes == [UInt8](try Self.encoder.encode(text)), "\(length) \(position)")
+                #expect(json.bytes == [UInt8](try ReferenceEncoder.encode(text)), "\(length) \(position)")
             }
         }
     }

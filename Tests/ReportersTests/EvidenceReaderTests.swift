@@ -1,14 +1,13 @@
 import Foundation
 import MatrixCore
 import Testing
+import TestSupport
 @testable import Reporters
 
 @Suite("Evidence reader")
 struct EvidenceReaderTests {
     private static func lines(_ records: [EvidenceRecord]) throws -> [Data] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try records.map { try encoder.encode($0) + Data([0x0A]) }
+        try records.map { try ReferenceEncoder.encode($0) + Data([0x0A]) }
     }
 
     private func read(_ data: Data) throws -> (records: [EvidenceRecord], droppedTornLine: Bool) {
