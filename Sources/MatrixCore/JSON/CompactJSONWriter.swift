@@ -135,11 +135,8 @@ public struct CompactJSONWriter {
     }
 
     @inlinable public mutating func bool(_ value: Bool) {
-        if value {
-            storage.append(contentsOf: [0x74, 0x72, 0x75, 0x65])          // true
-        } else {
-            storage.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])    // false
-        }
+        let text: StaticString = value ? "true" : "false"
+        text.withUTF8Buffer { storage.append(contentsOf: $0) }
     }
 
     /// An array of strings.
