@@ -35,6 +35,16 @@ struct RunExecOptionsTests {
         #expect(stderr.contains("error: " + message), "stderr: \(stderr)")
     }
 
+    @Test("a --jobs that is not a number from 1 to 256: exit 64 and no run directory", arguments: ["0", "abc", "999"])
+    func badJobsLeaveNothing(jobs: String) async throws {
+        let out = try MatrixBinary.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let (code, stderr) = try await run(["run", matrix, "--out", out.path, "--jobs", jobs])
+        #expect(code == 64)
+        #expect(stderr.contains("--jobs"), "stderr: \(stderr)")
+        #expect(MatrixBinary.runDirectories(under: out).isEmpty)
+    }
+
     @Test("a driver that never answers initialize: exit 69 within the step timeout, a clear message, no run directory")
     func silentDriverIsUnavailable() async throws {
         let out = try MatrixBinary.scratchDirectory()

@@ -71,13 +71,15 @@ struct RunCommand {
         guard let args = try Arguments.parse(arguments, options: Self.allOptions, help: Self.help, on: console) else { return .success }
         console.quiet = args.has("--quiet")
         console.verbose = args.has("--verbose")
+        // Checked before the run directory is created: a usage error leaves nothing behind.
+        let requestedJobs = try args.int("--jobs", in: 1...256)
         let trap = SignalTrap()
         defer { trap.release() }
         let setup = args.value("--resume") != nil ? try await resume(args) : try await start(args)
         let execAdapter = setup.adapter as? ExecAdapter
         // A person performs one case at a time; an external driver too, unless --jobs starts more of them.
         let defaultJobs = setup.adapter is GuidedAdapter || execAdapter != nil ? 1 : ProcessInfo.processInfo.activeProcessorCount
-        let jobs = try args.int("--jobs", in: 1...256) ?? defaultJobs
+        let jobs = requestedJobs ?? defaultJobs
 
         let runner = Runner(matrix: setup.matrix, adapter: setup.adapter, context: setup.context, jobs: jobs)
         let printer = ProgressPrinter(console: console, total: setup.cases.count)
