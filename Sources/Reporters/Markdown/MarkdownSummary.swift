@@ -13,7 +13,8 @@ public enum MarkdownSummary {
         String(decoding: Reports.render(.markdown, records: records, manifest: manifest), as: UTF8.self)
     }
 
-    /// Everything before the failures: title, metadata, counts and the table of cases.
+    /// Everything before the table's rows (``caseRow(_:)``) and the failures: title, metadata, counts and the
+    /// heading of the table of cases.
     static func head(_ cases: [CaseOverview], counts: RunCounts, manifest: RunManifest) -> String {
         let overall = Verdict.summarise(cases.map(\.verdict))
         var lines: [String] = []
@@ -36,15 +37,18 @@ public enum MarkdownSummary {
         } else {
             lines.append("| Case | Kind | Account | Verdict | Steps | First problem |")
             lines.append("|---|---|---|---|---|---|")
-            for matrixCase in cases {
-                let problem = matrixCase.firstProblem.map { $0.text(orElse: StepText.label) }
-                lines.append("| " + [
-                    Markdown.code(matrixCase.id), Markdown.text(matrixCase.kind), Markdown.text(matrixCase.account.alias),
-                    "**\(StepText.label(matrixCase.verdict))**", matrixCase.counts.phrase, problem.map(Markdown.text) ?? "",
-                ].joined(separator: " | ") + " |")
-            }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A case's row of the table of cases that ends ``head(_:counts:manifest:)``, on a line of its own (the
+    /// rows are rendered as the cases arrive, and follow the head).
+    static func caseRow(_ matrixCase: CaseOverview) -> String {
+        let problem = matrixCase.firstProblem.map { $0.text(orElse: StepText.label) }
+        return "\n| " + [
+            Markdown.code(matrixCase.id), Markdown.text(matrixCase.kind), Markdown.text(matrixCase.account.alias),
+            "**\(StepText.label(matrixCase.verdict))**", matrixCase.counts.phrase, problem.map(Markdown.text) ?? "",
+        ].joined(separator: " | ") + " |"
     }
 
     /// The heading of the failures section, which follows ``head(_:counts:manifest:)`` when there is a failure.

@@ -26,6 +26,8 @@ final class ReportComposer {
     private var milliseconds: Int64 = 0
     private let junit: Spool?
     private let markdown: Spool?
+    /// The rows of `summary.md`'s table of cases.
+    private let markdownRows: Spool?
     private var markdownBlocks = 0
     private var markdownOmitted = 0
     private let html: Spool?
@@ -51,6 +53,8 @@ final class ReportComposer {
         }
         junit = try spool(.junit)
         markdown = try spool(.markdown)
+        markdownRows = wanted.contains(.markdown)
+            ? try Spool(path: spoolDirectory?.appendingPathComponent(".summary-rows.spool").path) : nil
         html = try spool(.html)
     }
 
@@ -70,6 +74,7 @@ final class ReportComposer {
         for verdict in Verdict.allCases { steps[verdict] += overview.counts[verdict] }
         milliseconds = StepText.saturatingSum(milliseconds, overview.wallMilliseconds)
         try junit?.append(JUnitReport.suite(matrixCase, overview: overview))
+        try markdownRows?.append(MarkdownSummary.caseRow(overview))
         if let markdown {
             for block in MarkdownSummary.problemBlocks(matrixCase) {
                 if markdownBlocks < Self.detailedProblemLimit {
@@ -103,6 +108,7 @@ final class ReportComposer {
         case .markdown:
             guard let markdown else { return }
             try sink.write(MarkdownSummary.head(cases, counts: counts, manifest: manifest))
+            try markdownRows?.copyAll(to: sink)
             if markdownBlocks > 0 {
                 try sink.write(MarkdownSummary.problemsHeading)
                 try markdown.copyAll(to: sink)
@@ -137,6 +143,7 @@ final class ReportComposer {
     func close() {
         junit?.remove()
         markdown?.remove()
+        markdownRows?.remove()
         html?.remove()
     }
 }
