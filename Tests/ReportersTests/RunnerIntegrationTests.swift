@@ -85,4 +85,45 @@ struct RunnerIntegrationTests {
         let html = try String(contentsOf: directory.url.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(html.contains("+1d"))
     }
+
+    /// Keeps the batches a runner appends, to see how records reach the sink.
+    actor BatchSink: EvidenceSink {
+        var batches: [[EvidenceRecord]] = []
+
+        func append(_ record: EvidenceRecord) async throws {
+            batches.append([record])
+        }
+
+        func append(_ prepared: PreparedEvidence) async throws {
+            batches.append(prepared.records)
+        }
+    }
+
+    @Test("With several jobs a long case reaches the sink in batches as it runs, and the evidence is the same as with one job")
+    func longCaseStreams() async throws {
+        var matrix = Self.matrix
+        let long = MatrixCase(id: "long", kind: "renewal", account: "fresh",
+                              steps: [Step(action: .launch)] + Array(repeating: Step(action: .advanceTime, by: ISO8601Duration(days: 1)), count: 199))
+        matrix.cases = [long] + (0..<6).map { index in
+            var copy = Self.matrix.cases[index % 2]
+            copy.id += "#\(index)"
+            return copy
+        }
+        let context = RunContext(runID: "run-1", environment: "exec", build: "local", device: "Simulator", os: "iOS 26.1")
+        let one = BatchSink()
+        _ = try await Runner(matrix: matrix, adapter: StubAdapter(), context: context, wallClock: FixedClock(), jobs: 1).run(into: one)
+        let several = BatchSink()
+        let summary = try await Runner(matrix: matrix, adapter: StubAdapter(), context: context, wallClock: FixedClock(), jobs: 2)
+            .run(into: several)
+        let batches: [[EvidenceRecord]] = await several.batches
+        let records: [EvidenceRecord] = batches.flatMap { $0 }
+        let expected: [EvidenceRecord] = await one.batches.flatMap { $0 }
+        #expect(records == expected)
+        let seqs: [Int] = records.map(\.seq)
+        #expect(seqs == Array(1...218))
+        let longBatches = batches.filter { $0.first?.case == "long" }
+        #expect(longBatches.count >= 4, "200 records in batches of at most 64")
+        #expect(longBatches.allSatisfy { $0.count <= 64 && $0.allSatisfy { $0.case == "long" } })
+        #expect(summary.cases[.pass] == 4 && summary.cases[.fail] == 3)
+    }
 }

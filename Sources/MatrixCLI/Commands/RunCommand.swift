@@ -98,12 +98,13 @@ struct RunCommand {
             throw CommandFailure("cannot write evidence: \(error)\nEvidence written so far is kept in \(setup.session.directory.url.path); "
                                  + "resume with `matrix run --resume \(Self.displayPath(setup.session.directory.url))`", code: .ioError)
         }
-        // A signal that came after the last step still stops the run short of complete.
+        // A signal that came after the last step still stops the run short of complete; one that comes while the
+        // run is being finished no longer changes what run.json says, nor the exit status.
         if trap.signalReceived != nil { summary.interrupted = true }
         let directory = try await setup.session.finish(interrupted: summary.interrupted)
         JobSummary.append(from: directory, console: console)
         printer.summary(summary, directory: Self.displayPath(directory.url))
-        if summary.interrupted || trap.signalReceived != nil {
+        if summary.interrupted {
             console.info("resume with `matrix run --resume \(Self.displayPath(directory.url))`", always: true)
             return .interrupted
         }
@@ -221,7 +222,8 @@ struct RunCommand {
                                       signedEnvironment: manifest.signedEnvironment ?? "Sandbox", fault: fault, guided: guided, args: args)
         }
         let context = RunContext(runID: manifest.runId, environment: manifest.environment, build: manifest.build,
-                                 device: manifest.device, os: manifest.os, accountHashes: guided?.hashes ?? [:])
+                                 device: manifest.device, os: manifest.os, accountHashes: guided?.hashes ?? [:],
+                                 appFault: fault?.rawValue)
         var cases = Array(matrix.cases.indices)
         if let ids = manifest.shardCases {
             let wanted = Set(ids)

@@ -3,7 +3,8 @@ import MatrixCore
 import Reporters
 
 /// Checks that a run's evidence agrees with itself, with its `run.json` and with its matrix, record by record
-/// as it is read: `seq` numbers run 1, 2, 3… without gaps or repeats; a case's records come together, steps 0,
+/// as it is read: `seq` numbers run 1, 2, 3… without gaps or repeats; each record names run.json's run,
+/// environment, build, device, OS and app fault; a case's records come together, steps 0,
 /// 1, 2… in order, `blocked` only after a failed or errored step; with the run's matrix (when it can be found
 /// unchanged) each record's case, step, action, account and expectation are the matrix's, each `pass` or
 /// `fail` is the verdict its expected and observed values give, and a complete run holds every step of its
@@ -30,10 +31,27 @@ struct EvidenceConsistency {
     private(set) var problems: [String] = []
     private var hiddenProblems = 0
 
-    /// - Parameter matrix: the run's matrix; `nil` when it cannot be used, and records are then checked
-    ///   against each other and run.json only.
-    init(matrix: Matrix?) {
+    /// What every record repeats of the run: its id, environment, build, device, OS and app fault.
+    private let run: RunFields
+
+    private struct RunFields: Equatable {
+        var run: String
+        var environment: String
+        var build: String
+        var device: String
+        var os: String
+        var appFault: String?
+    }
+
+    /// - Parameters:
+    ///   - matrix: the run's matrix; `nil` when it cannot be used, and records are then checked against each
+    ///     other and run.json only.
+    ///   - manifest: the run's run.json, whose run id, environment, build, device, OS and app fault every record
+    ///     repeats.
+    init(matrix: Matrix?, manifest: RunManifest) {
         self.matrix = matrix
+        run = RunFields(run: manifest.runId, environment: manifest.environment, build: manifest.build, device: manifest.device,
+                        os: manifest.os, appFault: manifest.appFault)
         steps = Dictionary((matrix?.cases ?? []).map { ($0.id, $0.steps) }, uniquingKeysWith: { first, _ in first })
         caseAccounts = Dictionary((matrix?.cases ?? []).map { ($0.id, $0.account) }, uniquingKeysWith: { first, _ in first })
     }
@@ -53,6 +71,11 @@ struct EvidenceConsistency {
             }
         }
         lastSeq = record.seq
+        let recorded = RunFields(run: record.run, environment: record.environment, build: record.build, device: record.device,
+                                 os: record.os, appFault: record.appFault)
+        if recorded != run {
+            problem("\(place): the record's run, environment, build, device, OS or app fault is not run.json's")
+        }
         stepsPerCase[record.case, default: 0] += 1
         checkOrder(record, place: place)
         if let matrix {

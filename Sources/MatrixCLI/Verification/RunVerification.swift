@@ -163,9 +163,9 @@ struct RunVerification {
         var consistency: EvidenceConsistency
         switch matrix {
         case .loaded(let matrix):
-            consistency = EvidenceConsistency(matrix: matrix)
+            consistency = EvidenceConsistency(matrix: matrix, manifest: manifest)
         case .unusable(let why):
-            consistency = EvidenceConsistency(matrix: nil)
+            consistency = EvidenceConsistency(matrix: nil, manifest: manifest)
             report.warnings.append("records not checked against the matrix, verdicts not re-judged: \(why)")
         }
         do {

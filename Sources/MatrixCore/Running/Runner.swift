@@ -190,11 +190,13 @@ public struct Runner: Sendable {
         }
 
         // Several jobs: `jobs` workers each take the next case as soon as they are free, number and prepare its
-        // records, and hand them to a ``CaseHandoff``; this task writes the cases from there in matrix order.
+        // records, and hand them to a ``CaseHandoff``; this task writes them from there in matrix order.
         // Workers never wait for the writer to start a case for them; they wait only when `window` cases are
-        // taken and not yet written, which bounds the memory of cases waiting to be written. A case that runs to
-        // its end records each step not recorded yet, so the sequence numbers of every case are known before
-        // it runs; a case that does not end is the last one written.
+        // taken and not yet written, which bounds the memory of cases waiting to be written. A long case hands
+        // its records over in batches (every `batchSize` records, or every `batchInterval`), so that the case
+        // being written streams to the evidence as with one job. A case that runs to its end records each step
+        // not recorded yet, so the sequence numbers of every case are known before it runs; a case that does not
+        // end is the last one written.
         var seqs: [Int] = []
         var nextSeq = firstSeq + 1
         for caseIndex in order {
@@ -203,34 +205,51 @@ public struct Runner: Sendable {
             nextSeq += steps - min(prior[matrix.cases[caseIndex].id]?.count ?? 0, steps)
         }
         let firstSeqs = seqs
+        let batchSize = 64
+        let batchInterval = Duration.milliseconds(500)
         let handoff = CaseHandoff(count: order.count, window: jobs * 4)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<min(jobs, order.count) {
                 group.addTask {
+                    let clock = ContinuousClock()
                     while let position = await handoff.take() {
                         let caseIndex = order[position]
                         var records: [EvidenceRecord] = []
+                        var numbered = 0
+                        var handedOver = clock.now
                         let finished: Result<Bool, any Error>
                         do {
                             finished = .success(try await self.runCase(caseIndex, prior: prior[self.matrix.cases[caseIndex].id] ?? []) {
                                 var record = $0
-                                record.seq = firstSeqs[position] + records.count
+                                record.seq = firstSeqs[position] + numbered
+                                numbered += 1
                                 records.append(record)
+                                if records.count >= batchSize || clock.now - handedOver >= batchInterval {
+                                    await handoff.deliver(position, sink.prepare(records), ending: nil)
+                                    records = []
+                                    handedOver = clock.now
+                                }
                             })
                         } catch {
                             finished = .failure(error)
                         }
-                        await handoff.finish(position, prepared: sink.prepare(records), complete: finished)
+                        await handoff.deliver(position, sink.prepare(records), ending: finished)
                     }
                 }
             }
             do {
                 var written = 0
-                while let (prepared, complete) = await handoff.nextToWrite() {
+                var recorded: [RecordedStep] = []
+                while let (batches, ending) = await handoff.nextToWrite() {
                     let caseIndex = order[written]
-                    let isComplete = try complete.get()
-                    try await emit(prepared)
-                    finish(caseIndex, (prior[matrix.cases[caseIndex].id] ?? []) + prepared.records.map(RecordedStep.init), complete: isComplete)
+                    for prepared in batches {
+                        try await emit(prepared)
+                        recorded += prepared.records.map(RecordedStep.init)
+                    }
+                    guard let ending else { continue }
+                    let isComplete = try ending.get()
+                    finish(caseIndex, (prior[matrix.cases[caseIndex].id] ?? []) + recorded, complete: isComplete)
+                    recorded = []
                     written += 1
                     if !isComplete {
                         // Later cases are not written: the evidence stays in matrix order, and a resumed run
@@ -375,9 +394,10 @@ public struct Runner: Sendable {
 /// Cases handed from the writer to the workers of a run with several jobs, and their records handed back.
 ///
 /// Workers ``take()`` case positions in order, at most `window` ahead of the last one written, and
-/// ``finish(_:prepared:complete:)`` them in any order; the writer receives them in order from ``nextToWrite()``.
-/// After ``stop()``, or when the task is cancelled, no further case is taken; cases already taken are still
-/// handed back, so the writer sees each of them end.
+/// ``deliver(_:_:ending:)`` their records in batches, in any order of cases; the writer receives each case's
+/// batches in order from ``nextToWrite()``, as they come for the case being written. After ``stop()``, or when
+/// the task is cancelled, no further case is taken; cases already taken are still handed back, so the writer
+/// sees each of them end.
 actor CaseHandoff {
     private let count: Int
     private let window: Int
@@ -385,7 +405,8 @@ actor CaseHandoff {
     private var next = 0
     private var written = 0
     private var stopped = false
-    private var done: [Int: (prepared: PreparedEvidence, complete: Result<Bool, any Error>)] = [:]
+    /// Batches not yet written, by position, and how the case ended once it has.
+    private var delivered: [Int: (batches: [PreparedEvidence], ending: Result<Bool, any Error>?)] = [:]
     private var waitingWorkers: [CheckedContinuation<Void, Never>] = []
     private var waitingWriter: CheckedContinuation<Void, Never>?
 
@@ -410,23 +431,30 @@ actor CaseHandoff {
         }
     }
 
-    /// A case's records; `complete` is whether it ran to its end, or the error that stopped it.
-    func finish(_ position: Int, prepared: PreparedEvidence, complete: Result<Bool, any Error>) {
-        done[position] = (prepared, complete)
+    /// The next records of the case at `position`; `ending`, with the last ones, is whether the case ran to its
+    /// end, or the error that stopped it.
+    func deliver(_ position: Int, _ batch: PreparedEvidence, ending: Result<Bool, any Error>?) {
+        var entry = delivered[position] ?? ([], nil)
+        if !batch.records.isEmpty { entry.batches.append(batch) }
+        entry.ending = ending
+        delivered[position] = entry
         if position == written { wakeWriter() }
     }
 
-    /// The records of the next case in order, once its worker has finished it; `nil` when every case taken is
-    /// written and no further case will be taken.
-    func nextToWrite() async -> (prepared: PreparedEvidence, complete: Result<Bool, any Error>)? {
+    /// The batches of the case being written that arrived since the last call, and how it ended once it has;
+    /// `nil` when every case taken is written and no further case will be taken.
+    func nextToWrite() async -> (batches: [PreparedEvidence], ending: Result<Bool, any Error>?)? {
         while true {
-            if let item = done.removeValue(forKey: written) { return item }
+            if let entry = delivered[written], !entry.batches.isEmpty || entry.ending != nil {
+                delivered[written] = entry.ending == nil ? ([], nil) : nil
+                return entry
+            }
             if written >= next && (stopped || next >= count) { return nil }
             await withCheckedContinuation { waitingWriter = $0 }
         }
     }
 
-    /// The case from ``nextToWrite()`` is written: a worker waiting for room may take another.
+    /// The case being written has ended and is written: a worker waiting for room may take another.
     func wrote() {
         written += 1
         wakeWorkers()
