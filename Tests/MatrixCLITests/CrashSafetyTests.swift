@@ -149,6 +149,34 @@ struct CrashSafetyTests {
         #expect(try String(contentsOf: elsewhere.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n").count == 40)
     }
 
+    @Test("a resumed run keeps its app fault: every record names it, and the run verifies")
+    func resumeKeepsAppFault() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-resume-fault")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let matrix = try bigMatrix(in: dir, copies: 2)
+        let whole = try MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet", "--app-fault", "pendingUnlocks"])
+        #expect(whole.status == 1, "the fault makes a case fail: \(whole.stderr)")
+        let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
+        // The run as an interruption after 10 records leaves it.
+        let evidence = run.appendingPathComponent("evidence.jsonl")
+        let lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n")
+        try (lines.prefix(10).joined(separator: "\n") + "\n").write(to: evidence, atomically: true, encoding: .utf8)
+        for report in ["junit.xml", "summary.md", "report.html"] { try FileManager.default.removeItem(at: run.appendingPathComponent(report)) }
+        let manifestURL = run.appendingPathComponent("run.json")
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        manifest["status"] = "interrupted"
+        manifest.removeValue(forKey: "endedAt")
+        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+
+        let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
+        #expect(resumed.status == 1, "\(resumed.stderr)")
+        let records = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n")
+        #expect(records.count == lines.count)
+        #expect(records.allSatisfy { $0.contains(#""appFault":"pendingUnlocks""#) })
+        let verified = try MatrixBinary.run(["verify", run.path, "--quiet"])
+        #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
+    }
+
     @Test("resuming refuses a complete run and a changed matrix")
     func resumeRefusals() throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-resume")

@@ -206,6 +206,7 @@ struct VerifyCommandTests {
         ("account", "the record's account is someone-else"),
         ("blocked", "recorded blocked, but no earlier step of the case failed or errored"),
         ("order", "step 2 follows step 0 of its case"),
+        ("fault", "the record's run, environment, build, device, OS or app fault is not run.json's"),
     ])
     func inconsistentEvidence(edit: String, finding: String) async throws {
         let release = try await ReleaseRun.make()
@@ -231,6 +232,7 @@ struct VerifyCommandTests {
                 account["alias"] = "someone-else"
                 record["account"] = account
             case "blocked": record["verdict"] = "blocked"
+            case "fault": record["appFault"] = "pendingUnlocks"
             default: record["step"] = 99
             }
             lines[4] = String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self)
