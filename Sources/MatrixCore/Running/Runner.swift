@@ -2,7 +2,7 @@ import Foundation
 
 /// Receives evidence records in matrix order and keeps them.
 ///
-/// A runner hands each batch of records (a step's, or a whole case's) first to ``prepare(_:)``, on the job
+/// A runner hands each batch of records (a step's, or a batch of a case's) first to ``prepare(_:)``, on the job
 /// that produced it, and then, in matrix order, to `append(_ prepared:)`: work that does not depend on the
 /// order (encoding the records) runs in parallel, and only the writing is serial.
 public protocol EvidenceSink: Sendable {
@@ -26,7 +26,7 @@ public struct PreparedEvidence: Sendable {
     /// The records, as the sink keeps them for progress and reports: a sink that has encoded them may leave out
     /// what only the encoding needs (signed data).
     public var records: [EvidenceRecord]
-    /// The sink's encoding of the records, if it made one.
+    /// The sink's encoding of the records, if it made one; only that sink's `prepare(_:)` sets it.
     public var encoded: [UInt8]?
 
     public init(records: [EvidenceRecord], encoded: [UInt8]? = nil) {
@@ -153,7 +153,7 @@ public struct Runner: Sendable {
                 }
             }
         }
-        // Writes a case's or a step's prepared records, numbered already, and counts them.
+        // Writes prepared records (a step's, or a batch of a case's), numbered already, and counts them.
         func emit(_ prepared: PreparedEvidence) async throws {
             try await sink.append(prepared)
             for record in prepared.records {

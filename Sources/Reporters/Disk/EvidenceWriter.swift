@@ -9,8 +9,8 @@ import Darwin
 /// Appends evidence records to a run's `evidence.jsonl`, one JSON object per line.
 ///
 /// Durability. Each line is encoded with sorted keys and unescaped slashes (``EvidenceLine``, the bytes
-/// `JSONEncoder` gives); the lines of one append (a step's, or a whole case's when cases run in parallel) are
-/// written with a single `write()` before the append returns, so once a step's record is appended it survives
+/// `JSONEncoder` gives); the lines of one append (a step's, or a batch of a case's steps when cases run in
+/// parallel) are written with a single `write()` before the append returns, so once a step's record is appended it survives
 /// a crash of the process, a `SIGKILL` or Ctrl-C: the kernel holds it and writes it out whatever happens to the
 /// process. Forcing it to the disk itself (`fsync`) costs milliseconds, so the writer does that at most once per
 /// ``syncInterval`` (100 ms by default), on a thread of its own that appends do not wait for: a flush starts
@@ -21,8 +21,9 @@ import Darwin
 /// every record before ``append(_:)`` returns.
 ///
 /// If a write or flush fails, the partial line is cut off, the error is thrown (by that call, or for a flush
-/// in the background by the next append or ``sync()``), and the writer refuses further records: the file always ends with a complete line. The file is locked
-/// (`flock`) for the writer's process while it is open, so two processes never append to one run.
+/// in the background by the next append or ``sync()``), and the writer refuses further records: the file always
+/// ends with a complete line. The file is locked (`flock`) for the writer's process while it is open, so two
+/// processes never append to one run.
 ///
 /// The writer of a new run also composes the run's reports from the records it writes, so that
 /// ``finish(_:status:endedAt:)`` need not read the evidence back.
@@ -170,7 +171,8 @@ public actor EvidenceWriter: EvidenceSink {
     }
 
     /// Appends prepared records in order, one line each, with a single `write()`; see the type's
-    /// documentation for when they reach the disk.
+    /// documentation for when they reach the disk. `prepared` comes from this writer's ``prepare(_:)`` (its
+    /// lines are written as they are), or has no encoding and is encoded here.
     ///
     /// - Throws: as ``append(_:)``. If the disk takes only part of the lines, the complete ones are kept
     ///   (and counted), the partial one is cut off, and the writer stops.
