@@ -196,7 +196,7 @@ public final class LocalSession: CaseSession {
     func observe(account: String, device: Device, result: String?, message: String?, touched: [String]) -> Observation {
         let start = notificationCursor[account] ?? 0
         let all = store.notifications
-        let sent = all.indices.filter { $0 >= start && all[$0].account == account }.map { all[$0] }
+        let sent = all[min(start, all.count)...].filter { $0.account == account }
         notificationCursor[account] = all.count
         var latest: [String: StoreTransaction] = [:]
         for transaction in store.transactions where transaction.account == account { latest[transaction.productId] = transaction }
