@@ -193,7 +193,7 @@ public struct Runner: Sendable {
         // records, and hand them to a ``CaseHandoff``; this task writes them from there in matrix order.
         // Workers never wait for the writer to start a case for them; they wait only when `window` cases are
         // taken and not yet written, which bounds the memory of cases waiting to be written. A long case hands
-        // its records over in batches (every `batchSize` records, or every `batchInterval`), so that the case
+        // its records over in batches (every `batchSize` records, or every `batchInterval`) and lets the writer run, so that the case
         // being written streams to the evidence as with one job. A case that runs to its end records each step
         // not recorded yet, so the sequence numbers of every case are known before it runs; a case that does not
         // end is the last one written.
@@ -206,7 +206,7 @@ public struct Runner: Sendable {
         }
         let firstSeqs = seqs
         let batchSize = 64
-        let batchInterval = Duration.milliseconds(500)
+        let batchInterval = Duration.milliseconds(100)
         let handoff = CaseHandoff(count: order.count, window: jobs * 4)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<min(jobs, order.count) {
@@ -228,6 +228,10 @@ public struct Runner: Sendable {
                                     await handoff.deliver(position, sink.prepare(records), ending: nil)
                                     records = []
                                     handedOver = clock.now
+                                    // Cases run without suspending, and the shared pool has a thread per core: without
+                                    // a yield, jobs in long cases would keep the writer (and a signal's handling) from
+                                    // running until a case ends.
+                                    await Task.yield()
                                 }
                             })
                         } catch {
