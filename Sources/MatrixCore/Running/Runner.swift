@@ -193,8 +193,8 @@ public struct Runner: Sendable {
         // records, and hand them to a ``CaseHandoff``; this task writes them from there in matrix order.
         // Workers never wait for the writer to start a case for them; they wait only when `window` cases are
         // taken and not yet written, which bounds the memory of cases waiting to be written. A long case hands
-        // its records over in batches (every `batchSize` records, or every `batchInterval`) and lets the writer run, so that the case
-        // being written streams to the evidence as with one job. A case that runs to its end records each step
+        // its records over in batches (every `batchSize` records, or every `batchInterval`) and lets the writer
+        // run, so that the case being written streams to the evidence as with one job. A case that runs to its end records each step
         // not recorded yet, so the sequence numbers of every case are known before it runs; a case that does not
         // end is the last one written.
         var seqs: [Int] = []

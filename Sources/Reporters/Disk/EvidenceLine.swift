@@ -10,6 +10,16 @@ enum EvidenceLine {
         json.record(record)
         return json.bytes
     }
+
+    /// The records' lines, each ended by a newline, in one buffer.
+    static func lines(_ records: [EvidenceRecord]) -> [UInt8] {
+        var json = CompactJSONWriter(capacity: records.count << 13)
+        for record in records {
+            json.record(record)
+            json.endLine()
+        }
+        return json.bytes
+    }
 }
 
 extension CompactJSONWriter {

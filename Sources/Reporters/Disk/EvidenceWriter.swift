@@ -160,14 +160,10 @@ public actor EvidenceWriter: EvidenceSink {
     /// keep everything but their signed data, which only the lines need: reports and progress do not show it,
     /// and a run's jobs then keep the large signed strings to themselves.
     public nonisolated func prepare(_ records: [EvidenceRecord]) -> PreparedEvidence {
-        var json = CompactJSONWriter(capacity: records.count << 13)
+        let lines = EvidenceLine.lines(records)
         var kept = records
-        for index in kept.indices {
-            json.record(kept[index])
-            json.endLine()
-            kept[index].observed?.signedData = []
-        }
-        return PreparedEvidence(records: kept, encoded: json.bytes)
+        for index in kept.indices { kept[index].observed?.signedData = [] }
+        return PreparedEvidence(records: kept, encoded: lines)
     }
 
     /// Appends prepared records in order, one line each, with a single `write()`; see the type's
@@ -180,7 +176,7 @@ public actor EvidenceWriter: EvidenceSink {
         try checkOpen()
         let records = prepared.records
         guard !records.isEmpty else { return }
-        let lines = prepared.encoded ?? prepare(records).encoded ?? []
+        let lines = prepared.encoded ?? EvidenceLine.lines(records)
         // Records whose lines are whole in the file when the write fails.
         var kept = 0
         var keptBytes = 0
