@@ -122,6 +122,36 @@ struct TransactionRulesTests {
         #expect(try await grace.step(.advanceTime, monthly) { $0.to = .gracePeriodEnd }.entitlements == [])
     }
 
+    @Test("lookups by account and product agree with a scan of every transaction, across accounts, renewals, upgrades, refunds and sharing")
+    func indexedLookupsAgreeWithScans() async throws {
+        let accounts = [Account(alias: "org"), Account(alias: "member", familyOrganizer: "org")]
+        let h = try Harness(accounts: accounts, account: "org")
+        _ = try await h.step(.launch)
+        _ = try await h.step(.purchase, monthly)
+        _ = try await h.step(.renew, monthly) { $0.count = 3 }
+        _ = try await h.step(.purchase, coins)
+        _ = try await h.step(.purchase, pro)
+        _ = try await h.step(.purchase, ExampleMatrix.yearly)
+        _ = try await h.step(.refund, pro)
+        _ = try await h.step(.renew, ExampleMatrix.yearly)
+        _ = try await h.step(.launch) { $0.account = "member" }
+        let all = h.store.transactions
+        #expect(all.contains { $0.account == "member" }, "the member received shared transactions")
+        for account in ["org", "member", "nobody"] {
+            #expect(h.store.transactions(account: account).map(\.transactionId)
+                == all.filter { $0.account == account }.map(\.transactionId))
+            #expect(h.store.renewalCount(account: account)
+                == all.filter { $0.account == account && $0.transactionReason == "RENEWAL" }.count)
+            for product in [monthly, coins, pro, ExampleMatrix.yearly, "unknown"] {
+                #expect(h.store.lastTransaction(account: account, productID: product)?.transactionId
+                    == all.last { $0.account == account && $0.productId == product }?.transactionId)
+                #expect(h.store.lastTransaction(account: account, productID: product) { !$0.isRevoked }?.transactionId
+                    == all.last { $0.account == account && $0.productId == product && !$0.isRevoked }?.transactionId)
+            }
+        }
+        #expect(h.store.renewalCount(account: "org") == 4)
+    }
+
     // Apple: https://developer.apple.com/documentation/storekit/transaction/all
     @Test("Transaction.all keeps unfinished consumables and refunded ones, drops finished ones unless SKIncludeConsumableInAppPurchaseHistory")
     func transactionAll() async throws {

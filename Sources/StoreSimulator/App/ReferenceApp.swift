@@ -251,14 +251,14 @@ public final class ReferenceApp {
                 products.insert(sub.productId)
             }
         case .keepsUpgradedProduct:
-            for transaction in store.transactions where transaction.account == device.account && transaction.isUpgraded && !transaction.isRevoked {
+            for transaction in store.transactions(account: device.account) where transaction.isUpgraded && !transaction.isRevoked {
                 if let sub = store.subscription(account: device.account, product: transaction.productId), sub.state.grantsAccess {
                     products.insert(transaction.productId)
                 }
             }
         case .expiredSubscriptionKept:
-            for transaction in store.transactions
-            where transaction.account == device.account && transaction.productType == .autoRenewable && !transaction.isRevoked && !transaction.isUpgraded {
+            for transaction in store.transactions(account: device.account)
+            where transaction.productType == .autoRenewable && !transaction.isRevoked && !transaction.isUpgraded {
                 products.insert(transaction.productId)
             }
         case .cachesExpirationDate:

@@ -198,10 +198,9 @@ public final class LocalSession: CaseSession {
         let all = store.notifications
         let sent = all[min(start, all.count)...].filter { $0.account == account }
         notificationCursor[account] = all.count
-        var latest: [String: StoreTransaction] = [:]
-        for transaction in store.transactions where transaction.account == account { latest[transaction.productId] = transaction }
-        let order = matrix.catalog.products.map(\.productID)
-        let transactions = order.compactMap { latest[$0]?.observed }
+        let transactions = matrix.catalog.products.compactMap {
+            store.lastTransaction(account: account, productID: $0.productID)?.observed
+        }
         return Observation(
             access: app.access(on: device).sorted(),
             entitlements: store.currentEntitlements(account: account).map(\.productId).sorted(),

@@ -111,8 +111,8 @@ extension AppStoreSimulator {
                                  finished: finished, notify: shouldNotify, excludingDevice: excludingDevice)
         case .nonConsumable:
             // Buying a non-consumable again restores the existing purchase; nothing new is charged.
-            if let owned = transactions.last(where: {
-                $0.account == account && $0.productId == product.productID && !$0.isRevoked && $0.inAppOwnershipType == "PURCHASED"
+            if let owned = lastTransaction(account: account, productID: product.productID, where: {
+                !$0.isRevoked && $0.inAppOwnershipType == "PURCHASED"
             }) {
                 return owned.transactionId
             }
@@ -147,7 +147,7 @@ extension AppStoreSimulator {
                transaction(own.latestTransactionId)?.inAppOwnershipType == "PURCHASED" {
                 continue
             }
-            let previous = transactions.last { $0.account == member && $0.productId == source.productId && $0.inAppOwnershipType == "FAMILY_SHARED" }
+            let previous = lastTransaction(account: member, productID: source.productId) { $0.inAppOwnershipType == "FAMILY_SHARED" }
             let id = addTransaction(account: member, product: product, originalTransactionId: previous?.originalTransactionId,
                                     originalPurchaseDate: previous?.originalPurchaseDate, purchaseDate: source.purchaseDate,
                                     expiresDate: source.expiresDate, ownership: "FAMILY_SHARED", reason: source.transactionReason,

@@ -12,7 +12,7 @@ extension AppStoreSimulator {
             case .consumable:
                 continue
             case .nonConsumable, .nonRenewable:
-                if let latest = transactions.last(where: { $0.account == account && $0.productId == product.productID && !$0.isRevoked }) {
+                if let latest = lastTransaction(account: account, productID: product.productID, where: { !$0.isRevoked }) {
                     result.append(latest)
                 }
             case .autoRenewable:
@@ -29,8 +29,7 @@ extension AppStoreSimulator {
     /// refunded or revoked, or when the app sets `SKIncludeConsumableInAppPurchaseHistory`.
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/all
     public func allTransactions(account: String) -> [StoreTransaction] {
-        transactions.filter { transaction in
-            guard transaction.account == account else { return false }
+        transactions(account: account).filter { transaction in
             guard transaction.productType == .consumable else { return true }
             return !transaction.finished || transaction.isRevoked || configuration.includeConsumableInAppPurchaseHistory
         }
@@ -39,13 +38,16 @@ extension AppStoreSimulator {
     /// `Transaction.latest(for:)`: the account's most recent transaction for a product, if any.
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/latest(for:)
     public func latestTransaction(account: String, productID: String) -> StoreTransaction? {
-        allTransactions(account: account).last { $0.productId == productID }
+        lastTransaction(account: account, productID: productID) { transaction in
+            transaction.productType != .consumable || !transaction.finished || transaction.isRevoked
+                || configuration.includeConsumableInAppPurchaseHistory
+        }
     }
 
     /// `Transaction.unfinished`: the account's transactions the app has not finished.
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/unfinished
     public func unfinishedTransactions(account: String) -> [StoreTransaction] {
-        transactions.filter { $0.account == account && !$0.finished }
+        transactions(account: account).filter { !$0.finished }
     }
 
     /// Subscription state per subscription group name, for groups the account has subscribed to.
@@ -78,6 +80,6 @@ extension AppStoreSimulator {
 
     /// Renewal transactions the account holds.
     public func renewalCount(account: String) -> Int {
-        transactions.filter { $0.account == account && $0.transactionReason == "RENEWAL" }.count
+        renewalCounts[account] ?? 0
     }
 }

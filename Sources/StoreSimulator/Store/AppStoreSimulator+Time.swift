@@ -140,8 +140,8 @@ extension AppStoreSimulator {
     /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/refund
     @discardableResult
     public func refund(account: String, productID: String, reason: Int = 0) throws(StoreError) -> String {
-        guard let target = transactions.last(where: {
-            $0.account == account && $0.productId == productID && !$0.isRevoked && $0.inAppOwnershipType == "PURCHASED"
+        guard let target = lastTransaction(account: account, productID: productID, where: {
+            !$0.isRevoked && $0.inAppOwnershipType == "PURCHASED"
         }) else {
             throw StoreError("account \"\(account)\" has no refundable transaction for \"\(productID)\"")
         }
@@ -172,7 +172,7 @@ extension AppStoreSimulator {
     /// The App Store declines a refund request: nothing changes but `REFUND_DECLINED`.
     /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/refund_declined
     public func declineRefund(account: String, productID: String) throws(StoreError) {
-        guard let target = transactions.last(where: { $0.account == account && $0.productId == productID && !$0.isRevoked }) else {
+        guard let target = lastTransaction(account: account, productID: productID, where: { !$0.isRevoked }) else {
             throw StoreError("account \"\(account)\" has no transaction for \"\(productID)\" to request a refund for")
         }
         notify("REFUND_DECLINED", account: account, transactionId: target.transactionId, groupID: target.subscriptionGroupIdentifier)
@@ -181,9 +181,7 @@ extension AppStoreSimulator {
     /// The App Store reverses a refund it granted: the revocation is lifted, `REFUND_REVERSED` is sent.
     /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/refund_reversed
     public func reverseRefund(account: String, productID: String) throws(StoreError) {
-        guard let target = transactions.last(where: {
-            $0.account == account && $0.productId == productID && $0.revocationType == "REFUND_FULL"
-        }) else {
+        guard let target = lastTransaction(account: account, productID: productID, where: { $0.revocationType == "REFUND_FULL" }) else {
             throw StoreError("account \"\(account)\" has no refunded transaction for \"\(productID)\"")
         }
         let id = target.transactionId

@@ -13,6 +13,11 @@ public final class AppStoreSimulator {
     /// Every transaction, in creation order.
     public internal(set) var transactions: [StoreTransaction] = []
     var transactionIndex: [String: Int] = [:]
+    /// Indices into ``transactions`` per account and product ID, in creation order: lookups by account stay
+    /// proportional to the account's products, not to every transaction (a case can renew thousands of times).
+    var transactionIndices: [String: [String: [Int]]] = [:]
+    /// Renewal transactions per account.
+    var renewalCounts: [String: Int] = [:]
     /// Subscriptions by account and group ID.
     public internal(set) var subscriptions: [SubscriptionKey: SubscriptionState] = [:]
     /// Every notification sent, in order.
@@ -78,6 +83,20 @@ public final class AppStoreSimulator {
         transactionIndex[id].map { transactions[$0] }
     }
 
+    /// The newest transaction of `account` for `productID` that satisfies `predicate`.
+    public func lastTransaction(account: String, productID: String,
+                                where predicate: (StoreTransaction) -> Bool = { _ in true }) -> StoreTransaction? {
+        guard let indices = transactionIndices[account]?[productID] else { return nil }
+        for index in indices.reversed() where predicate(transactions[index]) { return transactions[index] }
+        return nil
+    }
+
+    /// Every transaction of `account`, in creation order.
+    public func transactions(account: String) -> [StoreTransaction] {
+        guard let byProduct = transactionIndices[account] else { return [] }
+        return byProduct.values.joined().sorted().map { transactions[$0] }
+    }
+
     func update(_ id: String, _ change: (inout StoreTransaction) -> Void) {
         guard let index = transactionIndex[id] else { return }
         change(&transactions[index])
@@ -136,6 +155,8 @@ public final class AppStoreSimulator {
             price: ownership == "FAMILY_SHARED" ? 0 : price, currency: currency, storefront: configuration.storefront,
             storefrontId: storefrontId, finished: finished)
         transactionIndex[id] = transactions.count
+        transactionIndices[account, default: [:]][product.productID, default: []].append(transactions.count)
+        if reason == "RENEWAL" { renewalCounts[account, default: 0] += 1 }
         transactions.append(transaction)
         return id
     }
