@@ -62,7 +62,7 @@ public enum MatrixCommand {
             case "merge":
                 return try await MergeCommand(console: console).execute(rest).rawValue
             case "faults":
-                return FaultsCommand(console: console).execute().rawValue
+                return try FaultsCommand(console: console).execute(rest).rawValue
             case "driver":
                 return try await DriverCommand(console: console).execute(rest).rawValue
             case "report":

@@ -67,7 +67,7 @@ struct ArchiveCommandTests {
         let archive = release.root.appendingPathComponent("run.tar.gz")
         try Data("keep me".utf8).write(to: archive)
         let refused = try await CapturedRun.run(["archive", release.run.path, "--out", archive.path])
-        #expect(refused.status == 74)
+        #expect(refused.status == 64, "an existing FILE without --force is a usage error, as for init and merge")
         #expect(refused.stderr.contains("already exists; choose another file, or pass --force"))
         #expect(try Data(contentsOf: archive) == Data("keep me".utf8))
         let forced = try await CapturedRun.run(["archive", release.run.path, "--out", archive.path, "--force"])

@@ -194,6 +194,15 @@ struct CrashSafetyTests {
         try (try String(contentsOf: matrix, encoding: .utf8) + "\n").write(to: matrix, atomically: true, encoding: .utf8)
         let changed = try MatrixBinary.run(["run", "--resume", run.path])
         #expect(changed.status == 65 && changed.stderr.contains("changed since the run started"))
+        // A relative matrix path recorded elsewhere: the error says how to name the matrix.
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        var reference = try #require(object["matrix"] as? [String: Any])
+        reference["path"] = "matrices/started-elsewhere.json"
+        object["matrix"] = reference
+        try JSONSerialization.data(withJSONObject: object).write(to: manifestURL)
+        let elsewhere = try MatrixBinary.run(["run", "--resume", run.path])
+        #expect(elsewhere.status == 66, "\(elsewhere.stderr)")
+        #expect(elsewhere.stderr.contains("matrices/started-elsewhere.json is not found from here; name it: `matrix run MATRIX --resume \(run.path)`"))
     }
 
     @Test("SIGINT and SIGTERM stop at a step boundary, keep the evidence, write an interrupted run.json and exit 130", arguments: [SIGINT, SIGTERM])

@@ -16,7 +16,7 @@ struct JobSummaryTests {
     /// A console whose stderr goes to a file, and that file.
     func console(in root: URL) throws -> (Console, URL) {
         let url = root.appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         return (Console(environment: ["NO_COLOR": "1"], err: try FileHandle(forWritingTo: url)), url)
     }
 

@@ -14,9 +14,12 @@ struct ShardMergeTests {
         for k in 1...3 {
             let result = try MatrixBinary.run(["run", release.path, "--shard", "\(k)/3", "--out", dir.appendingPathComponent("slices").path, "--quiet"])
             #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains(" · shard \(k)/3 · evidence: "), "the summary line names its shard")
         }
         let slices = MatrixBinary.runDirectories(under: dir.appendingPathComponent("slices"))
         try #require(slices.count == 3)
+        let titles = try slices.map { try String(contentsOf: $0.appendingPathComponent("summary.md"), encoding: .utf8).prefix { $0 != "\n" } }
+        #expect(Set(titles) == Set((1...3).map { "# StoreKit Matrix: release (shard \($0)/3) — PASS" }), "each shard's summary.md names it: \(titles)")
         let merged = dir.appendingPathComponent("merged")
         let result = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", merged.path])
         #expect(result.status == 0, "\(result.stderr)")

@@ -64,6 +64,30 @@ struct ValidateCommandTests {
         #expect(result.stderr.isEmpty)
     }
 
+    @Test("--format json on a valid matrix prints an empty array on one line and exits 0")
+    func jsonClean() async throws {
+        let directory = try CommandHarness.directoryWithCatalog()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try write("good.json", in: directory, caseJSON: good)
+        let result = try await CommandHarness.run(["validate", "--format", "json", path])
+        #expect(result.status == 0)
+        #expect(result.stdout == "[]\n")
+    }
+
+    @Test("faults lists every fault with its summary, shows help, and refuses arguments; score names what is missing")
+    func faultsAndScoreArguments() async throws {
+        let listed = try await CommandHarness.run(["faults"])
+        #expect(listed.status == 0)
+        #expect(listed.stdout.split(separator: "\n").count > 5)
+        let help = try await CommandHarness.run(["faults", "--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("USAGE: matrix faults"))
+        let extra = try await CommandHarness.run(["faults", "extra"])
+        #expect(extra.status == 64)
+        #expect(extra.stderr.contains("faults takes no arguments, got \"extra\""))
+        let score = try await CommandHarness.run(["score"])
+        #expect(score.status == 64 && score.stderr.contains("missing MATRIX (the matrix file to score)"))
+    }
+
     @Test("several files: each is checked; an unreadable one exits 66 and the others are still reported")
     func severalFiles() async throws {
         let directory = try CommandHarness.directoryWithCatalog()

@@ -26,8 +26,8 @@ struct ArchiveCommand {
         checks it all again. A run that has not ended (no endedAt in run.json) is refused unless
         --allow-running; FILE is never replaced unless --force.
 
-        Exit status: 0 written, 64 usage, 65 RUN_DIR is not an ended run directory, 66 RUN_DIR cannot be read,
-        69 tar is unavailable, 74 FILE cannot be written (or exists).
+        Exit status: 0 written, 64 usage (including an existing FILE without --force), 65 RUN_DIR is not an ended
+        run directory, 66 RUN_DIR cannot be read, 69 tar is unavailable, 74 FILE cannot be written.
 
         OPTIONS:
         \(Arguments.help(options))
@@ -80,6 +80,8 @@ struct ArchiveCommand {
         } catch let error as RunArchiveError {
             switch error.code {
             case .tarUnavailable: throw CommandFailure(error.message, code: .unavailable)
+            // As `init` and `merge`: replacing a file takes --force.
+            case .outputExists: throw CommandFailure(error.message, code: .usage)
             case .unsupportedFile: throw CommandFailure(error.message, code: .dataError)
             default: throw CommandFailure(error.message, code: .ioError)
             }

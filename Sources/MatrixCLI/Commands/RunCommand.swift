@@ -36,11 +36,12 @@ struct RunCommand {
 
     static let help = """
         USAGE: matrix run MATRIX [options]
-               matrix run --resume RUN_DIR [--jobs N]
+               matrix run [MATRIX] --resume RUN_DIR [--jobs N]
 
         Runs every case of MATRIX and writes evidence to <out>/<environment>/<build>/<run-id>/. Each record is on
         disk when its step ends; Ctrl-C stops at the next step, keeps everything and exits 130. --resume finishes
-        such a run (or one killed outright) without recording any step twice.
+        such a run (or one killed outright) without recording any step twice; it reads the matrix from the path
+        in run.json unless MATRIX names it (needed when the run started in another directory with a relative path).
         Progress lines and the closing summary go to standard error (pipe with 2>&1); nothing goes to stdout.
         Exit status: 0 no step failed (every step passed, or was skipped as an environment limit), 1 a step
         failed, errored or was blocked, 64 usage, 65 invalid matrix or catalog, 66 unreadable matrix, 69
@@ -103,7 +104,7 @@ struct RunCommand {
         if trap.signalReceived != nil { summary.interrupted = true }
         let directory = try await setup.session.finish(interrupted: summary.interrupted)
         JobSummary.append(from: directory, console: console)
-        printer.summary(summary, directory: Self.displayPath(directory.url))
+        printer.summary(summary, shard: setup.session.manifest.shard, directory: Self.displayPath(directory.url))
         if summary.interrupted {
             console.info("resume with `matrix run --resume \(Self.displayPath(directory.url))`", always: true)
             return .interrupted
@@ -196,6 +197,11 @@ struct RunCommand {
             throw CommandFailure("\(runPath) is complete; there is nothing to resume", code: .usage)
         }
         let path = args.positionals.first ?? manifest.matrix.path
+        if args.positionals.isEmpty, !FileManager.default.fileExists(atPath: path) {
+            // run.json keeps the path the run was started with, which may be relative to another directory.
+            throw CommandFailure("the run's matrix \(path) is not found from here; name it: `matrix run MATRIX --resume \(runPath)`",
+                                 code: .noInput)
+        }
         let (matrix, bytes, catalogBytes, _) = try loadMatrix(path, strict: false)
         let digest = MatrixReference(path: path, contents: Data(bytes), name: matrix.name).sha256
         guard digest == manifest.matrix.sha256 else {

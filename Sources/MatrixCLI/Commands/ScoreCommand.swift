@@ -30,7 +30,9 @@ struct ScoreCommand {
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
         guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
-        guard args.positionals.count == 1, let path = args.positionals.first else { throw .usage("score takes one MATRIX") }
+        guard args.positionals.count == 1, let path = args.positionals.first else {
+            throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to score)" : "score takes one MATRIX, got \(args.positionals.count)")
+        }
         let minimum = try args.int("--min-score", in: 0...100) ?? 100
         let format = args.value("--format") ?? "text"
         guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }

@@ -47,7 +47,8 @@ struct ValidateCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let rows = all.map(DiagnosticRow.init)
-            let data = (try? encoder.encode(rows)) ?? Data("[]".utf8)
+            // An empty array on one line (the pretty printer spreads it over three).
+            let data = rows.isEmpty ? Data("[]".utf8) : (try? encoder.encode(rows)) ?? Data("[]".utf8)
             console.outputData(data + Data("\n".utf8))
         } else {
             _ = MatrixCommand.report(all, on: console)
@@ -84,26 +85,6 @@ struct ValidateCommand {
             hint = diagnostic.hint
         }
     }
-}
-
-/// `matrix faults`: the app faults `--app-fault` accepts.
-struct FaultsCommand {
-    let console: Console
-
-    func execute() -> ExitCode {
-        let width = AppFaultNames.all.map(\.count).max() ?? 0
-        for (name, summary) in zip(AppFaultNames.all, AppFaultNames.summaries) {
-            console.output(name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + summary + "\n")
-        }
-        return .success
-    }
-}
-
-import StoreSimulator
-
-enum AppFaultNames {
-    static var all: [String] { AppFault.allCases.map(\.rawValue) }
-    static var summaries: [String] { AppFault.allCases.map(\.summary) }
 }
 
 extension Diagnostic {

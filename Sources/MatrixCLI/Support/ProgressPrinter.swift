@@ -44,11 +44,11 @@ final class ProgressPrinter: @unchecked Sendable {
     }
 
     /// `17 cases: 17 pass · 74 steps: 74 pass · evidence: reports/local/…`.
-    func summary(_ summary: RunSummary, directory: String) {
-        console.info(Self.summaryLine(summary, directory: directory), always: true)
+    func summary(_ summary: RunSummary, shard: String? = nil, directory: String) {
+        console.info(Self.summaryLine(summary, shard: shard, directory: directory), always: true)
     }
 
-    static func summaryLine(_ summary: RunSummary, directory: String) -> String {
+    static func summaryLine(_ summary: RunSummary, shard: String? = nil, directory: String) -> String {
         func counts(_ values: [Verdict: Int]) -> String {
             let parts = Verdict.allCases.compactMap { verdict in values[verdict].map { "\($0) \(verdict.rawValue)" } }
             return parts.isEmpty ? "none" : parts.joined(separator: ", ")
@@ -60,6 +60,7 @@ final class ProgressPrinter: @unchecked Sendable {
             line += " (\(summary.passesWithoutExpectation) pass without an expectation)"
         }
         if summary.interrupted { line += " · interrupted" }
+        if let shard { line += " · shard \(shard)" }
         return line + " · evidence: \(directory)"
     }
 }

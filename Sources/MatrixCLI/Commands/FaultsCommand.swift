@@ -1,0 +1,31 @@
+import Foundation
+import StoreSimulator
+
+/// `matrix faults`: the app faults `--app-fault` accepts, one per line with what the app then does wrong.
+struct FaultsCommand {
+    let console: Console
+
+    static let options: [Arguments.Option] = [
+        .init(name: "--help", takesValue: false, help: "show this help"),
+    ]
+
+    static let help = """
+        USAGE: matrix faults
+
+        Lists the app faults the reference app can be given (`matrix run --app-fault NAME`, `matrix score`), each
+        with the mistake it makes. Exit status: 0.
+
+        OPTIONS:
+        \(Arguments.help(options))
+        """
+
+    func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
+        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
+        guard args.positionals.isEmpty else { throw .usage("faults takes no arguments, got \"\(args.positionals[0])\"") }
+        let width = AppFault.allCases.map(\.rawValue.count).max() ?? 0
+        for fault in AppFault.allCases {
+            console.output(fault.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + fault.summary + "\n")
+        }
+        return .success
+    }
+}
