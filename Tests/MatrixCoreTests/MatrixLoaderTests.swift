@@ -347,7 +347,14 @@ struct MatrixLoaderTests {
         "no such file", "is a directory", "permission denied",
     ])
     func unreadableCatalog(reason: String) throws {
-        let source = MarkedSource(Sample.matrix(cases: Sample.purchaseCase,
+        // The renewal case's renewalInfo expectation names no group: whether its step's product is a
+        // subscription is for the catalog to say, so that is not reported either.
+        let renewal = """
+                {"id": "renewal/vip", "kind": "renewal", "account": "fresh", "steps": [
+                  {"action": "renew", "product": "com.example.vip.monthly", "expect": {"renewalInfo": {"autoRenewStatus": true}}}
+                ]}
+            """
+        let source = MarkedSource(Sample.matrix(cases: Sample.purchaseCase + ",\n" + renewal,
             header: #""schemaVersion": 1, "app": {"bundleId": "com.example.myapp"}, "catalog": ⟨c⟩"Products.storekit","#))
         let result = load(source, catalog: .unreadable(reason: reason))
         #expect(result.matrix == nil)
