@@ -21,7 +21,10 @@ struct MergeCommand {
         same matrix and catalog (same SHA-256) and share environment, build, device, OS, clock, app fault and
         signed environment; no case may appear in two of them. The merged run is
         complete when every case of the matrix is in it and every slice was complete.
-        Exit status: 0 merged, 64 usage, 65 slices that do not fit together, 66 unreadable slice, 74 cannot write.
+        Exit status: 0 merged into a complete run, 1 merged but incomplete (a case in no slice or short of steps,
+        or a slice that did not complete: the run is kept, marked interrupted), 64 usage, 65 slices that do not
+        fit together, 66 unreadable slice, 74 cannot write. The steps' verdicts do not change the exit status
+        (the summary line and the reports give them).
 
         OPTIONS:
         \(Arguments.help(options))
@@ -109,6 +112,7 @@ struct MergeCommand {
             index[matrixCase.id].map { Set($0.lines.map(\.step)).count < matrixCase.steps.count } ?? false
         }.map(\.id)
         let incomplete = !missing.isEmpty || !short.isEmpty || tornSlice || slices.contains { $0.manifest.status != .complete }
+        let finished: RunManifest
         do {
             let directory = try RunDirectory.create(at: outURL)
             let writer = try EvidenceWriter(directory: directory)
@@ -135,7 +139,7 @@ struct MergeCommand {
             }
             try await writer.sync()
             let ended = slices.compactMap(\.manifest.endedAt).max().flatMap { try? Date($0, strategy: .iso8601) } ?? Date()
-            try await writer.finish(manifest, status: incomplete ? .interrupted : .complete, endedAt: ended)
+            finished = try await writer.finish(manifest, status: incomplete ? .interrupted : .complete, endedAt: ended)
         } catch let error as EvidenceWriteError {
             throw CommandFailure("cannot write \(out): \(error)", code: error.code == .runDirectoryExists ? .usage : .ioError)
         } catch {
@@ -148,7 +152,8 @@ struct MergeCommand {
             console.warning("\(missing.count) case\(missing.count == 1 ? " is" : "s are") in no slice (e.g. \(missing.prefix(3).joined(separator: ", "))); the merged run is marked interrupted")
         }
         console.info("merged \(slices.count) slice\(slices.count == 1 ? "" : "s"), \(index.values.map(\.lines.count).reduce(0, +)) steps of \(index.count) cases into \(out)", always: true)
-        return .success
+        console.info(ProgressPrinter.summaryLine(RunSummary(finished.counts, interrupted: incomplete), directory: out), always: true)
+        return incomplete ? .failure : .success
     }
 
     /// The settings slices of one run must share, as (name, this slice's value, the first slice's value).
@@ -157,5 +162,18 @@ struct MergeCommand {
          ("clock", slice.clock, first.clock), ("app fault", slice.appFault, first.appFault),
          ("signed environment", slice.signedEnvironment, first.signedEnvironment),
          ("catalog SHA-256", slice.matrix.catalogSHA256, first.matrix.catalogSHA256)]
+    }
+}
+
+extension RunSummary {
+    /// The summary of a run read back from its manifest's counts (verdicts with no case or step left out, as a
+    /// run's own summary leaves them).
+    init(_ counts: RunCounts, interrupted: Bool) {
+        self.init()
+        for verdict in Verdict.allCases {
+            if counts.cases[verdict] > 0 { cases[verdict] = counts.cases[verdict] }
+            if counts.steps[verdict] > 0 { steps[verdict] = counts.steps[verdict] }
+        }
+        self.interrupted = interrupted
     }
 }
