@@ -399,25 +399,42 @@ public struct Runner: Sendable {
 ///
 /// Workers ``take()`` case positions in order, at most `window` ahead of the last one written, and
 /// ``deliver(_:_:ending:)`` their records in batches, in any order of cases; the writer receives each case's
-/// batches in order from ``nextToWrite()``, as they come for the case being written. After ``stop()``, or when
-/// the task is cancelled, no further case is taken; cases already taken are still handed back, so the writer
-/// sees each of them end.
+/// batches in order from ``nextToWrite()``, as they come for the case being written. The records waiting to
+/// be written are bounded by `heldBytes` (their encoded size): past it, a worker delivering for a case not yet
+/// being written waits for its case's turn, and the worker of the case being written waits for the writer to
+/// take its batches, so long cases side by side, or a writer slower than the jobs, do not pile records up in
+/// memory. After ``stop()``, or when the task is cancelled, no further case is taken; cases already taken are
+/// still handed back, so the writer sees each of them end.
 actor CaseHandoff {
     private let count: Int
     private let window: Int
+    private let heldBytesLimit: Int
     /// The next position to hand out, and the next one to write.
     private var next = 0
     private var written = 0
     private var stopped = false
     /// Batches not yet written, by position, and how the case ended once it has.
     private var delivered: [Int: (batches: [PreparedEvidence], ending: Result<Bool, any Error>?)] = [:]
+    /// The encoded size of the batches in ``delivered``.
+    private var heldBytes = 0
     private var waitingWorkers: [CheckedContinuation<Void, Never>] = []
+    /// Workers waiting in ``deliver(_:_:ending:)`` for room.
+    private var waitingDeliveries: [CheckedContinuation<Void, Never>] = []
     private var waitingWriter: CheckedContinuation<Void, Never>?
 
-    init(count: Int, window: Int) {
+    /// - Parameters:
+    ///   - count: How many cases there are to hand out.
+    ///   - window: How many cases may be taken and not yet written.
+    ///   - heldBytes: How many bytes of records (``PreparedEvidence/encoded``, or 1 KiB a record without an
+    ///     encoding) may wait for cases not yet being written before their workers wait.
+    init(count: Int, window: Int, heldBytes: Int = 16 << 20) {
         self.count = count
         self.window = max(1, window)
+        self.heldBytesLimit = heldBytes
     }
+
+    /// Workers waiting in ``deliver(_:_:ending:)`` for their case's turn (for tests).
+    var waitingDeliveryCount: Int { waitingDeliveries.count }
 
     /// The position of the next case to run, or `nil` when there is none or the run is stopping.
     func take() async -> Int? {
@@ -437,12 +454,31 @@ actor CaseHandoff {
 
     /// The next records of the case at `position`; `ending`, with the last ones, is whether the case ran to its
     /// end, or the error that stopped it.
-    func deliver(_ position: Int, _ batch: PreparedEvidence, ending: Result<Bool, any Error>?) {
+    func deliver(_ position: Int, _ batch: PreparedEvidence, ending: Result<Bool, any Error>?) async {
         var entry = delivered[position] ?? ([], nil)
-        if !batch.records.isEmpty { entry.batches.append(batch) }
+        if !batch.records.isEmpty {
+            entry.batches.append(batch)
+            heldBytes += Self.size(batch)
+        }
         entry.ending = ending
         delivered[position] = entry
         if position == written { wakeWriter() }
+        while mustWait(position) {
+            await withCheckedContinuation { waitingDeliveries.append($0) }
+        }
+    }
+
+    /// Whether the worker of the case at `position` waits before running further: a case not yet being written
+    /// waits for its turn once the records held pass the limit; the case being written waits only for the
+    /// writer to take its own batches, never for other cases (which wait for it).
+    private func mustWait(_ position: Int) -> Bool {
+        guard !stopped, heldBytes > heldBytesLimit else { return false }
+        if position > written { return true }
+        return position == written && !(delivered[position]?.batches.isEmpty ?? true)
+    }
+
+    private static func size(_ batch: PreparedEvidence) -> Int {
+        batch.encoded?.count ?? batch.records.count * 1024
     }
 
     /// The batches of the case being written that arrived since the last call, and how it ended once it has;
@@ -451,6 +487,8 @@ actor CaseHandoff {
         while true {
             if let entry = delivered[written], !entry.batches.isEmpty || entry.ending != nil {
                 delivered[written] = entry.ending == nil ? ([], nil) : nil
+                heldBytes -= entry.batches.reduce(0) { $0 + Self.size($1) }
+                wakeDeliveries()
                 return entry
             }
             if written >= next && (stopped || next >= count) { return nil }
@@ -462,6 +500,7 @@ actor CaseHandoff {
     func wrote() {
         written += 1
         wakeWorkers()
+        wakeDeliveries()
     }
 
     /// Takes no further case, and wakes everyone waiting.
@@ -469,11 +508,19 @@ actor CaseHandoff {
         stopped = true
         wakeWorkers()
         wakeWriter()
+        wakeDeliveries()
     }
 
     private func wakeWriter() {
         waitingWriter?.resume()
         waitingWriter = nil
+    }
+
+    /// Wakes every worker waiting for room; each checks again whether it must wait.
+    private func wakeDeliveries() {
+        let waiting = waitingDeliveries
+        waitingDeliveries = []
+        for delivery in waiting { delivery.resume() }
     }
 
     private func wakeWorkers() {
