@@ -30,9 +30,9 @@ struct Timeline {
     var axisY: Int { observedY + Self.bandHeight + 12 }
     var height: Int { axisY + 24 }
 
-    /// One step placed on the axis.
+    /// One step placed on the axis: the index of its record in the case (records are large to copy).
     struct Point {
-        var record: EvidenceRecord
+        var index: Int
         var x: Int
         /// The store time used, ms since 1970 (carried from the step before when the step has none).
         var time: Int64?
@@ -72,7 +72,7 @@ struct Timeline {
             }
             // Store time should only move forward; if an environment reports it going back, keep step order.
             if let previous = points.last { x = max(x, previous.x + Self.minimumGap) }
-            points.append(Point(record: records[i], x: x, time: times[i]))
+            points.append(Point(index: i, x: x, time: times[i]))
         }
         return points
     }
@@ -80,6 +80,11 @@ struct Timeline {
     /// Width given to elapsed store time for `count` steps.
     static func timeWidth(_ count: Int) -> Int {
         max(minimumTimeWidth, 900 - count * minimumGap)
+    }
+
+    /// The record of the step at `point`.
+    func record(_ point: Point) -> EvidenceRecord {
+        matrixCase.records[point.index]
     }
 
     /// The `<svg>` element.
@@ -91,7 +96,7 @@ struct Timeline {
         var svg = "<svg class=\"timeline\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
             + " role=\"img\" aria-labelledby=\"\(titleID)\">\n"
         svg += "<title id=\"\(titleID)\">\(Markup.text("Timeline of case \(matrixCase.id) over store time"))</title>\n"
-        for (i, point) in points.enumerated() where point.record.verdict == .fail || point.record.verdict == .error {
+        for (i, point) in points.enumerated() where record(point).verdict == .fail || record(point).verdict == .error {
             let next = i + 1 < points.count ? points[i + 1].x : point.x + Self.tailWidth
             svg += rect("failing-column", x: point.x - 10, y: markerY - 14, width: next - point.x + 10,
                         height: axisY - markerY + 14)
@@ -117,7 +122,7 @@ struct Timeline {
     }
 
     private func marker(_ point: Point) -> String {
-        let record = point.record
+        let record = self.record(point)
         let failing = record.verdict == .fail || record.verdict == .error
         var tooltip = "step \(record.step): \(StepText.describe(record.action)) — \(StepText.label(record.verdict))"
         if let time = point.time { tooltip += " — store time \(StepText.storeTimeText(time))" }
@@ -139,7 +144,7 @@ struct Timeline {
     }
 
     private func band(expected: Bool, point: Point, end: Int) -> String {
-        let record = point.record
+        let record = self.record(point)
         let y = expected ? expectedY : observedY
         let width = max(1, end - point.x)
         let tiers: [String]? = expected ? record.expected?.access : record.observed?.access
