@@ -28,7 +28,7 @@ public enum MatrixCommand {
           pki sign                Sign a payload (or many) with the simulator's chain, as the simulator does
           driver local            Serve the embedded environment over the driver protocol (for --env exec)
 
-        Run `matrix <command> --help` for a command's options.
+        Run `matrix <command> --help` for a command's options; `matrix --version` prints the version.
         """
 
     /// Runs the command line and returns the exit code.

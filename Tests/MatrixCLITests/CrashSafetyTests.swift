@@ -202,7 +202,39 @@ struct CrashSafetyTests {
         try JSONSerialization.data(withJSONObject: object).write(to: manifestURL)
         let elsewhere = try MatrixBinary.run(["run", "--resume", run.path])
         #expect(elsewhere.status == 66, "\(elsewhere.stderr)")
-        #expect(elsewhere.stderr.contains("matrices/started-elsewhere.json is not found from here; name it: `matrix run MATRIX --resume \(run.path)`"))
+        #expect(elsewhere.stderr.contains("matrices/started-elsewhere.json is not found from here nor from the directories above the run"))
+        #expect(elsewhere.stderr.contains("name it: `matrix run MATRIX --resume \(run.path)`"))
+    }
+
+    @Test("a run started with relative paths resumes from another directory: its matrix is found above the run, not taken from a file of the same name here")
+    func resumeFromAnotherDirectory() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-resume-elsewhere")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let project = dir.appendingPathComponent("project")
+        let other = dir.appendingPathComponent("other")
+        for directory in [project, other] { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
+        _ = try bigMatrix(in: project, copies: 1)
+        #expect(try MatrixBinary.run(["run", "big.json", "--out", "reports", "--quiet"], in: project).status == 0)
+        let run = try #require(MatrixBinary.runDirectories(under: project.appendingPathComponent("reports")).first)
+        let evidence = run.appendingPathComponent("evidence.jsonl")
+        let lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n")
+        try (lines.prefix(10).joined(separator: "\n") + "\n").write(to: evidence, atomically: true, encoding: .utf8)
+        for report in ["junit.xml", "summary.md", "report.html"] { try FileManager.default.removeItem(at: run.appendingPathComponent(report)) }
+        let manifestURL = run.appendingPathComponent("run.json")
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        #expect((manifest["matrix"] as? [String: Any])?["path"] as? String == "big.json")
+        manifest["status"] = "interrupted"
+        manifest.removeValue(forKey: "endedAt")
+        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+        // Another matrix of the same name where the resume is started.
+        try Data(#"{"schemaVersion": 1, "cases": []}"#.utf8).write(to: other.appendingPathComponent("big.json"))
+
+        let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--quiet"], in: other)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n").count == lines.count)
+        let verified = try MatrixBinary.run(["verify", run.path], in: other)
+        #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
+        #expect(verified.stderr.contains("(its SHA-256 matches run.json)"), "verify finds the same matrix: \(verified.stderr)")
     }
 
     @Test("SIGINT and SIGTERM stop at a step boundary, keep the evidence, write an interrupted run.json and exit 130", arguments: [SIGINT, SIGTERM])

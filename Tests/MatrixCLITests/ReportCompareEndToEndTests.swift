@@ -48,6 +48,9 @@ struct ReportCompareEndToEndTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: outFile)) as? [String: Any])
         #expect(object["reportVersion"] as? Int == 1)
         #expect((object["cases"] as? [Any])?.count == cases)
+        let again = try MatrixBinary.run(["report", runDir.path, "--format", "json", "--out", outFile.path])
+        #expect(again.status == 64 && again.stderr.contains("exists; pass --force to replace it"), "an existing file is kept without --force")
+        #expect(try MatrixBinary.run(["report", runDir.path, "--format", "json", "--out", outFile.path, "--force"]).status == 0)
     }
 
     @Test("report drops a torn last line with a warning; 66 for a missing directory, 65 for one that is not a run")

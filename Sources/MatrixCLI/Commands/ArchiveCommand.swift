@@ -75,7 +75,7 @@ struct ArchiveCommand {
         let archived: ArchiveManifest
         do {
             archived = try RunArchive.create(run: run, manifest: manifest, output: output, overwrite: args.has("--force"),
-                                             toolVersion: MatrixCommand.version, bundleId: RunVerification.matrixBundleId(of: manifest),
+                                             toolVersion: MatrixCommand.version, bundleId: RunVerification.matrixBundleId(of: manifest, runDirectory: run.url),
                                              now: Date())
         } catch let error as RunArchiveError {
             switch error.code {

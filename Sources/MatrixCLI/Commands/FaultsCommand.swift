@@ -13,7 +13,7 @@ struct FaultsCommand {
         USAGE: matrix faults
 
         Lists the app faults the reference app can be given (`matrix run --app-fault NAME`, `matrix score`), each
-        with the mistake it makes. Exit status: 0.
+        with the mistake it makes. Exit status: 0 listed, 64 usage.
 
         OPTIONS:
         \(Arguments.help(options))

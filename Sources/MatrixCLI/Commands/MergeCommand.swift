@@ -41,6 +41,10 @@ struct MergeCommand {
         var index: [String: (slice: Int, lines: [(step: Int, range: Range<Int64>)])] = [:]
         var overlap: (id: String, first: Int, second: Int)?
         var tornSlice = false
+        let given = args.positionals.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        if let twice = given.indices.first(where: { given[..<$0].contains(given[$0]) }) {
+            throw .usage("\(args.positionals[twice]) is given twice; name each slice once")
+        }
         for path in args.positionals {
             let directory = RunDirectory(url: URL(fileURLWithPath: path))
             guard FileManager.default.fileExists(atPath: directory.manifestURL.path) else {
@@ -96,7 +100,8 @@ struct MergeCommand {
                                  + "slices must not overlap", code: .dataError)
         }
 
-        let matrixPath = args.value("--matrix") ?? first.matrix.path
+        let matrixPath = args.value("--matrix")
+            ?? RecordedMatrix.locate(first, runDirectory: URL(fileURLWithPath: args.positionals[0]))?.path ?? first.matrix.path
         let (loaded, _, bytes) = try InputFiles.loadMatrix(matrixPath)
         guard let matrix = loaded else { throw CommandFailure("\(matrixPath) is not a valid matrix", code: .dataError) }
         guard MatrixReference(path: matrixPath, contents: Data(bytes), name: matrix.name).sha256 == first.matrix.sha256 else {
@@ -113,6 +118,7 @@ struct MergeCommand {
         }.map(\.id)
         let incomplete = !missing.isEmpty || !short.isEmpty || tornSlice || slices.contains { $0.manifest.status != .complete }
         let finished: RunManifest
+        var passesWithoutExpectation = 0
         do {
             let directory = try RunDirectory.create(at: outURL)
             let writer = try EvidenceWriter(directory: directory)
@@ -128,12 +134,16 @@ struct MergeCommand {
             let files = try slices.map { try EvidenceFile(url: $0.evidence) }
             var seq = 0
             for matrixCase in matrix.cases {
+                let steps = matrixCase.steps
                 guard let entry = index[matrixCase.id] else { continue }
                 for line in entry.lines.sorted(by: { $0.step < $1.step }) {
                     var record = try files[entry.slice].record(at: line.range)
                     seq += 1
                     record.seq = seq
                     record.run = runID
+                    if record.verdict == .pass, steps.indices.contains(record.step), steps[record.step].expect == nil {
+                        passesWithoutExpectation += 1
+                    }
                     try await writer.append(record)
                 }
             }
@@ -152,7 +162,10 @@ struct MergeCommand {
             console.warning("\(missing.count) case\(missing.count == 1 ? " is" : "s are") in no slice (e.g. \(missing.prefix(3).joined(separator: ", "))); the merged run is marked interrupted")
         }
         console.info("merged \(slices.count) slice\(slices.count == 1 ? "" : "s"), \(index.values.map(\.lines.count).reduce(0, +)) steps of \(index.count) cases into \(out)", always: true)
-        console.info(ProgressPrinter.summaryLine(RunSummary(finished.counts, interrupted: incomplete), directory: out), always: true)
+        var summary = RunSummary(finished.counts, interrupted: incomplete)
+        summary.passesWithoutExpectation = passesWithoutExpectation
+        console.info(ProgressPrinter.summaryLine(summary, directory: out), always: true)
+        if incomplete { console.info("run what is missing with `matrix run --resume \(out)`", always: true) }
         return incomplete ? .failure : .success
     }
 

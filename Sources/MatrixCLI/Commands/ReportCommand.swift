@@ -21,8 +21,8 @@ struct ReportCommand {
         Renders a report of the run in RUN_DIR from its run.json and evidence.jsonl alone: junit.xml, summary.md
         and report.html as `matrix run` wrote them, or JSON (the manifest and each case's result). A torn last
         evidence line (a run stopped while writing) is left out with a warning.
-        Exit status: 0 written, 64 usage, 65 RUN_DIR is not a run directory, 66 RUN_DIR cannot be read, 74 FILE cannot be
-        written.
+        Exit status: 0 written, 64 usage (including an existing FILE without --force), 65 RUN_DIR is not a run
+        directory, 66 RUN_DIR cannot be read, 74 FILE cannot be written.
 
         OPTIONS:
         \(Arguments.help(options))

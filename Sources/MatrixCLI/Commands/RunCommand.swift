@@ -40,8 +40,9 @@ struct RunCommand {
 
         Runs every case of MATRIX and writes evidence to <out>/<environment>/<build>/<run-id>/. Each record is on
         disk when its step ends; Ctrl-C stops at the next step, keeps everything and exits 130. --resume finishes
-        such a run (or one killed outright) without recording any step twice; it reads the matrix from the path
-        in run.json unless MATRIX names it (needed when the run started in another directory with a relative path).
+        such a run (or one killed outright) without recording any step twice. It reads the matrix MATRIX names, or
+        the one run.json records: that path from here, else from each directory above RUN_DIR, whichever file is
+        the run's (same SHA-256).
         Progress lines and the closing summary go to standard error (pipe with 2>&1); nothing goes to stdout.
         Exit status: 0 no step failed (every step passed, or was skipped as an environment limit), 1 a step
         failed, errored or was blocked, 64 usage, 65 invalid matrix or catalog, 66 unreadable matrix, 69
@@ -196,17 +197,22 @@ struct RunCommand {
         if manifest.status == .complete {
             throw CommandFailure("\(runPath) is complete; there is nothing to resume", code: .usage)
         }
-        let path = args.positionals.first ?? manifest.matrix.path
-        if args.positionals.isEmpty, !FileManager.default.fileExists(atPath: path) {
-            // run.json keeps the path the run was started with, which may be relative to another directory.
-            throw CommandFailure("the run's matrix \(path) is not found from here; name it: `matrix run MATRIX --resume \(runPath)`",
+        let path: String
+        if let given = args.positionals.first {
+            path = given
+        } else if let found = RecordedMatrix.locate(manifest, runDirectory: directory.url) {
+            path = found.path
+        } else {
+            throw CommandFailure("the run's matrix \(manifest.matrix.path) is not found from here nor from the directories above the run "
+                                 + "(run.json records the path the run was given); name it: `matrix run MATRIX --resume \(runPath)`",
                                  code: .noInput)
         }
         let (matrix, bytes, catalogBytes, _) = try loadMatrix(path, strict: false)
         let digest = MatrixReference(path: path, contents: Data(bytes), name: matrix.name).sha256
         guard digest == manifest.matrix.sha256 else {
+            let naming = args.positionals.isEmpty ? "; if the run's matrix is elsewhere, name it: `matrix run MATRIX --resume \(runPath)`" : ""
             throw CommandFailure("\(path) changed since the run started (SHA-256 \(digest.prefix(12))…, the run has \(manifest.matrix.sha256.prefix(12))…); "
-                                 + "a resumed run must use the same matrix", code: .dataError)
+                                 + "a resumed run must use the same matrix\(naming)", code: .dataError)
         }
         let catalogDigest = MatrixReference(path: path, contents: Data(bytes), name: matrix.name, catalog: catalogBytes).catalogSHA256
         if let recorded = manifest.matrix.catalogSHA256, recorded != catalogDigest {

@@ -13,7 +13,8 @@ struct OutputFile {
     /// - Parameter protected: files that must never be the output, even with `replacing` (a run's own
     ///   evidence and manifest while its report is rendered); compared by device and inode, so any path to
     ///   them is refused.
-    /// - Throws: ``CommandFailure`` 64 when `path` is a protected file, 74 when the file cannot be opened.
+    /// - Throws: ``CommandFailure`` 64 when `path` is a protected file or exists and `replacing` is false, 74
+    ///   when the file cannot be opened.
     static func open(_ path: String?, replacing: Bool = false, protected: [String] = []) throws(CommandFailure) -> OutputFile {
         guard let path, path != "-" else { return OutputFile(descriptor: STDOUT_FILENO, path: "stdout", ownsDescriptor: false) }
         var info = stat()
@@ -37,7 +38,8 @@ struct OutputFile {
         let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | (replacing ? O_TRUNC : O_EXCL), 0o644)
         guard descriptor >= 0 else {
             if errno == EEXIST {
-                throw CommandFailure("\(path) exists; pass --force to replace it", code: .ioError)
+                // As everywhere: replacing a file takes --force, and asking without it is a usage error.
+                throw .usage("\(path) exists; pass --force to replace it, or choose another --out")
             }
             throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))", code: .ioError)
         }

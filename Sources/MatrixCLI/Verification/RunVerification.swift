@@ -241,19 +241,11 @@ struct RunVerification {
 
         /// - Parameters:
         ///   - given: `--matrix`, used instead of the recorded path.
-        ///   - runDirectory: a relative recorded path is also looked for from each directory above the run
-        ///     directory (runs usually live in `reports/<environment>/<build>/` under the directory the matrix
-        ///     path was given from).
+        ///   - runDirectory: where the run is, for ``RecordedMatrix/locate(_:runDirectory:)``.
         init(_ manifest: RunManifest, given: String? = nil, runDirectory: URL? = nil) {
-            var candidates = [given ?? manifest.matrix.path]
-            if given == nil, !manifest.matrix.path.hasPrefix("/"), var directory = runDirectory?.standardizedFileURL {
-                while directory.path != "/" {
-                    directory = directory.deletingLastPathComponent()
-                    candidates.append(directory.appendingPathComponent(manifest.matrix.path).path)
-                }
-            }
-            guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }),
-                  let loaded = try? InputFiles.loadMatrixSources(path) else {
+            let found = given.map { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+                ?? RecordedMatrix.locate(manifest, runDirectory: runDirectory)?.path
+            guard let path = found, let loaded = try? InputFiles.loadMatrixSources(path) else {
                 self = .unusable("the run's matrix \(given ?? manifest.matrix.path) cannot be read from here (pass --matrix FILE)")
                 return
             }
@@ -275,8 +267,8 @@ struct RunVerification {
 
     /// The bundle id a run's matrix names, when the matrix file is readable and unchanged since the run; for
     /// `matrix archive` to record.
-    static func matrixBundleId(of manifest: RunManifest) -> String? {
+    static func matrixBundleId(of manifest: RunManifest, runDirectory: URL) -> String? {
         RunVerification(rootNames: [], bundleId: nil, environment: nil, appAppleId: nil)
-            .resolveBundleId(manifest: manifest, archived: nil, matrix: RunMatrix(manifest)).id
+            .resolveBundleId(manifest: manifest, archived: nil, matrix: RunMatrix(manifest, runDirectory: runDirectory)).id
     }
 }
