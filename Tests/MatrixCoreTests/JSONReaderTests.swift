@@ -70,6 +70,26 @@ struct JSONReaderTests {
         #expect(object["x"]?.location == source.location("n"))
     }
 
+    @Test("a document that starts like YAML gets a hint that matrices are JSON; a JSON syntax error does not", arguments: [
+        ("name: release\ncases: []\n", true),
+        ("apiVersion: 1\n", true),
+        ("# a matrix\n{}", true),
+        ("---\nname: x\n", true),
+        ("- launch\n", true),
+        ("null: 1\n", true),
+        ("{\"name\": release}", false),
+        ("[1, 2,]", false),
+        ("-5 x", false),
+        ("nul", false),
+        ("\"text\" more", false),
+    ])
+    func yamlHint(text: String, hinted: Bool) {
+        let diagnostics = failure(Array(text.utf8))
+        #expect(diagnostics.count == 1 && diagnostics.first?.code == .invalidJSON)
+        let hint = "the file does not start like JSON; matrices and .storekit files are JSON (YAML is not read)"
+        #expect((diagnostics.first?.hint == hint) == hinted, "\(text): \(diagnostics.first?.hint ?? "no hint")")
+    }
+
     @Test("a leading byte order mark is skipped and does not shift columns")
     func byteOrderMark() throws {
         let root = try JSONReader.parse([0xEF, 0xBB, 0xBF] + Array(#"{"a": [1]}"#.utf8)).get()

@@ -103,7 +103,35 @@ private struct Parser {
             }
             return JSONReadResult(value: value, diagnostics: warnings)
         } catch {
-            return JSONReadResult(value: nil, diagnostics: [error.diagnostic] + warnings)
+            var diagnostic = error.diagnostic
+            // A document that does not start like JSON at all is most often YAML or another format.
+            if diagnostic.code == .invalidJSON, diagnostic.hint == nil, startsLikeYAML {
+                diagnostic.hint = "the file does not start like JSON; matrices and .storekit files are JSON (YAML is not read)"
+            }
+            return JSONReadResult(value: nil, diagnostics: [diagnostic] + warnings)
+        }
+    }
+
+    /// Whether the document starts with what YAML (or an INI or text file) starts with and JSON never does: a
+    /// letter other than the start of `true`, `false` or `null`, a `#` comment, or a `-` not before a digit.
+    private var startsLikeYAML: Bool {
+        guard let start = bytes.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) else { return false }
+        let rest = bytes[start...]
+        for literal in ["true", "false", "null"] where rest.first == literal.utf8.first {
+            // A literal cut short is a truncated document; `null: x` or `nullable: 1` are YAML.
+            if literal.utf8.starts(with: rest) { return false }
+            guard rest.starts(with: literal.utf8) else { return true }
+            let after = rest.dropFirst(literal.utf8.count).first
+            return after.map { $0 == UInt8(ascii: ":") || (0x61...0x7A).contains($0) || $0 == UInt8(ascii: "_") } ?? false
+        }
+        let first = rest[start]
+        switch first {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "#"):
+            return true
+        case UInt8(ascii: "-"):
+            return !(rest.dropFirst().first.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false)
+        default:
+            return false
         }
     }
 
