@@ -45,7 +45,11 @@ struct ShardMergeTests {
         let partial = try MatrixBinary.run(["merge", slices[0].path, slices[1].path, "--out", dir.appendingPathComponent("partial").path])
         #expect(partial.status == 1 && partial.stderr.contains("in no slice"), "an incomplete merge is kept but fails: \(partial.stderr)")
         #expect(partial.stderr.contains(" · interrupted · evidence: "))
-        #expect(partial.stderr.contains("run what is missing with `matrix run --resume "))
+        #expect(partial.stderr.contains("resume each slice that did not complete"))
+        let resumeMerged = try MatrixBinary.run(["run", "--resume", dir.appendingPathComponent("partial").path])
+        #expect(resumeMerged.status == 64 && resumeMerged.stderr.contains("was merged from slices and is not resumed"), "\(resumeMerged.stderr)")
+        let inside = try MatrixBinary.run(["merge", slices[0].path, slices[1].path, slices[2].path, "--out", slices[1].appendingPathComponent("merged").path])
+        #expect(inside.status == 64 && inside.stderr.contains("is inside the slice"), "\(inside.stderr)")
     }
 
     @Test("a slice whose evidence changed after it ended is refused; a slice whose case lacks steps merges as interrupted")

@@ -45,6 +45,10 @@ struct MergeCommand {
         if let twice = given.indices.first(where: { given[..<$0].contains(given[$0]) }) {
             throw .usage("\(args.positionals[twice]) is given twice; name each slice once")
         }
+        let outPath = URL(fileURLWithPath: out).standardizedFileURL.path
+        if let inside = given.indices.first(where: { outPath == given[$0] || outPath.hasPrefix(given[$0] + "/") }) {
+            throw .usage("--out \(out) is inside the slice \(args.positionals[inside]), whose files run.json lists; merge elsewhere")
+        }
         for path in args.positionals {
             let directory = RunDirectory(url: URL(fileURLWithPath: path))
             guard FileManager.default.fileExists(atPath: directory.manifestURL.path) else {
@@ -155,6 +159,9 @@ struct MergeCommand {
         } catch {
             throw CommandFailure("cannot merge into \(out): \(error)", code: .dataError)
         }
+        for (path, slice) in zip(args.positionals, slices) where slice.manifest.status != .complete {
+            console.warning("\(path) did not complete (run.json says \(slice.manifest.status.rawValue)); the merged run is marked interrupted")
+        }
         if !short.isEmpty {
             console.warning("\(short.count) case\(short.count == 1 ? " lacks" : "s lack") steps in its slice (e.g. \(short.prefix(3).joined(separator: ", "))); the merged run is marked interrupted")
         }
@@ -165,7 +172,11 @@ struct MergeCommand {
         var summary = RunSummary(finished.counts, interrupted: incomplete)
         summary.passesWithoutExpectation = passesWithoutExpectation
         console.info(ProgressPrinter.summaryLine(summary, directory: out), always: true)
-        if incomplete { console.info("run what is missing with `matrix run --resume \(out)`", always: true) }
+        if incomplete {
+            // A merged run is not resumed: its cases keep matrix order only as the slices give them.
+            console.info("to complete it, resume each slice that did not complete (`matrix run --resume SLICE`) and run each missing "
+                         + "shard (`matrix run MATRIX --shard K/N`), then merge again", always: true)
+        }
         return incomplete ? .failure : .success
     }
 

@@ -197,6 +197,11 @@ struct RunCommand {
         if manifest.status == .complete {
             throw CommandFailure("\(runPath) is complete; there is nothing to resume", code: .usage)
         }
+        if manifest.mergedFrom != nil {
+            // Resuming would append the missing steps after cases that come later in the matrix.
+            throw CommandFailure("\(runPath) was merged from slices and is not resumed: resume each slice that did not complete "
+                                 + "(`matrix run --resume SLICE`), run each missing shard, then merge again", code: .usage)
+        }
         let path: String
         if let given = args.positionals.first {
             path = given
