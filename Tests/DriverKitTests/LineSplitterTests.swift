@@ -1,4 +1,5 @@
 import DriverKit
+import Foundation
 import Testing
 
 @Suite("Line splitter")
@@ -79,5 +80,31 @@ struct LineSplitterTests {
         if line.last == 0x0D { line.removeLast() }
         if !discarding, !line.isEmpty { pieces.append(.line(line)) }
         return pieces
+    }
+}
+
+/// Where ``LineReader`` blocks.
+@Suite("Line reader")
+struct LineReaderTests {
+    @Test("a reader blocks in read() on a thread of its own, not on a dispatch worker: several drivers' readers do not starve dispatch's pool")
+    func readsOnItsOwnThread() async throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let (closed, signal) = AsyncStream.makeStream(of: String.self)
+        let readEnd = ends[0]
+        let lines = LineReader.lines(from: readEnd) {
+            signal.yield(Thread.current.name ?? "(no name)")
+            signal.finish()
+            close(readEnd)
+        }
+        let line = Array("{\"ok\": true}\n".utf8)
+        #expect(line.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == line.count)
+        close(ends[1])
+        var events: [LineEvent] = []
+        for await event in lines { events.append(event) }
+        #expect(events == [.line(Array("{\"ok\": true}".utf8)), .end])
+        var names: [String] = []
+        for await name in closed { names.append(name) }
+        #expect(names == ["matrix-reader"])
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 ///
 /// The child is started with `posix_spawn` in a new process group, with an empty signal mask and every signal
 /// at its default disposition (the runner itself ignores and blocks SIGINT and SIGTERM while it runs, and a
-/// child would otherwise inherit that and never see the SIGTERM of protocol section 7). A dispatch worker reaps
-/// it. ``kill()`` signals the whole process group so that whatever the driver started goes too.
+/// child would otherwise inherit that and never see the SIGTERM of protocol section 7). A thread of its own
+/// reaps it. ``kill()`` signals the whole process group so that whatever the driver started goes too.
 final class DriverProcess: Sendable {
     /// The driver's process ID, which is also its process group ID.
     let pid: Int32
@@ -76,7 +76,7 @@ final class DriverProcess: Sendable {
         }
         let termination = TerminationBox()
         let child = pid
-        DispatchQueue.global().async {
+        BlockingThread.start(name: "matrix-reaper") {
             var waitStatus: Int32 = 0
             while waitpid(child, &waitStatus, 0) < 0 && errno == EINTR {}
             let signalled = waitStatus & 0x7f

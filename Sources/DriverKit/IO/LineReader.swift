@@ -15,9 +15,9 @@ public enum LineEvent: Sendable, Hashable {
     case end
 }
 
-/// Reads lines from a file descriptor without tying up a thread of the cooperative pool: blocking `read()`
-/// calls run on a private dispatch queue (one worker thread per reader, for as long as the descriptor is
-/// open), and complete lines go to an `AsyncStream`.
+/// Reads lines from a file descriptor without tying up a thread of the cooperative pool or of dispatch's
+/// global pool: blocking `read()` calls run on a thread of their own (``BlockingThread``) for as long as the
+/// descriptor is open, and complete lines go to an `AsyncStream`.
 ///
 /// Reading stops at end of file (the peer closed its end or exited) or on a read error; then `onClose` runs,
 /// which is when the descriptor may be closed. A consumer that stops listening does not stop the reading: close
@@ -32,7 +32,7 @@ public enum LineReader {
     /// - Parameters:
     ///   - fileDescriptor: a pipe, socket or file open for reading.
     ///   - maximumLength: the longest line accepted, bytes.
-    ///   - onClose: called once, on the reader's queue, after reading has stopped.
+    ///   - onClose: called once, on the reader's thread, after reading has stopped.
     ///   - bufferedBytes: how many bytes of lines may wait for the consumer; beyond that the reader stops
     ///     reading until the consumer catches up, so a peer that writes faster than its lines are handled
     ///     blocks on its own writes instead of filling this process's memory.
@@ -41,7 +41,7 @@ public enum LineReader {
                              onClose: @escaping @Sendable () -> Void = {}) -> AsyncStream<LineEvent> {
         let (inner, continuation) = AsyncStream.makeStream(of: LineEvent.self, bufferingPolicy: .unbounded)
         let pending = PendingBytes(limit: bufferedBytes)
-        DispatchQueue(label: "storekit-matrix.line-reader").async {
+        BlockingThread.start(name: "matrix-reader") {
             var splitter = LineSplitter(maximumLength: maximumLength)
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
