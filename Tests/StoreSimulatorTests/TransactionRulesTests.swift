@@ -134,6 +134,7 @@ struct TransactionRulesTests {
         _ = try await h.step(.purchase, ExampleMatrix.yearly)
         _ = try await h.step(.refund, pro)
         _ = try await h.step(.renew, ExampleMatrix.yearly)
+        _ = try await h.step(.purchase, coins) { $0.terminate = .beforeDelivery }
         _ = try await h.step(.launch) { $0.account = "member" }
         let all = h.store.transactions
         #expect(all.contains { $0.account == "member" }, "the member received shared transactions")
@@ -142,6 +143,8 @@ struct TransactionRulesTests {
                 == all.filter { $0.account == account }.map(\.transactionId))
             #expect(h.store.renewalCount(account: account)
                 == all.filter { $0.account == account && $0.transactionReason == "RENEWAL" }.count)
+            #expect(h.store.unfinishedTransactions(account: account).map(\.transactionId)
+                == all.filter { $0.account == account && !$0.finished }.map(\.transactionId))
             for product in [monthly, coins, pro, ExampleMatrix.yearly, "unknown"] {
                 #expect(h.store.lastTransaction(account: account, productID: product)?.transactionId
                     == all.last { $0.account == account && $0.productId == product }?.transactionId)
@@ -150,6 +153,7 @@ struct TransactionRulesTests {
             }
         }
         #expect(h.store.renewalCount(account: "org") == 4)
+        #expect(!h.store.unfinishedTransactions(account: "org").isEmpty, "the coins the app was killed before delivering")
     }
 
     // Apple: https://developer.apple.com/documentation/storekit/transaction/all

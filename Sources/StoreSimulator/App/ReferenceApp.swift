@@ -251,15 +251,17 @@ public final class ReferenceApp {
                 products.insert(sub.productId)
             }
         case .keepsUpgradedProduct:
-            for transaction in store.transactions(account: device.account) where transaction.isUpgraded && !transaction.isRevoked {
-                if let sub = store.subscription(account: device.account, product: transaction.productId), sub.state.grantsAccess {
-                    products.insert(transaction.productId)
+            for product in store.catalog.products where store.lastTransaction(account: device.account, productID: product.productID, where: {
+                $0.isUpgraded && !$0.isRevoked
+            }) != nil {
+                if let sub = store.subscription(account: device.account, product: product.productID), sub.state.grantsAccess {
+                    products.insert(product.productID)
                 }
             }
         case .expiredSubscriptionKept:
-            for transaction in store.transactions(account: device.account)
-            where transaction.productType == .autoRenewable && !transaction.isRevoked && !transaction.isUpgraded {
-                products.insert(transaction.productId)
+            for product in store.catalog.products where product.type == .autoRenewable && store.lastTransaction(
+                account: device.account, productID: product.productID, where: { !$0.isRevoked && !$0.isUpgraded }) != nil {
+                products.insert(product.productID)
             }
         case .cachesExpirationDate:
             products = products.filter { store.catalog.product($0)?.type != .autoRenewable }

@@ -47,7 +47,7 @@ extension AppStoreSimulator {
     /// `Transaction.unfinished`: the account's transactions the app has not finished.
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/unfinished
     public func unfinishedTransactions(account: String) -> [StoreTransaction] {
-        transactions(account: account).filter { !$0.finished }
+        (unfinishedIndices[account] ?? []).map { transactions[$0] }
     }
 
     /// Subscription state per subscription group name, for groups the account has subscribed to.

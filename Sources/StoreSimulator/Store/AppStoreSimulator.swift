@@ -18,6 +18,8 @@ public final class AppStoreSimulator {
     var transactionIndices: [String: [String: [Int]]] = [:]
     /// Renewal transactions per account.
     var renewalCounts: [String: Int] = [:]
+    /// Indices into ``transactions`` of each account's unfinished transactions, in creation order.
+    var unfinishedIndices: [String: [Int]] = [:]
     /// Subscriptions by account and group ID.
     public internal(set) var subscriptions: [SubscriptionKey: SubscriptionState] = [:]
     /// Every notification sent, in order.
@@ -157,6 +159,7 @@ public final class AppStoreSimulator {
         transactionIndex[id] = transactions.count
         transactionIndices[account, default: [:]][product.productID, default: []].append(transactions.count)
         if reason == "RENEWAL" { renewalCounts[account, default: 0] += 1 }
+        if !finished { unfinishedIndices[account, default: []].append(transactions.count) }
         transactions.append(transaction)
         return id
     }
@@ -178,7 +181,9 @@ public final class AppStoreSimulator {
     /// Marks a transaction finished (`Transaction.finish()`).
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/finish()
     public func finish(_ transactionId: String) {
-        update(transactionId) { $0.finished = true }
+        guard let index = transactionIndex[transactionId] else { return }
+        transactions[index].finished = true
+        unfinishedIndices[transactions[index].account]?.removeAll { $0 == index }
     }
 
     // MARK: Accounts
