@@ -156,6 +156,18 @@ struct TransactionRulesTests {
         #expect(!h.store.unfinishedTransactions(account: "org").isEmpty, "the coins the app was killed before delivering")
     }
 
+    @Test("the clock stops at 9999-12-31T23:59:59.999Z: a step that would pass it errors instead of signing dates no verifier accepts")
+    func clockEndsAtYear9999() async throws {
+        let h = try Harness()
+        _ = try await h.step(.launch)
+        _ = try await h.step(.purchase, ExampleMatrix.yearly)
+        await #expect(throws: AdapterError.self) { _ = try await h.step(.renew, ExampleMatrix.yearly) { $0.count = 8_000 } }
+        #expect(h.store.now <= AppStoreSimulator.latestTime)
+        #expect(throws: StoreError.self) { try h.store.advance(to: AppStoreSimulator.latestTime + 1) }
+        try h.store.advance(to: AppStoreSimulator.latestTime)
+        #expect(Timestamp.iso8601(milliseconds: h.store.now) == "9999-12-31T23:59:59.999Z")
+    }
+
     // Apple: https://developer.apple.com/documentation/storekit/transaction/all
     @Test("Transaction.all keeps unfinished consumables and refunded ones, drops finished ones unless SKIncludeConsumableInAppPurchaseHistory")
     func transactionAll() async throws {

@@ -10,6 +10,10 @@ extension AppStoreSimulator {
     /// - Throws: ``StoreError`` when more than ``maximumEventsPerAdvance`` events fall due on the way; the
     ///   clock then stays where the last event left it.
     public func advance(to target: Int64) throws(StoreError) {
+        guard target <= Self.latestTime else {
+            throw StoreError("the store clock cannot pass 9999-12-31T23:59:59.999Z: signed dates are ISO 8601 with four-digit "
+                             + "years, and no certificate is valid later; advance by less")
+        }
         var events = 0
         while let (time, key) = nextEvent(), time <= target {
             events += 1

@@ -73,6 +73,10 @@ public final class AppStoreSimulator {
         public var appAccountToken: String?
     }
 
+    /// The latest time the clock reaches, 9999-12-31T23:59:59.999Z in ms since 1970: later dates have no
+    /// four-digit year, and X.509 validity (GeneralizedTime) ends there.
+    public static let latestTime: Int64 = 253_402_300_799_999
+
     public init(catalog: StoreKitConfiguration, configuration: StoreConfiguration) {
         self.catalog = catalog
         self.configuration = configuration
