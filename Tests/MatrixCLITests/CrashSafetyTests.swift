@@ -25,6 +25,21 @@ struct CrashSafetyTests {
         return url
     }
 
+    /// Makes a complete run look as an interruption after 10 records leaves it: the evidence cut to its first
+    /// 10 lines, no reports, run.json `interrupted` without `endedAt`. Returns the complete run's evidence lines.
+    func interruptAfterTenRecords(_ run: URL) throws -> [Substring] {
+        let evidence = run.appendingPathComponent("evidence.jsonl")
+        let lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n")
+        try (lines.prefix(10).joined(separator: "\n") + "\n").write(to: evidence, atomically: true, encoding: .utf8)
+        for report in ["junit.xml", "summary.md", "report.html"] { try FileManager.default.removeItem(at: run.appendingPathComponent(report)) }
+        let manifestURL = run.appendingPathComponent("run.json")
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        manifest["status"] = "interrupted"
+        manifest.removeValue(forKey: "endedAt")
+        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+        return lines
+    }
+
     /// Evidence lines with what legitimately differs between runs removed: run id, wall-clock times, and the
     /// signatures of signed data (ECDSA signatures are randomised; the signed payload must be equal).
     func normalised(_ run: URL) throws -> [String] {
@@ -157,16 +172,8 @@ struct CrashSafetyTests {
         let whole = try MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet", "--app-fault", "pendingUnlocks"])
         #expect(whole.status == 1, "the fault makes a case fail: \(whole.stderr)")
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
-        // The run as an interruption after 10 records leaves it.
         let evidence = run.appendingPathComponent("evidence.jsonl")
-        let lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n")
-        try (lines.prefix(10).joined(separator: "\n") + "\n").write(to: evidence, atomically: true, encoding: .utf8)
-        for report in ["junit.xml", "summary.md", "report.html"] { try FileManager.default.removeItem(at: run.appendingPathComponent(report)) }
-        let manifestURL = run.appendingPathComponent("run.json")
-        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
-        manifest["status"] = "interrupted"
-        manifest.removeValue(forKey: "endedAt")
-        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+        let lines = try interruptAfterTenRecords(run)
 
         let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
         #expect(resumed.status == 1, "\(resumed.stderr)")
@@ -216,16 +223,10 @@ struct CrashSafetyTests {
         _ = try bigMatrix(in: project, copies: 1)
         #expect(try MatrixBinary.run(["run", "big.json", "--out", "reports", "--quiet"], in: project).status == 0)
         let run = try #require(MatrixBinary.runDirectories(under: project.appendingPathComponent("reports")).first)
-        let evidence = run.appendingPathComponent("evidence.jsonl")
-        let lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n")
-        try (lines.prefix(10).joined(separator: "\n") + "\n").write(to: evidence, atomically: true, encoding: .utf8)
-        for report in ["junit.xml", "summary.md", "report.html"] { try FileManager.default.removeItem(at: run.appendingPathComponent(report)) }
-        let manifestURL = run.appendingPathComponent("run.json")
-        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: run.appendingPathComponent("run.json"))) as? [String: Any])
         #expect((manifest["matrix"] as? [String: Any])?["path"] as? String == "big.json")
-        manifest["status"] = "interrupted"
-        manifest.removeValue(forKey: "endedAt")
-        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+        let evidence = run.appendingPathComponent("evidence.jsonl")
+        let lines = try interruptAfterTenRecords(run)
         // Another matrix of the same name where the resume is started.
         try Data(#"{"schemaVersion": 1, "cases": []}"#.utf8).write(to: other.appendingPathComponent("big.json"))
 
