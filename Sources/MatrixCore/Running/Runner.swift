@@ -426,14 +426,14 @@ actor CaseHandoff {
     ///   - count: How many cases there are to hand out.
     ///   - window: How many cases may be taken and not yet written.
     ///   - heldBytes: How many bytes of records (``PreparedEvidence/encoded``, or 1 KiB a record without an
-    ///     encoding) may wait for cases not yet being written before their workers wait.
+    ///     encoding) may wait to be written before workers wait (see the type).
     init(count: Int, window: Int, heldBytes: Int = 16 << 20) {
         self.count = count
         self.window = max(1, window)
         self.heldBytesLimit = heldBytes
     }
 
-    /// Workers waiting in ``deliver(_:_:ending:)`` for their case's turn (for tests).
+    /// Workers waiting in ``deliver(_:_:ending:)`` for room (for tests).
     var waitingDeliveryCount: Int { waitingDeliveries.count }
 
     /// The position of the next case to run, or `nil` when there is none or the run is stopping.
