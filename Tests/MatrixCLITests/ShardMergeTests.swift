@@ -20,6 +20,14 @@ struct ShardMergeTests {
         try #require(slices.count == 3)
         let titles = try slices.map { try String(contentsOf: $0.appendingPathComponent("summary.md"), encoding: .utf8).prefix { $0 != "\n" } }
         #expect(Set(titles) == Set((1...3).map { "# StoreKit Matrix: release (shard \($0)/3) — PASS" }), "each shard's summary.md names it: \(titles)")
+        for slice in slices {
+            let html = try String(contentsOf: slice.appendingPathComponent("report.html"), encoding: .utf8)
+            let junit = try String(contentsOf: slice.appendingPathComponent("junit.xml"), encoding: .utf8)
+            let k = try #require((1...3).first { html.contains("<title>StoreKit Matrix: release (shard \($0)/3) — PASS</title>") },
+                                 "report.html's title names the shard")
+            #expect(junit.contains("<testsuites name=\"release (shard \(k)/3)\""), "junit.xml names the shard")
+            #expect(html.contains("<dt>Shard</dt><dd>\(k)/3: "), "report.html's metadata has the shard")
+        }
         let merged = dir.appendingPathComponent("merged")
         let result = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", merged.path])
         #expect(result.status == 0, "\(result.stderr)")

@@ -23,7 +23,7 @@ public enum HTMLReport {
     static func head(_ cases: [CaseOverview], counts: RunCounts, manifest: RunManifest, detailed: (Int) -> Bool,
                      note: String?) -> String {
         let overall = cases.isEmpty ? "NO STEPS" : StepText.label(Verdict.summarise(cases.map(\.verdict)))
-        let title = "StoreKit Matrix: \(manifest.matrix.name) — \(overall)"
+        let title = "StoreKit Matrix: \(StepText.runName(manifest)) — \(overall)"
         var html = """
         <!DOCTYPE html>
         <html lang="en">
@@ -36,7 +36,7 @@ public enum HTMLReport {
         </head>
         <body>
         <header>
-        <h1>StoreKit Matrix: \(Markup.text(manifest.matrix.name)) \(verdictBadge(overall))</h1>
+        <h1>StoreKit Matrix: \(Markup.text(StepText.runName(manifest))) \(verdictBadge(overall))</h1>
 
         """
         html += metadata(manifest)
@@ -66,6 +66,7 @@ public enum HTMLReport {
             ("Run", manifest.runId), ("Status", manifest.status.rawValue), ("Environment", StepText.environment(manifest.environment)),
             ("Build", manifest.build), ("Device", manifest.device), ("OS", manifest.os),
         ]
+        if let shard = StepText.shard(manifest) { rows.append(("Shard", shard)) }
         if let clock = manifest.clock { rows.append(("Clock", StepText.clock(clock, environment: manifest.environment))) }
         if let fault = manifest.appFault { rows.append(("App fault", "\(fault) (the reference app ran with this known bug)")) }
         if let guidance = manifest.guidance { rows.append(("Observations", guidance)) }

@@ -25,7 +25,7 @@ public enum JUnitReport {
     static func head(steps totals: VerdictCounts, milliseconds totalMs: Int64, manifest: RunManifest) -> String {
         #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
             + "<testsuites" + attributes([
-                ("name", manifest.matrix.name),
+                ("name", StepText.runName(manifest)),
                 ("tests", String(totals.total)),
                 ("failures", String(totals.fail)),
                 ("errors", String(totals.error)),

@@ -18,9 +18,7 @@ public enum MarkdownSummary {
     static func head(_ cases: [CaseOverview], counts: RunCounts, manifest: RunManifest) -> String {
         let overall = Verdict.summarise(cases.map(\.verdict))
         var lines: [String] = []
-        // Shards of one matrix each append a summary to the same CI job page; the title tells them apart.
-        let shard = manifest.shard.map { " (shard \(Markdown.text($0)))" } ?? ""
-        lines.append("# StoreKit Matrix: \(Markdown.text(manifest.matrix.name))\(shard) — \(headline(overall, manifest, cases.isEmpty))")
+        lines.append("# StoreKit Matrix: \(Markdown.text(StepText.runName(manifest))) — \(headline(overall, manifest, cases.isEmpty))")
         lines.append("")
         lines += metadata(manifest)
         lines.append("")
@@ -90,9 +88,7 @@ public enum MarkdownSummary {
             ("Device", Markdown.text(manifest.device)),
             ("OS", Markdown.text(manifest.os)),
         ]
-        if let shard = manifest.shard {
-            rows.append(("Shard", Markdown.text("\(shard): \(manifest.shardCases?.count ?? 0) of the matrix's cases (`matrix merge` joins the slices)")))
-        }
+        if let shard = StepText.shard(manifest) { rows.append(("Shard", Markdown.text(shard))) }
         if let clock = manifest.clock { rows.append(("Clock", Markdown.text(StepText.clock(clock, environment: manifest.environment)))) }
         if let fault = manifest.appFault { rows.append(("App fault", Markdown.text("\(fault) (the reference app ran with this known bug)"))) }
         if let guidance = manifest.guidance { rows.append(("Observations", Markdown.text(guidance))) }

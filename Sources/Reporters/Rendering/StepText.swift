@@ -15,6 +15,17 @@ public struct FieldComparison: Sendable, Hashable {
 
 /// Words and numbers the reports share: step descriptions, expected-versus-observed rows, times.
 public enum StepText {
+    /// The run's name in report titles: the matrix's name, and the shard when the run is one of a sharded
+    /// run's slices (`release (shard 2/3)`), since the slices' reports often land side by side in one CI job.
+    public static func runName(_ manifest: RunManifest) -> String {
+        manifest.matrix.name + (manifest.shard.map { " (shard \($0))" } ?? "")
+    }
+
+    /// The shard row of a report's metadata, when the run is a shard.
+    static func shard(_ manifest: RunManifest) -> String? {
+        manifest.shard.map { "\($0): \(manifest.shardCases?.count ?? 0) of the matrix's cases (`matrix merge` joins the slices)" }
+    }
+
     /// The environment as a report's metadata shows it: its name, and for the embedded environments what a
     /// pass there shows.
     public static func environment(_ name: String) -> String {
