@@ -26,4 +26,15 @@ struct SummaryLineTests {
         summary.passesWithoutExpectation = 0
         #expect(ProgressPrinter.summaryLine(summary, directory: "r/x") == "2 cases: 2 pass · 8 steps: 7 pass, 1 skipped · evidence: r/x")
     }
+
+    @Test("an interrupted run's line says how many of its cases ended; a complete run's does not repeat the total")
+    func interruptedOfTotal() {
+        var summary = RunSummary()
+        summary.cases = [.pass: 1]
+        summary.steps = [.pass: 3]
+        #expect(ProgressPrinter.summaryLine(summary, of: 1, directory: "r/x") == "1 case: 1 pass · 3 steps: 3 pass · evidence: r/x")
+        summary.interrupted = true
+        #expect(ProgressPrinter.summaryLine(summary, of: 2000, shard: "2/3", directory: "r/x")
+                == "1 of 2000 cases: 1 pass · 3 steps: 3 pass · interrupted · shard 2/3 · evidence: r/x")
+    }
 }

@@ -105,7 +105,7 @@ struct RunCommand {
         if trap.signalReceived != nil { summary.interrupted = true }
         let directory = try await setup.session.finish(interrupted: summary.interrupted)
         JobSummary.append(from: directory, console: console)
-        printer.summary(summary, shard: setup.session.manifest.shard, directory: Self.displayPath(directory.url))
+        printer.summary(summary, of: setup.cases.count, shard: setup.session.manifest.shard, directory: Self.displayPath(directory.url))
         if summary.interrupted {
             console.info("resume with `matrix run --resume \(Self.displayPath(directory.url))`", always: true)
             return .interrupted

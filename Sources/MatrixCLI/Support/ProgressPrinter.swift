@@ -44,18 +44,20 @@ final class ProgressPrinter: @unchecked Sendable {
     }
 
     /// `17 cases: 17 pass · 74 steps: 74 pass · evidence: reports/local/…`.
-    func summary(_ summary: RunSummary, shard: String? = nil, directory: String) {
-        console.info(Self.summaryLine(summary, shard: shard, directory: directory), always: true)
+    func summary(_ summary: RunSummary, of total: Int? = nil, shard: String? = nil, directory: String) {
+        console.info(Self.summaryLine(summary, of: total, shard: shard, directory: directory), always: true)
     }
 
-    static func summaryLine(_ summary: RunSummary, shard: String? = nil, directory: String) -> String {
+    /// - Parameter total: how many cases the run has; an interrupted run's line says how many of them ended.
+    static func summaryLine(_ summary: RunSummary, of total: Int? = nil, shard: String? = nil, directory: String) -> String {
         func counts(_ values: [Verdict: Int]) -> String {
             let parts = Verdict.allCases.compactMap { verdict in values[verdict].map { "\($0) \(verdict.rawValue)" } }
             return parts.isEmpty ? "none" : parts.joined(separator: ", ")
         }
         let cases = summary.cases.values.reduce(0, +)
         let steps = summary.steps.values.reduce(0, +)
-        var line = "\(cases) case\(cases == 1 ? "" : "s"): \(counts(summary.cases)) · \(steps) step\(steps == 1 ? "" : "s"): \(counts(summary.steps))"
+        let ofTotal = total.map { summary.interrupted && $0 > cases ? " of \($0)" : "" } ?? ""
+        var line = "\(cases)\(ofTotal) case\((total ?? cases) == 1 ? "" : "s"): \(counts(summary.cases)) · \(steps) step\(steps == 1 ? "" : "s"): \(counts(summary.steps))"
         if summary.passesWithoutExpectation > 0 {
             line += " (\(summary.passesWithoutExpectation) pass without an expectation)"
         }
