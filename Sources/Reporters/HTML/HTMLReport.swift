@@ -123,8 +123,9 @@ public enum HTMLReport {
         return html + "</tbody>\n</table>\n</section>\n"
     }
 
-    /// One case's section: its timeline and its steps with expected and observed values.
-    static func caseSection(_ matrixCase: CaseEvidence, index: Int) -> String {
+    /// One case's section: its timeline and its steps with expected and observed values, handed to `write` in
+    /// pieces (a step's at a time), so that a case of many thousand steps is never one string.
+    static func caseSection(_ matrixCase: CaseEvidence, index: Int, into write: (String) throws -> Void) rethrows {
         var html = "<section class=\"case\" id=\"case-\(index)\" data-verdict=\"\(matrixCase.verdict.rawValue)\""
             + " data-kind=\"\(Markup.attribute(matrixCase.kind))\">\n"
         html += "<h2>\(verdictBadge(StepText.label(matrixCase.verdict))) <code>\(Markup.text(matrixCase.id))</code></h2>\n"
@@ -140,14 +141,15 @@ public enum HTMLReport {
         } else {
             caption = "No store time was observed; steps are shown in order."
         }
-        html += "<figure class=\"timeline\"><div class=\"scroll\">\(timeline.render())</div>\n"
-            + "<figcaption>\(Markup.text(caption)) Steps at the same store time are drawn \(Timeline.minimumGap) px apart.</figcaption></figure>\n"
-        html += "<table class=\"steps\">\n<thead><tr><th>#</th><th>Step</th><th>Verdict</th><th>Store time</th>"
-            + "<th>Expected</th><th>Observed</th><th>Reason</th></tr></thead>\n<tbody>\n"
+        try write(html + "<figure class=\"timeline\"><div class=\"scroll\">")
+        try timeline.render(into: write)
+        try write("</div>\n<figcaption>\(Markup.text(caption)) Steps at the same store time are drawn \(Timeline.minimumGap) px apart.</figcaption></figure>\n"
+            + "<table class=\"steps\">\n<thead><tr><th>#</th><th>Step</th><th>Verdict</th><th>Store time</th>"
+            + "<th>Expected</th><th>Observed</th><th>Reason</th></tr></thead>\n<tbody>\n")
         for record in matrixCase.records {
-            html += stepRow(record, in: matrixCase)
+            try write(stepRow(record, in: matrixCase))
         }
-        return html + "</tbody>\n</table>\n</section>\n"
+        try write("</tbody>\n</table>\n</section>\n")
     }
 
     private static func stepRow(_ record: EvidenceRecord, in matrixCase: CaseEvidence) -> String {

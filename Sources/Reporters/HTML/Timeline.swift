@@ -87,10 +87,11 @@ struct Timeline {
         matrixCase.records[point.index]
     }
 
-    /// The `<svg>` element.
-    func render() -> String {
+    /// The `<svg>` element, handed to `write` in pieces (a step's at a time), so that a case of many thousand
+    /// steps is never one string.
+    func render(into write: (String) throws -> Void) rethrows {
         let points = self.points
-        guard let lastPoint = points.last else { return "" }
+        guard let lastPoint = points.last else { return }
         let width = lastPoint.x + Self.tailWidth + Self.right
         let titleID = "timeline-\(index)-title"
         var svg = "<svg class=\"timeline\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
@@ -104,10 +105,11 @@ struct Timeline {
         svg += text("row-label", x: Self.left - 8, y: expectedY + 17, anchor: "end", "expected")
         svg += text("row-label", x: Self.left - 8, y: observedY + 17, anchor: "end", "observed")
         svg += "<line class=\"axis\" x1=\"\(Self.left)\" y1=\"\(axisY)\" x2=\"\(width - Self.right)\" y2=\"\(axisY)\"/>\n"
+        try write(svg)
         let start = points.compactMap(\.time).min()
         for (i, point) in points.enumerated() {
             let end = i + 1 < points.count ? points[i + 1].x : point.x + Self.tailWidth
-            svg += band(expected: true, point: point, end: end)
+            var svg = band(expected: true, point: point, end: end)
             svg += band(expected: false, point: point, end: end)
             svg += "<line class=\"guide\" x1=\"\(point.x)\" y1=\"\(markerY)\" x2=\"\(point.x)\" y2=\"\(axisY)\"/>\n"
             if i == 0 || points[i - 1].time != point.time {
@@ -116,9 +118,9 @@ struct Timeline {
                 svg += text("tick-label", x: point.x, y: axisY + 17, anchor: "middle", label)
             }
             svg += marker(point)
+            try write(svg)
         }
-        svg += "</svg>"
-        return svg
+        try write("</svg>")
     }
 
     private func marker(_ point: Point) -> String {

@@ -89,7 +89,9 @@ final class ReportComposer {
             let problem = overview.verdict != .pass
             // Past the limit, only the sections that can still be shown are worth writing.
             if index < Self.allCaseSectionsLimit || (problem && htmlProblemSections < Self.detailedProblemLimit) {
-                htmlSections.append((index, try html.append(HTMLReport.caseSection(matrixCase, index: index)), problem))
+                let start = html.length
+                try HTMLReport.caseSection(matrixCase, index: index) { _ = try html.append($0) }
+                htmlSections.append((index, start..<html.length, problem))
                 if problem { htmlProblemSections += 1 }
             }
         }
