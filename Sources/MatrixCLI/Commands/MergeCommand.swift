@@ -105,7 +105,7 @@ struct MergeCommand {
         }
 
         let matrixPath = args.value("--matrix")
-            ?? RecordedMatrix.locate(first, runDirectory: URL(fileURLWithPath: args.positionals[0]))?.path ?? first.matrix.path
+            ?? RecordedMatrix.locate(first, runDirectory: URL(fileURLWithPath: args.positionals[0])) ?? first.matrix.path
         let (loaded, _, bytes) = try InputFiles.loadMatrix(matrixPath)
         guard let matrix = loaded else { throw CommandFailure("\(matrixPath) is not a valid matrix", code: .dataError) }
         guard MatrixReference(path: matrixPath, contents: Data(bytes), name: matrix.name).sha256 == first.matrix.sha256 else {

@@ -206,7 +206,7 @@ struct RunCommand {
         if let given = args.positionals.first {
             path = given
         } else if let found = RecordedMatrix.locate(manifest, runDirectory: directory.url) {
-            path = found.path
+            path = found
         } else {
             throw CommandFailure("the run's matrix \(manifest.matrix.path) is not found from here nor from the directories above the run "
                                  + "(run.json records the path the run was given); name it: `matrix run MATRIX --resume \(runPath)`",

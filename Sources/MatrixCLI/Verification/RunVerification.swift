@@ -243,8 +243,12 @@ struct RunVerification {
         ///   - given: `--matrix`, used instead of the recorded path.
         ///   - runDirectory: where the run is, for ``RecordedMatrix/locate(_:runDirectory:)``.
         init(_ manifest: RunManifest, given: String? = nil, runDirectory: URL? = nil) {
-            let found = given.map { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
-                ?? RecordedMatrix.locate(manifest, runDirectory: runDirectory)?.path
+            let found: String?
+            if let given {
+                found = FileManager.default.fileExists(atPath: given) ? given : nil
+            } else {
+                found = RecordedMatrix.locate(manifest, runDirectory: runDirectory)
+            }
             guard let path = found, let loaded = try? InputFiles.loadMatrixSources(path) else {
                 self = .unusable("the run's matrix \(given ?? manifest.matrix.path) cannot be read from here (pass --matrix FILE)")
                 return
