@@ -105,5 +105,16 @@ struct ValidateCommandTests {
         #expect(missing.stderr.contains("1 file checked: 1 error, 0 warnings; 1 could not be read"))
         let clean = try await CommandHarness.run(["validate", valid])
         #expect(clean.status == 0 && clean.stdout.isEmpty)
+
+        // With --format json the unreadable file is a row of its own (MX006), beside the other file's rows.
+        let nope = directory.appendingPathComponent("nope.json").path
+        let json = try await CommandHarness.run(["validate", "--format", "json", nope, invalid])
+        #expect(json.status == 66)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let unreadable = try #require(rows.first { $0["code"] as? String == "MX006" })
+        #expect(unreadable["file"] as? String == nope)
+        #expect(unreadable["severity"] as? String == "error")
+        #expect((unreadable["message"] as? String)?.contains("cannot read matrix") == true)
+        #expect(rows.contains { $0["code"] as? String == "MX023" && $0["file"] as? String == invalid })
     }
 }

@@ -16,7 +16,8 @@ struct ValidateCommand {
 
         Checks each matrix and the catalog it names without running anything. Prints every problem of every file
         with file, line, column, JSON Pointer, code and severity: compiler-style on stderr, or with --format json
-        as a JSON array on stdout (file, line, column, pointer, code, severity, message, hint).
+        as a JSON array on stdout (file, line, column, pointer, code, severity, message, hint), where a matrix
+        that cannot be read is a row with code MX006.
         Exit status: 0 valid, 65 an error (or a warning with --strict), 66 a matrix cannot be read (the others
         are still checked).
 
@@ -39,6 +40,8 @@ struct ValidateCommand {
             } catch {
                 console.error(error.message)
                 unreadable += 1
+                // In JSON too, so that a tool reading only stdout learns which file was not checked.
+                all.append(Diagnostic(.error, .unreadableInput, error.message, file: path, pointer: "", location: .start))
                 continue
             }
             all += args.has("--strict") ? diagnostics.map(\.strict) : diagnostics
@@ -51,9 +54,11 @@ struct ValidateCommand {
             let data = rows.isEmpty ? Data("[]".utf8) : (try? encoder.encode(rows)) ?? Data("[]".utf8)
             console.outputData(data + Data("\n".utf8))
         } else {
-            _ = MatrixCommand.report(all, on: console)
-            let errors = all.filter { $0.severity == .error }.count
-            let warnings = all.filter { $0.severity == .warning }.count
+            // Unreadable files were reported above, as they were met.
+            let checkedFiles = all.filter { $0.code != .unreadableInput }
+            _ = MatrixCommand.report(checkedFiles, on: console)
+            let errors = checkedFiles.filter { $0.severity == .error }.count
+            let warnings = checkedFiles.filter { $0.severity == .warning }.count
             let checked = args.positionals.count - unreadable
             var line = "\(checked) file\(checked == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
             if unreadable > 0 { line += "; \(unreadable) could not be read" }

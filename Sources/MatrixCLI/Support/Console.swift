@@ -32,9 +32,10 @@ public final class Console: @unchecked Sendable {
     }
 
     /// A progress or summary line on stderr (suppressed by `--quiet` unless `always`).
-    public func info(_ text: String, always: Bool = false) {
+    /// `text` is only built when the line is shown.
+    public func info(_ text: @autoclosure () -> String, always: Bool = false) {
         guard !quiet || always else { return }
-        write(text + "\n", to: err)
+        write(text() + "\n", to: err)
     }
 
     /// Text for a person at the terminal (a guided run's instructions and questions), never suppressed.
@@ -42,10 +43,10 @@ public final class Console: @unchecked Sendable {
         write(text, to: err)
     }
 
-    /// A line shown only with `--verbose`.
-    public func detail(_ text: String) {
+    /// A line shown only with `--verbose`; `text` is only built then.
+    public func detail(_ text: @autoclosure () -> String) {
         guard verbose else { return }
-        write(text + "\n", to: err)
+        write(text() + "\n", to: err)
     }
 
     /// `error: message` on stderr.

@@ -24,14 +24,19 @@ final class ProgressPrinter: @unchecked Sendable {
                 done += 1
                 return done
             }
-            let width = String(total).count
-            let counter = "[\(String(count).leftPadded(to: width))/\(total)]"
-            var line = "\(counter) \(label(result.verdict)) \(Console.visible(result.id))"
-            if let problem = result.firstProblem, result.verdict != .pass {
-                line += " — " + Console.visible(problem)
-            }
-            console.info(line, always: result.verdict == .fail || result.verdict == .error)
+            console.info(caseLine(result, count: count), always: result.verdict == .fail || result.verdict == .error)
         }
+    }
+
+    /// `[ 3/17] PASS    fresh-purchase/pro`, and the first problem of a case that did not pass.
+    func caseLine(_ result: CaseResult, count: Int) -> String {
+        let width = String(total).count
+        let counter = "[\(String(count).leftPadded(to: width))/\(total)]"
+        var line = "\(counter) \(label(result.verdict)) \(Console.visible(result.id))"
+        if let problem = result.firstProblem, result.verdict != .pass {
+            line += " — " + Console.visible(problem)
+        }
+        return line
     }
 
     func label(_ verdict: Verdict) -> String {

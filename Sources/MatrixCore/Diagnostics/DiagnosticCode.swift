@@ -18,6 +18,9 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let duplicateKey = DiagnosticCode(rawValue: "MX004")
     /// The file is empty.
     public static let emptyInput = DiagnosticCode(rawValue: "MX005")
+    /// The file cannot be read at all: missing, a directory or FIFO, no permission, or too large (`validate
+    /// --format json` reports it as a row; other commands stop with exit 66).
+    public static let unreadableInput = DiagnosticCode(rawValue: "MX006")
 
     // MARK: Matrix structure
     /// A value has the wrong JSON type.

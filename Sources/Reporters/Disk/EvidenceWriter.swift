@@ -33,6 +33,8 @@ public actor EvidenceWriter: EvidenceSink {
 
     /// The `evidence.jsonl` file written.
     public nonisolated let url: URL
+    /// `url`'s path, kept for the messages of every write and flush.
+    private nonisolated let path: String
     /// The longest a written record waits before it is flushed to disk.
     public nonisolated let syncInterval: Duration
     private var fd: Int32
@@ -90,6 +92,7 @@ public actor EvidenceWriter: EvidenceSink {
     init(url: URL, fd: Int32, length: Int64, syncInterval: Duration = defaultSyncInterval, live: LiveReports? = nil,
          digest: DigestStream? = nil) {
         self.url = url
+        self.path = url.path
         self.live = live
         self.digest = digest
         self.fd = fd
@@ -181,13 +184,13 @@ public actor EvidenceWriter: EvidenceSink {
         var kept = 0
         var keptBytes = 0
         do {
-            let written = try DurableFile.writeOnce(fd, lines[...], path: url.path)
+            let written = try DurableFile.writeOnce(fd, lines[...], path: path)
             if written < lines.count {
                 keptBytes = lines[..<written].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
                 kept = lines[..<keptBytes].count { $0 == 0x0A }
                 _ = ftruncate(fd, off_t(length + Int64(keptBytes)))
-                throw EvidenceWriteError(.cannotWrite, path: url.path,
-                                         message: "cannot write to \(url.path): the disk took \(written) of \(lines.count) bytes; "
+                throw EvidenceWriteError(.cannotWrite, path: path,
+                                         message: "cannot write to \(path): the disk took \(written) of \(lines.count) bytes; "
                                              + "free some disk space, then resume the run")
             }
         } catch let error as EvidenceWriteError {
@@ -230,7 +233,7 @@ public actor EvidenceWriter: EvidenceSink {
         if let failure { throw failure }
         guard unsynced, fd >= 0 else { return }
         do {
-            try DurableFile.sync(fd, path: url.path)
+            try DurableFile.sync(fd, path: path)
         } catch let error as EvidenceWriteError {
             failure = error
             throw error
@@ -285,7 +288,7 @@ public actor EvidenceWriter: EvidenceSink {
     /// Flushes what is written so far in the background.
     private func startFlush() {
         guard unsynced, fd >= 0, failure == nil else { return }
-        flusher.start(fd, path: url.path)
+        flusher.start(fd, path: path)
         syncCount += 1
         unsynced = false
         lastSync = clock.now
@@ -296,11 +299,11 @@ public actor EvidenceWriter: EvidenceSink {
     private func checkOpen() throws {
         if failure == nil, let flushFailure = flusher.failure { failure = flushFailure }
         if let failure {
-            throw EvidenceWriteError(.writerClosed, path: url.path,
+            throw EvidenceWriteError(.writerClosed, path: path,
                                      message: "evidence writing stopped after an earlier error: \(failure.message)")
         }
         guard fd >= 0 else {
-            throw EvidenceWriteError(.writerClosed, path: url.path, message: "the evidence file \(url.path) is closed; no more records can be written")
+            throw EvidenceWriteError(.writerClosed, path: path, message: "the evidence file \(path) is closed; no more records can be written")
         }
     }
 }
