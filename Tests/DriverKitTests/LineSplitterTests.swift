@@ -93,7 +93,7 @@ struct LineReaderTests {
         let (closed, signal) = AsyncStream.makeStream(of: String.self)
         let readEnd = ends[0]
         let lines = LineReader.lines(from: readEnd) {
-            signal.yield(Thread.current.name ?? "(no name)")
+            signal.yield(BlockingThread.currentName)
             signal.finish()
             close(readEnd)
         }
