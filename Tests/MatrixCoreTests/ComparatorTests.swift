@@ -160,6 +160,28 @@ struct ComparatorTests {
         #expect(try onlyDifference(runs).divergences.map(\.id) == [.sandboxRenewalLimit])
     }
 
+    @Test("A limit does not explain a failure that a run under the same limits passed: exec and local both on sandbox:5 is app logic")
+    func sameLimitsPassedElsewhere() throws {
+        let message = "sandbox:5 renews a subscription at most 12 times; auto-renew stopped"
+        var reference = F.record("limit/p", 3, .pass, action: .advanceTime, expected: Expectation(access: []), access: [],
+                                 renewals: 12, clock: "sandbox:5")
+        reference.observed?.message = message
+        // The app keeps access after the subscription expired: the same limit was in force, so it is not the cause.
+        var app = F.record("limit/p", 3, .fail, action: .advanceTime, expected: Expectation(access: []), access: ["plus"],
+                           renewals: 12, clock: "sandbox:5")
+        app.observed?.message = message
+        let difference = try onlyDifference([F.run("local", [reference]), F.run("exec", [app])])
+        #expect(difference.classification == .appLogic)
+        #expect(difference.divergences.isEmpty)
+        #expect(Comparator.compare([F.run("local", [reference]), F.run("exec", [app])]).unexplained == 1)
+
+        // On the real clock the reference ran without the limit: the same failure is still the limit's.
+        var unlimited = reference
+        unlimited.clock = "real"
+        unlimited.observed?.message = nil
+        #expect(try onlyDifference([F.run("local", [unlimited]), F.run("exec", [app])]).divergences.map(\.id) == [.sandboxRenewalLimit])
+    }
+
     @Test("A failRenewal step skipped in TestFlight is the billing retry limit whatever the reason says")
     func skippedFailRenewal() throws {
         let runs = [F.run("sandbox", [F.record("b/r", 0, .pass, action: .failRenewal, access: ["plus"])]),

@@ -77,6 +77,9 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
     /// 5. TestFlight, `error`: the step takes at least a day of wall time (`modelledWallTimeMs`, else the store
     ///    time since the case's previous step).
     ///
+    /// Rules 2 to 5 do not apply when a run under the same limits (its environment's, or its clock's) passed the
+    /// step: the limits did not stop it there.
+    ///
     /// - Parameters:
     ///   - record: the step's record in one run; `blocked` records are never explained.
     ///   - role: the run's environment role.
@@ -88,6 +91,13 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
               let role = limitedRole(role, clock: record.clock) else { return nil }
         if record.verdict == .skipped, let named = fromReason(record.reason ?? "", role: role) {
             return named
+        }
+        // A run under the same limits that passed the step shows they do not stop it: the failure is the app's
+        // (an app environment on the modelled Sandbox clock beside the reference on that clock, say).
+        if record.verdict != .skipped, passing.contains(where: {
+            limitedRole(EnvironmentRole(environment: $0.environment), clock: $0.clock) == role
+        }) {
+            return nil
         }
         if role == .testflight, involvesBillingRetry(record, caseRecords: caseRecords) {
             return .testFlightBillingRetry
