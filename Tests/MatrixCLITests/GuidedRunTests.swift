@@ -92,6 +92,8 @@ struct GuidedRunTests {
                                             "--out", dir.appendingPathComponent("parts").path, "--quiet"] + metadata)
         #expect(stopped.status == 130 && stopped.stderr.contains("no answer for case"))
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("parts")).first)
+        // The hint names the answers again: a guided run does not resume without them.
+        #expect(stopped.stderr.contains("--resume \(run.path) --answers \(half.path)`"), "\(stopped.stderr)")
         let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--answers", all.path, "--quiet"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         func comparable(_ records: [EvidenceRecord]) -> [String] {

@@ -68,8 +68,9 @@ struct InitCommand {
         } else {
             console.outputData(Data(output.bytes))
         }
-        let destination = out ?? "stdout"
-        console.info("wrote \(destination): \(output.caseCount) cases, \(output.tierCount) tiers, \(output.accountCount) accounts")
+        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        console.info("wrote \(out ?? "the matrix to stdout"): \(counted(output.caseCount, "case")), \(counted(output.tierCount, "tier")), "
+            + counted(output.accountCount, "account"))
         if let guessed = output.guessedBundleId {
             let how = guessed == "com.example.app" ? "is a placeholder (the product IDs suggest none)" : "is guessed from the product IDs"
             console.info("note: app.bundleId \"\(guessed)\" \(how); pass --bundle-id with your app's bundle id to set it")

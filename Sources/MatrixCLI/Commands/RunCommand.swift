@@ -98,7 +98,7 @@ struct RunCommand {
         case .failed(let error):
             _ = try? await setup.session.finish(interrupted: true)
             throw CommandFailure("cannot write evidence: \(error)\nEvidence written so far is kept in \(setup.session.directory.url.path); "
-                                 + "resume with `matrix run --resume \(Self.displayPath(setup.session.directory.url))`", code: .ioError)
+                                 + "resume with `\(Self.resumeCommand(setup.session.directory.url, args: args))`", code: .ioError)
         }
         // A signal that came after the last step still stops the run short of complete; one that comes while the
         // run is being finished no longer changes what run.json says, nor the exit status.
@@ -107,7 +107,7 @@ struct RunCommand {
         JobSummary.append(from: directory, console: console)
         printer.summary(summary, of: setup.cases.count, shard: setup.session.manifest.shard, directory: Self.displayPath(directory.url))
         if summary.interrupted {
-            console.info("resume with `matrix run --resume \(Self.displayPath(directory.url))`", always: true)
+            console.info("resume with `\(Self.resumeCommand(directory.url, args: args))`", always: true)
             return .interrupted
         }
         return summary.allPassed ? .success : .failure
@@ -185,6 +185,13 @@ struct RunCommand {
     }
 
     /// A resumed run: the run directory's manifest says what ran and how; the matrix must not have changed.
+    /// The command that resumes the run in `directory`: a guided run's answers file is needed again.
+    static func resumeCommand(_ directory: URL, args: Arguments) -> String {
+        var command = "matrix run --resume \(displayPath(directory))"
+        if let answers = args.value("--answers") { command += " --answers \(Console.visible(answers))" }
+        return command
+    }
+
     func resume(_ args: Arguments) async throws(CommandFailure) -> Setup {
         for option in ["--env", "--build", "--device", "--os", "--out", "--shard", "--app-fault", "--clock", "--signed-environment"]
         where args.value(option) != nil {
