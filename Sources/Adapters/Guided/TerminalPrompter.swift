@@ -28,8 +28,13 @@ public struct TerminalPrompter: Prompter {
                 let reason = line.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: ": "))
                 return Answer(case: request.caseID, step: request.step, skip: reason.isEmpty ? "skipped by the tester" : reason)
             }
-            let chosen = line.lowercased() == "none" || line.isEmpty
-                ? [] : line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            // An empty line is asked again: an Enter pressed by mistake must not become evidence of no access.
+            guard !line.isEmpty else {
+                write("type \"none\" if the app grants no tier\n")
+                continue
+            }
+            let chosen = line.lowercased() == "none"
+                ? [] : line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             let unknown = chosen.filter { !request.tiers.contains($0) }
             if unknown.isEmpty {
                 answer.access = chosen
