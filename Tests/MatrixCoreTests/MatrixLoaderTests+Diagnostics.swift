@@ -86,7 +86,7 @@ struct MatrixProblem: Sendable, CustomTestStringConvertible {
               "tiers": {"pro": ["com.example.pro"]},
               "accounts": {"fresh": {}, "owner": {"owns": ["com.example.pro", ⟨e⟩"com.example.coins100"]}},
             """), ["e error MX022 /accounts/owner/owns/1"], message: #"an account cannot own consumable "com.example.coins100""#,
-                      hint: "consumables are used up; start with a balance instead"),
+                      hint: "a consumable is used up once delivered; to start with a balance, begin the case with a purchase step of it"),
         MatrixProblem("a consumables entry that is not a consumable", sections("""
               "tiers": {"pro": ["com.example.pro"]},
               "consumables": {⟨e⟩"com.example.pro": {"balance": "coins", "amount": 1}},

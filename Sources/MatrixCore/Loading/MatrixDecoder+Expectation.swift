@@ -40,6 +40,12 @@ extension MatrixDecoder {
             expectation.entitlements = products.map(\.0)
         }
         if let resultField = fields.optional("result"), let result = resultField.string(sink) {
+            // Only a purchase and a restore report a result (Product.PurchaseResult, AppStore.sync()).
+            if step.action != .purchase && step.action != .restore {
+                sink.error(.invalidStep, "a \(step.action.rawValue) step reports no result; only purchase and restore steps do",
+                           pointer: resultField.pointer, at: resultField.location,
+                           hint: "remove \"result\", or expect access, entitlements or transactions instead")
+            }
             let allowed = step.action == .restore ? Expectation.restoreResults : Expectation.purchaseResults
             if !allowed.contains(result) {
                 sink.error(.invalidValue, "\"\(result)\" is not a \(step.action == .restore ? "restore" : "purchase") result",

@@ -240,7 +240,7 @@ struct MatrixDecoder {
                 if checkProduct(productID, element) {
                     if catalog.product(productID)?.type == .consumable {
                         sink.error(.productTypeMismatch, "an account cannot own consumable \"\(productID)\"",
-                                   pointer: element.pointer, at: element.location, hint: "consumables are used up; start with a balance instead")
+                                   pointer: element.pointer, at: element.location, hint: "a consumable is used up once delivered; to start with a balance, begin the case with a purchase step of it")
                     }
                     account.owns.append(productID)
                 }
