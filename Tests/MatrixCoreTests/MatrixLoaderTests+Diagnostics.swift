@@ -87,6 +87,11 @@ struct MatrixProblem: Sendable, CustomTestStringConvertible {
               "accounts": {"fresh": {}, "owner": {"owns": ["com.example.pro", ⟨e⟩"com.example.coins100"]}},
             """), ["e error MX022 /accounts/owner/owns/1"], message: #"an account cannot own consumable "com.example.coins100""#,
                       hint: "a consumable is used up once delivered; to start with a balance, begin the case with a purchase step of it"),
+        MatrixProblem("a consumable in a tier (currentEntitlements never holds one)", sections("""
+              "tiers": {"pro": ["com.example.pro", ⟨e⟩"com.example.coins100"]},
+              "accounts": {"fresh": {}},
+            """), ["e error MX022 /tiers/pro/1"], message: #"consumable "com.example.coins100" cannot grant tier "pro""#,
+                      hint: "StoreKit's current entitlements never include consumables; list it under \"consumables\" with the balance it credits"),
         MatrixProblem("a consumables entry that is not a consumable", sections("""
               "tiers": {"pro": ["com.example.pro"]},
               "consumables": {⟨e⟩"com.example.pro": {"balance": "coins", "amount": 1}},

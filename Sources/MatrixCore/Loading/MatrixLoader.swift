@@ -176,8 +176,15 @@ struct MatrixDecoder {
             if member.key.isEmpty {
                 sink.error(.invalidValue, "a tier name is empty", pointer: member.field.pointer, at: member.keyLocation)
             }
-            let products = (member.field.strings(sink) ?? []).compactMap { productID, element in
-                checkProduct(productID, element) ? productID : nil
+            let products = (member.field.strings(sink) ?? []).compactMap { productID, element -> String? in
+                guard checkProduct(productID, element) else { return nil }
+                // Transaction.currentEntitlements never holds a consumable, so it cannot grant access.
+                if catalog.product(productID)?.type == .consumable {
+                    sink.error(.productTypeMismatch, "consumable \"\(productID)\" cannot grant tier \"\(member.key)\"",
+                               pointer: element.pointer, at: element.location,
+                               hint: "StoreKit's current entitlements never include consumables; list it under \"consumables\" with the balance it credits")
+                }
+                return productID
             }
             tiers.append(Tier(name: member.key, productIDs: products))
         }
