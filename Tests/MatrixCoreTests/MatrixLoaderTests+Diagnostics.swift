@@ -344,7 +344,7 @@ extension MatrixLoaderTests {
             #"did you mean "pro"?"#,
             nil,
             #"did you mean "DID_RENEW"?"#,
-            "use a group name from the catalog",
+            #"use a group name from the catalog: "VIP""#,
             "first used at line 8; case ids must be unique",
             "write durations like P1W, P1M, P1Y, P3D or PT12H",
         ])

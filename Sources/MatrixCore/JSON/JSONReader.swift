@@ -145,7 +145,16 @@ private struct Parser {
                 return error
             }
         }
+        var hint = hint
+        if code == .invalidJSON, hint == nil, startsComment {
+            hint = "JSON has no comments; remove it (a case's or account's \"description\" can hold a note)"
+        }
         return Stop(diagnostic: Diagnostic(.error, code, message, file: file, pointer: pointer, location: location, hint: hint))
+    }
+
+    /// Whether the current position starts a `//` or `/*` comment, as JSON5 and JavaScript allow.
+    private var startsComment: Bool {
+        index + 1 < bytes.count && bytes[index] == UInt8(ascii: "/") && (bytes[index + 1] == UInt8(ascii: "/") || bytes[index + 1] == UInt8(ascii: "*"))
     }
 
     /// A key or index on the way from the root to the value being read.

@@ -110,7 +110,7 @@ extension MatrixDecoder {
         if catalog.subscriptionGroups.contains(where: { $0.name == key }) { return key }
         if let group = catalog.group(key) { return group.name }
         sink.error(.invalidValue, "unknown subscription group \"\(key)\"", pointer: field.pointer, at: location,
-                   hint: Suggestion.didYouMean(key, among: catalog.subscriptionGroups.map(\.name)) ?? "use a group name from the catalog")
+                   hint: Suggestion.didYouMean(key, among: catalog.subscriptionGroups.map(\.name)) ?? "use a group name from the catalog: " + catalog.subscriptionGroups.map { "\"\($0.name)\"" }.joined(separator: ", "))
         return key
     }
 
