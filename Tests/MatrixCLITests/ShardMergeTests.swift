@@ -60,6 +60,32 @@ struct ShardMergeTests {
         #expect(inside.status == 64 && inside.stderr.contains("is inside the slice"), "\(inside.stderr)")
     }
 
+    @Test("slices whose matrix is not found from here nor above them: merge asks for --matrix (66), and merges with it")
+    func matrixNamedForMerge() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-merge-elsewhere")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let project = dir.appendingPathComponent("project/matrices")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        for name in ["release.json", "Products.storekit"] {
+            try FileManager.default.copyItem(at: release.deletingLastPathComponent().appendingPathComponent(name),
+                                             to: project.appendingPathComponent(name))
+        }
+        // Run from the project with a relative path; the slices go outside it.
+        for k in 1...2 {
+            let shard = try MatrixBinary.run(["run", "matrices/release.json", "--shard", "\(k)/2", "--out", dir.appendingPathComponent("slices").path,
+                                              "--quiet"], in: dir.appendingPathComponent("project"))
+            #expect(shard.status == 0, "\(shard.stderr)")
+        }
+        let slices = MatrixBinary.runDirectories(under: dir.appendingPathComponent("slices"))
+        try #require(slices.count == 2)
+        let lost = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("m1").path], in: dir)
+        #expect(lost.status == 66 && lost.stderr.contains("matrices/release.json is not found") && lost.stderr.contains("--matrix MATRIX"),
+                "\(lost.stderr)")
+        let named = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("m2").path,
+                                          "--matrix", project.appendingPathComponent("release.json").path], in: dir)
+        #expect(named.status == 0, "\(named.stderr)")
+    }
+
     @Test("a slice whose evidence changed after it ended is refused; a slice whose case lacks steps merges as interrupted")
     func alteredSlices() throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-altered-shards")

@@ -104,8 +104,11 @@ struct MergeCommand {
                                  + "slices must not overlap", code: .dataError)
         }
 
-        let matrixPath = args.value("--matrix")
-            ?? RecordedMatrix.locate(first, runDirectory: URL(fileURLWithPath: args.positionals[0])) ?? first.matrix.path
+        guard let matrixPath = args.value("--matrix")
+            ?? RecordedMatrix.locate(first, runDirectory: URL(fileURLWithPath: args.positionals[0])) else {
+            throw CommandFailure("the slices' matrix \(first.matrix.path) is not found from here nor from the directories above "
+                                 + "\(args.positionals[0]); name it with --matrix MATRIX", code: .noInput)
+        }
         let (loaded, _, bytes) = try InputFiles.loadMatrix(matrixPath)
         guard let matrix = loaded else { throw CommandFailure("\(matrixPath) is not a valid matrix", code: .dataError) }
         guard MatrixReference(path: matrixPath, contents: Data(bytes), name: matrix.name).sha256 == first.matrix.sha256 else {
