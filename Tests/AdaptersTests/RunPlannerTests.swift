@@ -140,6 +140,17 @@ struct RunPlannerTests {
         #expect(plan.text.contains("over 2 accounts in parallel: 25 minutes"))
     }
 
+    @Test("TestFlight: the plan counts the fresh Apple Accounts its cases need (a TestFlight purchase history cannot be cleared)")
+    func testFlightAccounts() async {
+        let cases = ["one", "two", "three"].map { MatrixCase(id: $0, kind: "fresh-purchase", account: $0, steps: buy(ExampleMatrix.pro)) }
+        let matrix = ExampleMatrix.matrix(accounts: ["one", "two", "three"].map { Account(alias: $0) }, cases: cases)
+        let plan = await RunPlanner.plan(matrix, matrixPath: "m.json", environment: .testflight, accounts: 2)
+        #expect(plan.cases.allSatisfy { $0.dedicated != nil })
+        #expect(plan.text.contains("Apple Accounts: 3 that have not bought this app's products in TestFlight"))
+        let sandbox = await RunPlanner.plan(matrix, matrixPath: "m.json", environment: .sandbox, accounts: 2)
+        #expect(!sandbox.text.contains("Apple Accounts: "))
+    }
+
     @Test("what a person cannot do in Sandbox is skipped as the guided run skips it; Xcode's Transaction Manager can")
     func personLimits() async {
         let killed = buy(ExampleMatrix.coins).dropLast() + [Step(action: .purchase, product: ExampleMatrix.coins, terminate: .beforeDelivery),

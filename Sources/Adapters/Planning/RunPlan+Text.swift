@@ -101,6 +101,14 @@ extension RunPlan {
                 }
             }
         }
+        if environment == RunPlanner.Environment.testflight.rawValue {
+            // A TestFlight purchase history cannot be cleared: a case with accounts of its own needs fresh ones.
+            let fresh = Set(cases.filter { $0.skipped == nil && $0.dedicated != nil }.flatMap(\.accounts))
+            if !fresh.isEmpty {
+                lines.append("Apple Accounts: \(fresh.count) that have not bought this app's products in TestFlight, one for each "
+                    + "account alias of a case marked (own accounts); the lanes are testers working side by side")
+            }
+        }
         let slow = slowCases.map(\.id)
         if !slow.isEmpty {
             lines.append("\(slow.count) case\(slow.count == 1 ? "" : "s") wait\(slow.count == 1 ? "s" : "") more than a day of real time "
