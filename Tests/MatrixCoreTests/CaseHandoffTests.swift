@@ -12,8 +12,8 @@ struct CaseHandoffTests {
 
     /// Yields until `handoff` has `count` workers waiting to deliver; fails the test if they never come.
     func waitForDeliveries(_ handoff: CaseHandoff, _ count: Int) async throws {
-        for _ in 0..<100_000 where await handoff.waitingDeliveryCount < count { await Task.yield() }
-        try #require(await handoff.waitingDeliveryCount == count)
+        for _ in 0..<100_000 where handoff.waitingDeliveryCount < count { await Task.yield() }
+        try #require(handoff.waitingDeliveryCount == count)
     }
 
     @Test("records held are bounded: past the limit a later case's worker waits for its case's turn, and the case being written waits only for the writer to take its batches")
@@ -39,13 +39,13 @@ struct CaseHandoffTests {
         let end = try #require(await handoff.nextToWrite())
         #expect(end.batches.isEmpty && end.ending != nil)
         #expect(await !delivered.isSet, "the second case waits until the first is written")
-        await handoff.wrote()
+        handoff.wrote()
         // Now being written, and still past the limit, it waits for the writer to take its batch.
         let second = try #require(await handoff.nextToWrite())
         #expect(second.batches.map { $0.records.map(\.case) } == [["second"]])
         await worker.value
         #expect(await delivered.isSet)
-        await handoff.wrote()
+        handoff.wrote()
         #expect(await handoff.nextToWrite() == nil)
     }
 
@@ -55,12 +55,12 @@ struct CaseHandoffTests {
         for position in 0..<3 { #expect(await handoff.take() == position) }
         await handoff.deliver(2, batch("third", bytes: 400), ending: .success(true))
         await handoff.deliver(1, batch("second", bytes: 400), ending: .success(true))
-        #expect(await handoff.waitingDeliveryCount == 0)
+        #expect(handoff.waitingDeliveryCount == 0)
         await handoff.deliver(0, batch("first", bytes: 400), ending: .success(true))
         for expected in ["first", "second", "third"] {
             let next = try #require(await handoff.nextToWrite())
             #expect(next.batches.first?.records.first?.case == expected)
-            await handoff.wrote()
+            handoff.wrote()
         }
     }
 
@@ -71,9 +71,9 @@ struct CaseHandoffTests {
         _ = await handoff.take()
         let worker = Task { await handoff.deliver(1, batch("second", bytes: 50), ending: .success(true)) }
         try await waitForDeliveries(handoff, 1)
-        await handoff.stop()
+        handoff.stop()
         await worker.value
-        #expect(await handoff.waitingDeliveryCount == 0)
+        #expect(handoff.waitingDeliveryCount == 0)
         #expect(await handoff.take() == nil)
     }
 }
