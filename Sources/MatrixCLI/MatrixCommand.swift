@@ -33,6 +33,16 @@ public enum MatrixCommand {
 
     /// Runs the command line and returns the exit code.
     public static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
+        let status = await execute(arguments, console: console)
+        // What a command printed to stdout is its result: when it did not all get there, say so.
+        if let failure = console.outputFailure, status == ExitCode.success.rawValue || status == ExitCode.failure.rawValue {
+            if !console.outputReaderLeft { console.error("cannot write to standard output: \(failure)") }
+            return ExitCode.ioError.rawValue
+        }
+        return status
+    }
+
+    static func execute(_ arguments: [String], console: Console) async -> Int32 {
         let args = Array(arguments.dropFirst())
         let known = ["init", "run", "validate", "score", "plan", "faults", "report", "compare", "merge", "sandbox", "verify", "archive", "pki", "driver"]
         do throws(CommandFailure) {

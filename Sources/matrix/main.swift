@@ -13,4 +13,17 @@ if let symbol = dlsym(nil, "mallopt") {
 }
 #endif
 
-exit(await MatrixCommand.main(CommandLine.arguments))
+// A reader that goes away (`matrix run … 2>&1 | head`) makes writes fail with EPIPE instead of killing the
+// process: a run goes on recording its evidence, and a command whose output was cut short exits 74.
+signal(SIGPIPE, SIG_IGN)
+
+// A standard descriptor closed by the caller (`2>&-`) would be taken by the next file opened, evidence
+// included, and progress written into it: each is held by /dev/null instead (open takes the lowest free
+// descriptor), and output meant for a closed stdout counts as failed.
+var closed: Set<Int32> = []
+for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+    closed.insert(descriptor)
+    _ = open("/dev/null", O_RDWR)
+}
+
+exit(await MatrixCommand.main(CommandLine.arguments, console: Console(outputClosed: closed.contains(1))))

@@ -10,8 +10,9 @@ enum CommandHarness {
         var stderr: String
     }
 
-    /// Runs `matrix arguments…` with stdout and stderr captured in files; `NO_COLOR` is set.
-    static func run(_ arguments: [String]) async throws -> Result {
+    /// Runs `matrix arguments…` with stdout and stderr captured in files; `NO_COLOR` is set. `stdout`, when
+    /// given, replaces the captured stdout (whose text is then empty).
+    static func run(_ arguments: [String], stdout: FileHandle? = nil) async throws -> Result {
         let directory = try MatrixBinary.scratchDirectory("matrix-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("stdout")
@@ -20,7 +21,7 @@ enum CommandHarness {
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
-        let status = await MatrixCommand.main(["matrix"] + arguments, console: Console(environment: ["NO_COLOR": "1"], out: out, err: err))
+        let status = await MatrixCommand.main(["matrix"] + arguments, console: Console(environment: ["NO_COLOR": "1"], out: stdout ?? out, err: err))
         try out.close()
         try err.close()
         return Result(status: status, stdout: try String(contentsOf: outURL, encoding: .utf8),

@@ -12,12 +12,17 @@ public final class Console: @unchecked Sendable {
     public let errIsTerminal: Bool
     public var quiet = false
     public var verbose = false
-    private var captured: [String]?
+    /// Why writing an artifact to stdout failed, once it has (a full disk, a closed pipe).
+    private var outputError: Int32?
+    private let outputClosed: Bool
 
+    /// - Parameter outputClosed: stdout was closed when the process started (its descriptor now holds
+    ///   `/dev/null`, so that no file the command opens takes it): anything written to it counts as failed.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment,
-                out: FileHandle = .standardOutput, err: FileHandle = .standardError) {
+                out: FileHandle = .standardOutput, err: FileHandle = .standardError, outputClosed: Bool = false) {
         self.out = out
         self.err = err
+        self.outputClosed = outputClosed
         errIsTerminal = isatty(err.fileDescriptor) == 1
         colour = errIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
     }
@@ -28,7 +33,18 @@ public final class Console: @unchecked Sendable {
     }
 
     public func outputData(_ data: Data) {
-        lock.withLock { out.write(data) }
+        write(data, to: out)
+    }
+
+    /// Why writing to stdout failed (`strerror`), or `nil` while every artifact reached it: the command then
+    /// exits 74, as its output is incomplete.
+    public var outputFailure: String? {
+        lock.withLock { outputError.map { String(cString: strerror($0)) } }
+    }
+
+    /// Whether stdout's reader went away (`matrix … | head`): a choice of the user's, not worth a message.
+    public var outputReaderLeft: Bool {
+        lock.withLock { outputError == EPIPE }
     }
 
     /// A progress or summary line on stderr (suppressed by `--quiet` unless `always`).
@@ -73,7 +89,32 @@ public final class Console: @unchecked Sendable {
     }
 
     private func write(_ text: String, to handle: FileHandle) {
-        lock.withLock { handle.write(Data(text.utf8)) }
+        write(Data(text.utf8), to: handle)
+    }
+
+    /// Writes with `write(2)`: a failure (a full disk, a closed pipe, a closed descriptor) is recorded for
+    /// stdout and ignored for stderr, never fatal as `FileHandle.write` is. Progress that cannot be shown must
+    /// not stop a run whose evidence is being written.
+    private func write(_ data: Data, to handle: FileHandle) {
+        lock.withLock {
+            if handle === out && outputClosed {
+                if outputError == nil && !data.isEmpty { outputError = EBADF }
+                return
+            }
+            let failed = data.withUnsafeBytes { bytes -> Int32? in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = Foundation.write(handle.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return errno
+                    }
+                    offset += written
+                }
+                return nil
+            }
+            if let failed, handle === out, outputError == nil { outputError = failed }
+        }
     }
 
     /// `text` with control characters (C0, DEL, C1) written as `\u{1B}`: text from matrices and drivers

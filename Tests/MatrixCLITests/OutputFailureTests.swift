@@ -1,0 +1,59 @@
+import Foundation
+import MatrixCLI
+import Testing
+import TestSupport
+
+/// Output that cannot be written: a full disk, a closed descriptor, a reader that went away. Never a crash;
+/// a command whose result did not reach stdout exits 74; a run goes on recording its evidence.
+@Suite("Output that cannot be written")
+struct OutputFailureTests {
+    let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")
+
+    @Test("a result that cannot be written to stdout (a full disk) exits 74 with a message")
+    func fullStdout() async throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let result = try await CommandHarness.run(["validate", "--format", "json", release.path], stdout: full)
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("cannot write to standard output: No space left on device"))
+        let faults = try await CommandHarness.run(["faults"], stdout: full)
+        #expect(faults.status == 74)
+    }
+
+    /// Runs `script` in `sh` with `$M` the built binary; returns the exit status and stderr.
+    func shell(_ script: String, in directory: URL) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = directory
+        process.environment = ["M": MatrixBinary.url.path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test("a closed stdout is an error for a command that prints its result; a closed stderr or a reader that left does not stop a run")
+    func closedDescriptors() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-output")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let version = try shell(#""$M" --version >&-"#, in: dir)
+        #expect(version.status == 74 && version.stderr.contains("cannot write to standard output: Bad file descriptor"), "\(version)")
+
+        // Every record and report is written, and nothing lands in a file that took the closed descriptor.
+        let quiet = try shell(#""$M" run "\#(release.path)" --out quiet --quiet 2>&-"#, in: dir)
+        #expect(quiet.status == 0, "\(quiet)")
+        let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("quiet")).first)
+        let verified = try MatrixBinary.run(["verify", run.path, "--quiet"])
+        #expect(verified.status == 0, "\(verified.stderr)")
+
+        // `| head -1` leaves after the first progress line: the run still completes, silently.
+        let cut = try shell(#""$M" run "\#(release.path)" --out cut --jobs 2 2>&1 | head -n 1 >/dev/null; echo "$?" >/dev/null"#, in: dir)
+        #expect(cut.status == 0)
+        let cutRun = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("cut")).first)
+        let manifest = try String(contentsOf: cutRun.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(manifest.contains(#""status" : "complete""#))
+        #expect(try String(contentsOf: cutRun.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n").count == 127)
+    }
+}
