@@ -126,4 +126,23 @@ struct RunnerIntegrationTests {
         #expect(longBatches.allSatisfy { $0.count <= 64 && $0.allSatisfy { $0.case == "long" } })
         #expect(summary.cases[.pass] == 4 && summary.cases[.fail] == 3)
     }
+
+    @Test("A resumed run counts the cases its evidence holds whole even when it is stopped before running any", arguments: [1, 3])
+    func resumedAndStoppedAtOnce(jobs: Int) async throws {
+        let context = RunContext(runID: "run-1", environment: "exec", build: "local", device: "Simulator", os: "iOS 26.1")
+        let firstCase = Self.matrix.cases[0]
+        let prior = [firstCase.id: firstCase.steps.indices.map { RecordedStep(step: $0, action: firstCase.steps[$0].action, verdict: .pass) }]
+        let sink = BatchSink()
+        let runner = Runner(matrix: Self.matrix, adapter: StubAdapter(), context: context, wallClock: FixedClock(), jobs: jobs)
+        // Cancelled before it starts: as a second Ctrl-C right after resuming.
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await runner.run(into: sink, firstSeq: 2, prior: prior)
+        }
+        let summary = try await task.value
+        #expect(summary.interrupted)
+        #expect(summary.cases[.pass] == 1, "the whole case is counted: \(summary.cases)")
+        #expect(summary.steps[.pass] == 2)
+        #expect(await sink.batches.flatMap { $0 }.isEmpty)
+    }
 }

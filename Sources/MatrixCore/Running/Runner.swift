@@ -143,9 +143,9 @@ public struct Runner: Sendable {
     public func run(cases: [Int]? = nil, into sink: any EvidenceSink, firstSeq: Int = 0,
                     prior: [String: [RecordedStep]] = [:],
                     events: @escaping @Sendable (RunEvent) -> Void = { _ in }) async throws -> RunSummary {
-        let order = cases ?? Array(matrix.cases.indices)
+        let all = cases ?? Array(matrix.cases.indices)
         var summary = RunSummary()
-        for caseIndex in order {
+        for caseIndex in all {
             for record in prior[matrix.cases[caseIndex].id] ?? [] {
                 summary.steps[record.verdict, default: 0] += 1
                 let steps = matrix.cases[caseIndex].steps
@@ -170,6 +170,13 @@ public struct Runner: Sendable {
             summary.caseResults.append(result)
             events(.caseFinished(result))
         }
+        // Cases the evidence holds whole (a resumed run) are counted first, so that a run stopped again at once
+        // still counts them; only the others run.
+        let isWhole = { (caseIndex: Int) in (prior[self.matrix.cases[caseIndex].id]?.count ?? 0) >= self.matrix.cases[caseIndex].steps.count }
+        for caseIndex in all where isWhole(caseIndex) {
+            finish(caseIndex, prior[matrix.cases[caseIndex].id] ?? [], complete: true)
+        }
+        let order = all.filter { !isWhole($0) }
 
         if jobs == 1 {
             var seq = firstSeq
