@@ -238,7 +238,7 @@ struct CrashSafetyTests {
         #expect(verified.stderr.contains("(its SHA-256 matches run.json)"), "verify finds the same matrix: \(verified.stderr)")
     }
 
-    @Test("SIGINT and SIGTERM stop at a step boundary, keep the evidence, write an interrupted run.json and exit 130", arguments: [SIGINT, SIGTERM])
+    @Test("SIGINT, SIGTERM and SIGHUP stop at a step boundary, keep the evidence, write an interrupted run.json and exit 130", arguments: [SIGINT, SIGTERM, SIGHUP])
     func signals(signal: Int32) throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-signal")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
 
-/// Holds SIGINT (Ctrl-C) and SIGTERM for the whole of a command: a signal cancels the work in progress, which
-/// stops at the next step boundary, and the command still writes what it has (the evidence's reports and final
-/// `run.json`) before it exits 130. A signal while the matrix is loading, or while the run ends, is remembered
-/// the same way.
+/// Holds SIGINT (Ctrl-C), SIGTERM and SIGHUP (a closed terminal or ssh session) for the whole of a command: a
+/// signal cancels the work in progress, which stops at the next step boundary, and the command still writes
+/// what it has (the evidence's reports and final `run.json`) before it exits 130. A signal while the matrix is
+/// loading, or while the run ends, is remembered the same way.
 final class SignalTrap: @unchecked Sendable {
     // @unchecked Sendable: `received` and `task` are only touched under `lock`; the sources are set up once.
     private let lock = NSLock()
@@ -12,7 +12,7 @@ final class SignalTrap: @unchecked Sendable {
     private var task: Task<Void, Never>?
     private var cancelWork: (@Sendable () -> Void)?
     private var sources: [any DispatchSourceSignal] = []
-    private static let signals = [SIGINT, SIGTERM]
+    private static let signals = [SIGINT, SIGTERM, SIGHUP]
 
     /// Starts holding the signals.
     init() {

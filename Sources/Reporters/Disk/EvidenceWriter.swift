@@ -257,9 +257,9 @@ public actor EvidenceWriter: EvidenceSink {
         timer = nil
     }
 
-    /// Ends the run: closes the evidence (call ``sync()`` first to see a failure to flush it), writes
-    /// `junit.xml`, `summary.md`, `report.html` and the final `run.json`, as
-    /// ``RunDirectory/finish(_:status:endedAt:)`` does.
+    /// Ends the run: writes `junit.xml`, `summary.md`, `report.html` and the final `run.json`, as
+    /// ``RunDirectory/finish(_:status:endedAt:)`` does, then closes the evidence (call ``sync()`` first to see a
+    /// failure to flush it), whose lock keeps other processes from the run until then.
     ///
     /// A new run's writer has composed the reports while writing its records, so the evidence is not read back;
     /// a resumed run's writer, or one that stopped after a failure, reads it back.
@@ -268,7 +268,10 @@ public actor EvidenceWriter: EvidenceSink {
     ///   report or the manifest cannot be written.
     @discardableResult
     public func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date) throws -> RunManifest {
-        close()
+        // The evidence, and with it the lock on the run, stays open until run.json is final: a resume started
+        // while the reports are written is refused, not let in to write them too.
+        if fd >= 0 { try? sync() }
+        defer { close() }
         let directory = RunDirectory(url: url.deletingLastPathComponent())
         let reports = live
         live = nil
