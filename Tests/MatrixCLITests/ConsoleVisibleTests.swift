@@ -1,5 +1,6 @@
 import Testing
 import MatrixCore
+import TestSupport
 @testable import MatrixCLI
 
 /// Text from matrices and drivers reaches the terminal as text, never as escape sequences.
@@ -36,5 +37,14 @@ struct SummaryLineTests {
         summary.interrupted = true
         #expect(ProgressPrinter.summaryLine(summary, of: 2000, shard: "2/3", directory: "r/x")
                 == "1 of 2000 cases: 1 pass · 3 steps: 3 pass · interrupted · shard 2/3 · evidence: r/x")
+    }
+
+    @Test("a --verbose step line gives the verdict once, then the reason; control characters stay visible")
+    func stepLine() {
+        let blocked = CompareFixture.record("refund/pro", 3, .blocked, action: .relaunch, reason: "blocked: step 2 (refund) failed")
+        #expect(ProgressPrinter.stepLine(blocked) == "    refund/pro #3 relaunch: blocked — step 2 (refund) failed")
+        let failed = CompareFixture.record("refund/pro", 2, .fail, action: .refund, reason: "access: expected [], observed [\"pro\"]\u{1B}")
+        #expect(ProgressPrinter.stepLine(failed) == #"    refund/pro #2 refund: fail — access: expected [], observed ["pro"]\u{1B}"#)
+        #expect(ProgressPrinter.stepLine(CompareFixture.record("c", 0, .pass)) == "    c #0 observe: pass")
     }
 }

@@ -169,7 +169,8 @@ struct MergeCommand {
             console.warning("\(short.count) case\(short.count == 1 ? " lacks" : "s lack") steps in its slice (e.g. \(short.prefix(3).joined(separator: ", "))); the merged run is marked interrupted")
         }
         if !missing.isEmpty {
-            console.warning("\(missing.count) case\(missing.count == 1 ? " is" : "s are") in no slice (e.g. \(missing.prefix(3).joined(separator: ", "))); the merged run is marked interrupted")
+            console.warning("\(missing.count) case\(missing.count == 1 ? " has" : "s have") no step in any slice (e.g. \(missing.prefix(3).joined(separator: ", ")): "
+                            + "not reached by a slice that did not complete, or in a shard not given); the merged run is marked interrupted")
         }
         console.info("merged \(slices.count) slice\(slices.count == 1 ? "" : "s"), \(index.values.map(\.lines.count).reduce(0, +)) steps of \(index.count) cases into \(out)", always: true)
         var summary = RunSummary(finished.counts, interrupted: incomplete)

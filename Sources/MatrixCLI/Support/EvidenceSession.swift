@@ -64,7 +64,8 @@ struct EvidenceSession {
         do {
             try await writer.finish(manifest, status: interrupted ? .interrupted : .complete, endedAt: Date())
         } catch {
-            throw CommandFailure("cannot finish the run: \(error)\nThe evidence is kept in \(directory.url.path)", code: .ioError)
+            throw CommandFailure("cannot finish the run: \(error)\nThe evidence is kept in \(directory.url.path); once the problem is fixed, "
+                                 + "`matrix run --resume \(directory.url.path)` writes its reports", code: .ioError)
         }
         return directory
     }

@@ -17,8 +17,7 @@ final class ProgressPrinter: @unchecked Sendable {
     func handle(_ event: RunEvent) {
         switch event {
         case .stepFinished(let record):
-            console.detail(Console.visible("    \(record.case) #\(record.step) \(record.action.action.rawValue): \(record.verdict.rawValue)"
-                + (record.reason.map { " — \($0)" } ?? "")))
+            console.detail(Self.stepLine(record))
         case .caseFinished(let result):
             let count = lock.withLock { () -> Int in
                 done += 1
@@ -26,6 +25,17 @@ final class ProgressPrinter: @unchecked Sendable {
             }
             console.info(caseLine(result, count: count), always: result.verdict == .fail || result.verdict == .error)
         }
+    }
+
+    /// `    refund/pro #3 relaunch: blocked — step 2 (refund) failed` (a reason that starts with the verdict
+    /// does not repeat it).
+    static func stepLine(_ record: EvidenceRecord) -> String {
+        var line = "    \(record.case) #\(record.step) \(record.action.action.rawValue): \(record.verdict.rawValue)"
+        if var reason = record.reason {
+            if reason.hasPrefix(record.verdict.rawValue + ": ") { reason.removeFirst(record.verdict.rawValue.count + 2) }
+            line += " — " + reason
+        }
+        return Console.visible(line)
     }
 
     /// `[ 3/17] PASS    fresh-purchase/pro`, and the first problem of a case that did not pass.

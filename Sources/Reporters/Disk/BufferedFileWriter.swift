@@ -106,7 +106,7 @@ final class BufferedFileWriter: ReportSink {
             let written = try DurableFile.writeOnce(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]), path: path)
             if written == 0 {
                 throw EvidenceWriteError(.cannotWrite, path: path,
-                                         message: "cannot write to \(path): the disk accepted no more bytes; free some disk space, then run again")
+                                         message: "cannot write to \(path): the disk accepted no more bytes; free some disk space, then try again")
             }
             offset += written
         }

@@ -57,7 +57,7 @@ public struct EvidenceWriteError: Error, Sendable, Hashable, CustomStringConvert
         let reason = String(cString: strerror(number))
         let advice: String
         switch number {
-        case ENOSPC, EDQUOT: advice = "free some disk space, then run again"
+        case ENOSPC, EDQUOT: advice = "free some disk space, then try again"
         case EACCES, EPERM, EROFS: advice = "make the reports directory writable or choose another one"
         case ENOENT, ENOTDIR: advice = "check that the reports directory exists and is a directory"
         default: advice = "check the reports directory and the disk"

@@ -26,6 +26,24 @@ public struct RunDirectory: Sendable, Hashable {
     /// `<run directory>/evidence.jsonl`.
     public var evidenceURL: URL { url.appendingPathComponent(Self.evidenceFileName) }
 
+    /// Why `directory` could not be created, in the system's words: an existing file on its path, or the
+    /// POSIX error under Foundation's.
+    static func reason(creating directory: URL, _ error: any Error) -> String {
+        var path = directory.standardizedFileURL.path
+        while !path.isEmpty && path != "/" {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                if !isDirectory.boolValue { return "\(path) is a file, not a directory" }
+                break
+            }
+            path = (path as NSString).deletingLastPathComponent
+        }
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
+    }
+
     /// Creates `<root>/<environment>/<build-slug>/<runID>/`, creating `root` and the levels above the run as
     /// needed.
     ///
@@ -51,7 +69,7 @@ public struct RunDirectory: Sendable, Hashable {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
             throw EvidenceWriteError(.cannotCreateDirectory, path: parent.path,
-                                     message: "cannot create directory \(parent.path): \(error.localizedDescription); "
+                                     message: "cannot create directory \(parent.path): \(Self.reason(creating: parent, error)); "
                                          + "check that the reports directory is writable")
         }
         let run = parent.appendingPathComponent(runID)
