@@ -364,6 +364,11 @@ struct MatrixLoaderTests {
         #expect(diagnostic.message == "cannot read catalog \"Products.storekit\": \(reason)")
         #expect(diagnostic.hint == "the catalog path is relative to the matrix file")
         #expect(diagnostic.file == Sample.file)
+
+        // An absolute path is not relative to anything: no such hint.
+        let absolute = MarkedSource(Sample.matrix(cases: Sample.purchaseCase,
+            header: #""schemaVersion": 1, "app": {"bundleId": "com.example.myapp"}, "catalog": "/no/Products.storekit","#))
+        #expect(load(absolute, catalog: .unreadable(reason: reason)).diagnostics.first?.hint == nil)
     }
 
     @Test("a catalog that is empty or not a StoreKit configuration is reported in the catalog and at the catalog field", arguments: [

@@ -147,7 +147,8 @@ struct MatrixDecoder {
             return nil
         }
         guard let path = field.string(sink) else { return nil }
-        let hint = "the catalog path is relative to the matrix file"
+        // Only a relative path needs the reminder of what it is relative to.
+        let hint = path.hasPrefix("/") ? nil : "the catalog path is relative to the matrix file"
         guard !path.isEmpty else {
             sink.error(.catalogUnreadable, "the catalog path is empty", pointer: field.pointer, at: field.location, hint: hint)
             return nil
