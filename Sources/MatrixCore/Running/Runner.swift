@@ -500,6 +500,7 @@ final class CaseHandoff: Sendable {
                 resume(state.withLock { $0.takeWaiting(workers: false, deliveries: false, writer: true) })
                 return nil
             }
+            // Woken once a case is written (room in the window) or the run stops.
             await park(as: .worker) { $0.stopped || $0.next >= count || $0.next - $0.written < window }
         }
     }
@@ -544,21 +545,30 @@ final class CaseHandoff: Sendable {
         while true {
             let found: (entry: (batches: [PreparedEvidence], ending: Result<Bool, any Error>?)?, over: Bool,
                         woken: [CheckedContinuation<Void, Never>]) = state.withLock { state in
-                if let entry = state.delivered[state.written], !entry.batches.isEmpty || entry.ending != nil {
+                if Self.hasNews(state) {
+                    let entry = state.delivered[state.written] ?? ([], nil)
                     state.delivered[state.written] = entry.ending == nil ? ([], nil) : nil
                     state.heldBytes -= entry.batches.reduce(0) { $0 + Self.size($1) }
                     return (entry, false, state.takeWaiting(workers: false, deliveries: true, writer: false))
                 }
-                return (nil, state.written >= state.next && (state.stopped || state.next >= count), [])
+                return (nil, Self.allWritten(state, count: count), [])
             }
             resume(found.woken)
             if let entry = found.entry { return entry }
             if found.over { return nil }
-            await park(as: .writer) { state in
-                if let entry = state.delivered[state.written], !entry.batches.isEmpty || entry.ending != nil { return true }
-                return state.written >= state.next && (state.stopped || state.next >= count)
-            }
+            await park(as: .writer) { Self.hasNews($0) || Self.allWritten($0, count: count) }
         }
+    }
+
+    /// Whether the case being written has batches or its end waiting for the writer.
+    private static func hasNews(_ state: State) -> Bool {
+        guard let entry = state.delivered[state.written] else { return false }
+        return !entry.batches.isEmpty || entry.ending != nil
+    }
+
+    /// Whether every case taken is written and no further case will be taken.
+    private static func allWritten(_ state: State, count: Int) -> Bool {
+        state.written >= state.next && (state.stopped || state.next >= count)
     }
 
     /// The case being written has ended and is written: a worker waiting for room may take another.
