@@ -270,6 +270,31 @@ struct CrashSafetyTests {
         #expect(resumed.status == 0)
     }
 
+    @Test("a signal the run was started with ignored (nohup's SIGHUP) stays ignored: the run goes on to the end")
+    func ignoredSignalStaysIgnored() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-nohup")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let matrix = try bigMatrix(in: dir, copies: 10)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // As nohup does: SIGHUP ignored, then the run exec'd in its place.
+        process.arguments = ["-c", "trap '' HUP; exec \"$0\" run \"$1\" --out \"$2\" --quiet --jobs 1",
+                             MatrixBinary.url.path, matrix.path, dir.appendingPathComponent("out").path]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline && MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).isEmpty {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        kill(process.processIdentifier, SIGHUP)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
+        let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(manifest.contains(#""status" : "complete""#))
+    }
+
     @Test("the evidence is the same, in the same order, with one job or several")
     func jobsDoNotChangeEvidence() throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-jobs")

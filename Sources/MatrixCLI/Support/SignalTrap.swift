@@ -14,10 +14,16 @@ final class SignalTrap: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
     private static let signals = [SIGINT, SIGTERM, SIGHUP]
 
+    /// The signals held; one the process started with ignored (`nohup` ignores SIGHUP, a shell script's
+    /// background job SIGINT) stays ignored, as its starter asked.
+    private var held: [Int32] = []
+
     /// Starts holding the signals.
     init() {
         for number in Self.signals {
-            signal(number, SIG_IGN)
+            let previous = signal(number, SIG_IGN)
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
+            held.append(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in self?.receive(number) }
             source.resume()
@@ -56,7 +62,8 @@ final class SignalTrap: @unchecked Sendable {
     func release() {
         for source in sources { source.cancel() }
         sources = []
-        for number in Self.signals { signal(number, SIG_DFL) }
+        for number in held { signal(number, SIG_DFL) }
+        held = []
     }
 
     enum Outcome<Value: Sendable>: Sendable {
