@@ -175,11 +175,30 @@ struct ComparatorTests {
         #expect(difference.divergences.isEmpty)
         #expect(Comparator.compare([F.run("local", [reference]), F.run("exec", [app])]).unexplained == 1)
 
-        // On the real clock the reference ran without the limit: the same failure is still the limit's.
-        var unlimited = reference
-        unlimited.clock = "real"
-        unlimited.observed?.message = nil
-        #expect(try onlyDifference([F.run("local", [unlimited]), F.run("exec", [app])]).divergences.map(\.id) == [.sandboxRenewalLimit])
+        // A reference on the real clock ran without the limit: an app that lost access where the expectation
+        // (written for the real clock) kept it is the limit's doing.
+        let unlimited = F.record("limit/p", 3, .pass, action: .advanceTime, expected: Expectation(access: ["plus"]), access: ["plus"],
+                                 renewals: 13, clock: "real")
+        var expired = F.record("limit/p", 3, .fail, action: .advanceTime, expected: Expectation(access: ["plus"]), access: [],
+                               renewals: 12, clock: "sandbox:5")
+        expired.observed?.message = message
+        #expect(try onlyDifference([F.run("local", [unlimited]), F.run("exec", [expired])]).divergences.map(\.id) == [.sandboxRenewalLimit])
+    }
+
+    @Test("A limit never explains access the expectation does not grant: two app runs that keep access after expiry are not the limit")
+    func limitDoesNotGrantAccess() throws {
+        let message = "sandbox:5 renews a subscription at most 12 times; auto-renew stopped"
+        var kept = F.record("limit/p", 3, .fail, action: .advanceTime, expected: Expectation(access: []), access: ["plus"],
+                            renewals: 12, clock: "sandbox:5")
+        kept.observed?.message = message
+        let difference = try onlyDifference([F.run("exec", [kept]), F.run("my-driver", [kept])])
+        #expect(difference.divergences.isEmpty)
+        #expect(difference.classification != .knownEnvironmentDivergence)
+        // Access taken away early is what the limit does: still explained.
+        var ended = F.record("limit/p", 3, .fail, action: .advanceTime, expected: Expectation(access: ["plus"]), access: [],
+                             renewals: 12, clock: "sandbox:5")
+        ended.observed?.message = message
+        #expect(try onlyDifference([F.run("exec", [ended]), F.run("my-driver", [ended])]).divergences.map(\.id) == [.sandboxRenewalLimit])
     }
 
     @Test("A failRenewal step skipped in TestFlight is the billing retry limit whatever the reason says")

@@ -74,6 +74,9 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
     /// 3. `fail`, and the observation's message names the renewal limit (the environment stopped auto-renew).
     /// 4. `fail`: the run observed at least the cap of renewals (Sandbox 12, TestFlight 6), and the step expects
     ///    more renewals than the cap or a run that passed the step observed more.
+    ///
+    /// Rules 3 and 4 never explain a step that observed access its expectation does not grant: a limit ends a
+    /// subscription early, it does not keep one going.
     /// 5. TestFlight, `error`: the step takes at least a day of wall time (`modelledWallTimeMs`, else the store
     ///    time since the case's previous step).
     ///
@@ -103,7 +106,7 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
             return .testFlightBillingRetry
         }
         let cap: KnownDivergence = role == .sandbox ? .sandboxRenewalLimit : .testFlightRenewalLimit
-        if record.verdict == .fail, let limit = cap.renewalCap, let observed = record.observed {
+        if record.verdict == .fail, let limit = cap.renewalCap, let observed = record.observed, !grantsMore(record) {
             if let message = observed.message, fromReason(message, role: role) == cap { return cap }
             let expectsMore = (record.expected?.renewals ?? 0) > limit
             let othersSawMore = passing.contains { ($0.observed?.renewals ?? 0) > limit }
@@ -113,6 +116,13 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
             return .testFlightDailyRenewals
         }
         return nil
+    }
+
+    /// Whether the step observed access its expectation does not grant: a renewal limit ends a subscription
+    /// early, so it can take access away, never give any (an app that keeps access after expiry is its own bug).
+    static func grantsMore(_ record: EvidenceRecord) -> Bool {
+        guard let expected = record.expected?.access, let observed = record.observed?.access else { return false }
+        return !Set(observed).isSubset(of: Set(expected))
     }
 
     /// Whose limits apply: a Sandbox or TestFlight run's own, else those of the schedule the record's clock
