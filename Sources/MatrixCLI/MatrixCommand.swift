@@ -35,7 +35,7 @@ public enum MatrixCommand {
     public static func main(_ arguments: [String], console: Console = Console()) async -> Int32 {
         let status = await execute(arguments, console: console)
         // What a command printed to stdout is its result: when it did not all get there, say so.
-        if let failure = console.outputFailure, status == ExitCode.success.rawValue || status == ExitCode.failure.rawValue {
+        if let failure = console.outputFailure {
             if !console.outputReaderLeft { console.error("cannot write to standard output: \(failure)") }
             return ExitCode.ioError.rawValue
         }
@@ -92,7 +92,7 @@ public enum MatrixCommand {
                 throw CommandFailure.usage("unknown command \"\(command)\"\(hint)")
             }
         } catch {
-            console.error(error.message)
+            if !error.message.isEmpty { console.error(error.message) }
             if error.showUsage {
                 if let command = args.first, known.contains(command) {
                     console.info("Run `matrix \(command) --help` for its options.", always: true)

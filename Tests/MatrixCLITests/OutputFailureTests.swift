@@ -1,5 +1,5 @@
 import Foundation
-import MatrixCLI
+@testable import MatrixCLI
 import Testing
 import TestSupport
 
@@ -17,6 +17,25 @@ struct OutputFailureTests {
         #expect(result.stderr.contains("cannot write to standard output: No space left on device"))
         let faults = try await CommandHarness.run(["faults"], stdout: full)
         #expect(faults.status == 74)
+        // Also when the command had more to say: diagnostics of an invalid matrix that never reached stdout.
+        let directory = try CommandHarness.directoryWithCatalog()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let invalid = directory.appendingPathComponent("bad.json")
+        try #"{"schemaVersion": 1, "name": "x", "app": {"bundleId": "com.example.x"}, "catalog": "Products.storekit", "tiers": {}, "accounts": {}, "cases": []}"#
+            .write(to: invalid, atomically: true, encoding: .utf8)
+        let lost = try await CommandHarness.run(["validate", "--format", "json", invalid.path], stdout: full)
+        #expect(lost.status == 74 && lost.stderr.contains("cannot write to standard output"), "\(lost.stderr)")
+    }
+
+    @Test("resume hints paste into a shell: paths with spaces or quotes are quoted, a guided run's files are named again")
+    func resumeHint() throws {
+        #expect(RunCommand.shellWord("reports/local/x/20261129T230812Z-95ce") == "reports/local/x/20261129T230812Z-95ce")
+        #expect(RunCommand.shellWord("my runs/it's") == #"'my runs/it'\''s'"#)
+        #expect(RunCommand.shellWord("") == "''")
+        let args = try #require(try Arguments.parse(["--answers", "a b.jsonl", "--accounts", "acc.json"], options: RunCommand.allOptions,
+                                                    help: "", on: Console()))
+        #expect(RunCommand.resumeCommand(URL(fileURLWithPath: "/tmp/o p/run"), args: args)
+                == "matrix run --resume '/tmp/o p/run' --answers 'a b.jsonl' --accounts acc.json")
     }
 
     /// Runs `script` in `sh` with `$M` the built binary; returns the exit status and stderr.
@@ -40,6 +59,8 @@ struct OutputFailureTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let version = try shell(#""$M" --version >&-"#, in: dir)
         #expect(version.status == 74 && version.stderr.contains("cannot write to standard output: Bad file descriptor"), "\(version)")
+        let signed = try shell(#"echo '{"a": 1}' | "$M" pki sign - >&-"#, in: dir)
+        #expect(signed.status == 74 && signed.stderr.contains("cannot write to standard output: Bad file descriptor"), "\(signed)")
 
         // Every record and report is written, and nothing lands in a file that took the closed descriptor.
         let quiet = try shell(#""$M" run "\#(release.path)" --out quiet --quiet 2>&-"#, in: dir)
@@ -47,6 +68,8 @@ struct OutputFailureTests {
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("quiet")).first)
         let verified = try MatrixBinary.run(["verify", run.path, "--quiet"])
         #expect(verified.status == 0, "\(verified.stderr)")
+        let report = try shell(#""$M" report "\#(run.path)" >&-"#, in: dir)
+        #expect(report.status == 74 && report.stderr.contains("cannot write to standard output: Bad file descriptor"), "\(report)")
 
         // `| head -1` leaves after the first progress line: the run still completes, silently.
         let cut = try shell(#""$M" run "\#(release.path)" --out cut --jobs 2 2>&1 | head -n 1 >/dev/null; echo "$?" >/dev/null"#, in: dir)

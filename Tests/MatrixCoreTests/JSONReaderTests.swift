@@ -168,10 +168,10 @@ struct JSONReaderTests {
               "a": 1
             }
             """, message: "unexpected character '/', expected a key in double quotes", pointer: "",
-                    hint: #"JSON has no comments; remove it (a case's or account's "description" can hold a note)"#),
+                    hint: #"JSON has no comments; remove it"#),
         SyntaxError(name: "a block comment after a value", source: #"{"a": [1, 2] ⟨e⟩/* two */}"#,
                     message: "unexpected character '/', expected ',' or '}'", pointer: "",
-                    hint: #"JSON has no comments; remove it (a case's or account's "description" can hold a note)"#),
+                    hint: #"JSON has no comments; remove it"#),
         SyntaxError(name: "unterminated string at the end of the file", source: #"{"a": "abc⟨e⟩"#,
                     message: "unterminated string", pointer: "/a"),
         SyntaxError(name: "string broken by a line end", source: "{\"a\": \"abc⟨e⟩\n}",

@@ -30,6 +30,8 @@ struct DriverCommand {
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
         guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
+        // The protocol is spoken on stdout: closed, nothing would reach the runner.
+        if console.outputClosed { throw .standardOutput(errno: EBADF) }
         guard let name = args.positionals.first else { throw .usage("missing the driver to serve; this version has: local") }
         guard name == "local", args.positionals.count == 1 else {
             throw .usage(args.positionals.count > 1 ? "driver takes one name, got \(args.positionals.count)" : "unknown driver \"\(name)\"; this version has: local")

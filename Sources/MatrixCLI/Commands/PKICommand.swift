@@ -68,7 +68,7 @@ struct PKICommand {
         let root = try Self.pki().root
         let data = args.has("--pem") ? Data(root.pemRepresentation.utf8) : Data(root.derRepresentation)
         if let path = args.value("--out") {
-            try OutputFile.write(data, to: path, replacing: args.has("--force"))
+            try OutputFile.write(data, to: path, replacing: args.has("--force"), console: console)
         } else {
             if !args.has("--pem"), isatty(STDOUT_FILENO) == 1 {
                 throw .usage("refusing to write binary DER to a terminal; pass --pem, --out FILE, or redirect stdout")
@@ -97,7 +97,7 @@ struct PKICommand {
         }
         let signer = try Self.pki().signer
         let payload = Data(bytes)
-        let output = try OutputFile.open(args.value("--out"), replacing: args.has("--force"))
+        let output = try OutputFile.open(args.value("--out"), replacing: args.has("--force"), console: console)
         defer { output.close() }
         let clock = ContinuousClock()
         var signing = Duration.zero

@@ -44,13 +44,14 @@ struct ReportCommand {
         let (directory, manifest) = try RunInput.open(path)
         let out = args.value("--out")
         let file = try OutputFile.open(out, replacing: args.has("--force"),
-                                       protected: [directory.evidenceURL.path, directory.manifestURL.path])
+                                       protected: [directory.evidenceURL.path, directory.manifestURL.path], console: console)
         defer { file.close() }
         let torn: Bool
         do {
             torn = try Reports.write(format, from: directory, manifest: manifest, toDescriptor: file.descriptor, path: file.path)
         } catch let error as EvidenceWriteError {
             file.removeIfRegularFile()
+            if file.isStandardOutput, let number = error.systemError { throw .standardOutput(errno: number) }
             throw CommandFailure("cannot write \(file.path): \(error.message)", code: .ioError)
         } catch {
             file.removeIfRegularFile()

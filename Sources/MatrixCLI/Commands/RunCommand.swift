@@ -185,11 +185,23 @@ struct RunCommand {
     }
 
     /// A resumed run: the run directory's manifest says what ran and how; the matrix must not have changed.
-    /// The command that resumes the run in `directory`: a guided run's answers file is needed again.
+    /// The command that resumes the run in `directory`, ready to paste into a shell: a guided run's answers,
+    /// accounts and App Store Server API credentials are needed again.
     static func resumeCommand(_ directory: URL, args: Arguments) -> String {
-        var command = "matrix run --resume \(displayPath(directory))"
-        if let answers = args.value("--answers") { command += " --answers \(Console.visible(answers))" }
-        return command
+        var command = "matrix run --resume \(shellWord(displayPath(directory)))"
+        for option in ["--answers", "--accounts", "--credentials"] {
+            if let value = args.value(option) { command += " \(option) \(shellWord(value))" }
+        }
+        return Console.visible(command)
+    }
+
+    /// `text` as one shell word: as it is when it has no character a shell treats specially, else in single
+    /// quotes (a `'` inside written `'\''`).
+    static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "_-./:=@%+,".unicodeScalars.contains(scalar))
+        }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     func resume(_ args: Arguments) async throws(CommandFailure) -> Setup {

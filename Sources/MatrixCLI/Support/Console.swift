@@ -14,7 +14,8 @@ public final class Console: @unchecked Sendable {
     public var verbose = false
     /// Why writing an artifact to stdout failed, once it has (a full disk, a closed pipe).
     private var outputError: Int32?
-    private let outputClosed: Bool
+    /// stdout was closed when the process started (see ``init(environment:out:err:outputClosed:)``).
+    public let outputClosed: Bool
 
     /// - Parameter outputClosed: stdout was closed when the process started (its descriptor now holds
     ///   `/dev/null`, so that no file the command opens takes it): anything written to it counts as failed.

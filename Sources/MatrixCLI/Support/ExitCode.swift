@@ -1,3 +1,4 @@
+import Foundation
 /// Exit codes, as DESIGN.md §6 lists them (sysexits.h values where one fits).
 public enum ExitCode: Int32, Sendable {
     /// Every step passed.
@@ -35,5 +36,11 @@ public struct CommandFailure: Error, Sendable {
 
     public static func usage(_ message: String) -> CommandFailure {
         CommandFailure(message, code: .usage, showUsage: true)
+    }
+
+    /// Standard output cannot be written. Exit 74; no message when its reader went away (`matrix … | head`),
+    /// which is the user's choice, not a fault.
+    static func standardOutput(errno number: Int32) -> CommandFailure {
+        CommandFailure(number == EPIPE ? "" : "cannot write to standard output: \(String(cString: strerror(number)))", code: .ioError)
     }
 }

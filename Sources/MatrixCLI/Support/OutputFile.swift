@@ -15,8 +15,12 @@ struct OutputFile {
     ///   them is refused.
     /// - Throws: ``CommandFailure`` 64 when `path` is a protected file or exists and `replacing` is false, 74
     ///   when the file cannot be opened.
-    static func open(_ path: String?, replacing: Bool = false, protected: [String] = []) throws(CommandFailure) -> OutputFile {
-        guard let path, path != "-" else { return OutputFile(descriptor: STDOUT_FILENO, path: "stdout", ownsDescriptor: false) }
+    static func open(_ path: String?, replacing: Bool = false, protected: [String] = [], console: Console) throws(CommandFailure) -> OutputFile {
+        guard let path, path != "-" else {
+            // A stdout closed by the caller holds /dev/null (see main.swift): writing there would lose the output.
+            if console.outputClosed { throw .standardOutput(errno: EBADF) }
+            return OutputFile(descriptor: STDOUT_FILENO, path: "stdout", ownsDescriptor: false)
+        }
         var info = stat()
         if stat(path, &info) == 0 {
             for other in protected {
@@ -48,8 +52,8 @@ struct OutputFile {
 
     /// Writes all of `data` to `path` (or stdout for `-`).
     /// - Throws: ``CommandFailure`` 74 when it cannot be written.
-    static func write(_ data: Data, to path: String, replacing: Bool = false) throws(CommandFailure) {
-        let file = try open(path, replacing: replacing)
+    static func write(_ data: Data, to path: String, replacing: Bool = false, console: Console) throws(CommandFailure) {
+        let file = try open(path, replacing: replacing, console: console)
         defer { file.close() }
         try file.write([UInt8](data))
     }
@@ -62,11 +66,15 @@ struct OutputFile {
             let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
+                if !ownsDescriptor { throw .standardOutput(errno: errno) }
                 throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))", code: .ioError)
             }
             offset += written
         }
     }
+
+    /// Whether this is stdout.
+    var isStandardOutput: Bool { !ownsDescriptor && descriptor == STDOUT_FILENO }
 
     /// Removes a regular file this opened (after a failed write, so no partial report is left); stdout and
     /// device files are left alone.

@@ -147,7 +147,7 @@ private struct Parser {
         }
         var hint = hint
         if code == .invalidJSON, hint == nil, startsComment {
-            hint = "JSON has no comments; remove it (a case's or account's \"description\" can hold a note)"
+            hint = "JSON has no comments; remove it"
         }
         return Stop(diagnostic: Diagnostic(.error, code, message, file: file, pointer: pointer, location: location, hint: hint))
     }

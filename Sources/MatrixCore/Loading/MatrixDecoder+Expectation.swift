@@ -42,7 +42,8 @@ extension MatrixDecoder {
         if let resultField = fields.optional("result"), let result = resultField.string(sink) {
             // Only a purchase and a restore report a result (Product.PurchaseResult, AppStore.sync()).
             if step.action != .purchase && step.action != .restore {
-                sink.error(.invalidStep, "a \(step.action.rawValue) step reports no result; only purchase and restore steps do",
+                let article = "aeiou".contains(step.action.rawValue.first ?? "x") ? "an" : "a"
+                sink.error(.invalidStep, "\(article) \(step.action.rawValue) step reports no result; only purchase and restore steps do",
                            pointer: resultField.pointer, at: resultField.location,
                            hint: "remove \"result\", or expect access, entitlements or transactions instead")
             }
