@@ -238,25 +238,32 @@ struct CrashSafetyTests {
         #expect(verified.stderr.contains("(its SHA-256 matches run.json)"), "verify finds the same matrix: \(verified.stderr)")
     }
 
+    /// Starts `executable` with `arguments` (a run writing under `out`) and returns once the run is under way
+    /// (its first record is on disk), however slow the machine is.
+    func startRun(_ executable: URL, _ arguments: [String], out: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let run = MatrixBinary.runDirectories(under: out).first,
+               let size = try? FileManager.default.attributesOfItem(atPath: run.appendingPathComponent("evidence.jsonl").path)[.size] as? Int,
+               size > 0 { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return process
+    }
+
     @Test("SIGINT, SIGTERM and SIGHUP stop at a step boundary, keep the evidence, write an interrupted run.json and exit 130", arguments: [SIGINT, SIGTERM, SIGHUP])
     func signals(signal: Int32) throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-signal")
         defer { try? FileManager.default.removeItem(at: dir) }
         let matrix = try bigMatrix(in: dir, copies: 40)
-        let process = Process()
-        process.executableURL = MatrixBinary.url
-        process.arguments = ["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet", "--jobs", "1"]
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        // Signal once the run is under way (its first record is on disk), however slow the machine is.
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if let run = MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first,
-               let size = try? FileManager.default.attributesOfItem(atPath: run.appendingPathComponent("evidence.jsonl").path)[.size] as? Int,
-               size > 0 { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        let process = try startRun(MatrixBinary.url, ["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet", "--jobs", "1"],
+                                   out: dir.appendingPathComponent("out"))
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
@@ -275,18 +282,11 @@ struct CrashSafetyTests {
         let dir = try MatrixBinary.scratchDirectory("matrix-nohup")
         defer { try? FileManager.default.removeItem(at: dir) }
         let matrix = try bigMatrix(in: dir, copies: 10)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // As nohup does: SIGHUP ignored, then the run exec'd in its place.
-        process.arguments = ["-c", "trap '' HUP; exec \"$0\" run \"$1\" --out \"$2\" --quiet --jobs 1",
-                             MatrixBinary.url.path, matrix.path, dir.appendingPathComponent("out").path]
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline && MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).isEmpty {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        let process = try startRun(URL(fileURLWithPath: "/bin/sh"),
+                                   ["-c", "trap '' HUP; exec \"$0\" run \"$1\" --out \"$2\" --quiet --jobs 1",
+                                    MatrixBinary.url.path, matrix.path, dir.appendingPathComponent("out").path],
+                                   out: dir.appendingPathComponent("out"))
         kill(process.processIdentifier, SIGHUP)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
