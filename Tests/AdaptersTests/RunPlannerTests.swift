@@ -123,6 +123,21 @@ struct RunPlannerTests {
         }
     }
 
+    @Test("totals in parallel are also given without the cases that wait days of real time, which no clock shortens")
+    func parallelWithoutSlowCases() async {
+        let slow = MatrixCase(id: "season", kind: "non-renewing", account: "one",
+                              steps: buy(ExampleMatrix.season) + [Step(action: .advanceTime, by: ISO8601Duration(days: 30))])
+        let renew = { (id: String) in
+            MatrixCase(id: id, kind: "renewal", account: id,
+                       steps: self.buy(ExampleMatrix.monthly) + [Step(action: .renew, product: ExampleMatrix.monthly, count: 2)])
+        }
+        let matrix = ExampleMatrix.matrix(accounts: ["one", "two", "three"].map { Account(alias: $0) }, cases: [slow, renew("two"), renew("three")])
+        let plan = await RunPlanner.plan(matrix, matrixPath: "m.json", environment: .sandbox, accounts: 2)
+        #expect(plan.parallelMs == 30 * Self.day)
+        #expect(plan.parallelMs(excluding: ["season"]) == 10 * Self.minute)
+        #expect(plan.text.contains("over 2 accounts in parallel: 30 days\n  without the 1 case that waits days of real time: 10 minutes"))
+    }
+
     @Test("totals: one account waits the sum; N accounts wait the longest lane")
     func totals() async {
         let renewCase = { (id: String, count: Int) in

@@ -68,12 +68,16 @@ extension RunPlan {
         if !slowCases.isEmpty {
             // Those waits are the same in every environment; the total without them is what a faster clock changes.
             let rest = max(0, sequentialMs - slowCases.reduce(0) { $0 + $1.waitMs })
-            lines.append("  without the \(slowCases.count) case\(slowCases.count == 1 ? "" : "s") that wait days of real time (below): "
+            lines.append("  without the \(slowCases.count) \(slowCases.count == 1 ? "case that waits" : "cases that wait") days of real time (below): "
                 + (rest > 0 ? Self.words(rest) : "no waiting"))
         }
         if accounts > 1 {
             lines.append("over \(accounts) accounts in parallel: \(Self.words(parallelMs))"
                 + (groups.count > 1 ? " (the groups one after another, each as long as its longest lane)" : ""))
+            if !slowCases.isEmpty {
+                lines.append("  without the \(slowCases.count) \(slowCases.count == 1 ? "case that waits" : "cases that wait") days of real time: "
+                    + Self.words(parallelMs(excluding: Set(slowCases.map(\.id)))))
+            }
         } else {
             lines.append("(--accounts N spreads the cases over N test accounts in parallel)")
         }
