@@ -51,6 +51,7 @@ public enum Reports {
     public static func render(_ format: ReportFormat, records: [EvidenceRecord], manifest: RunManifest) -> Data {
         // In memory nothing can fail to be written.
         guard let composer = try? ReportComposer(formats: [format], spoolDirectory: nil) else { return Data() }
+        composer.unfinished = Set(manifest.unfinishedCases ?? [])
         let sink = MemorySink()
         do {
             for matrixCase in CaseEvidence.group(records) { try composer.add(matrixCase) }
@@ -92,7 +93,8 @@ public enum Reports {
     static func write(_ format: ReportFormat, from directory: RunDirectory, manifest: RunManifest, to sink: ReportSink) throws -> Bool {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let (composer, torn) = try compose([format], evidence: directory.evidenceURL, spoolDirectory: scratch.url)
+        let (composer, torn) = try compose([format], evidence: directory.evidenceURL, spoolDirectory: scratch.url,
+                                           unfinished: Set(manifest.unfinishedCases ?? []))
         defer { composer.close() }
         var manifest = manifest
         manifest.counts = composer.counts
@@ -106,14 +108,17 @@ public enum Reports {
     /// - Returns: the composer, and whether a torn last line was left out.
     /// - Throws: ``EvidenceReadError`` when the evidence cannot be read; ``EvidenceWriteError`` when a spool
     ///   file cannot be written.
-    static func compose(_ formats: [ReportFormat], evidence url: URL, spoolDirectory: URL?) throws -> (ReportComposer, Bool) {
+    static func compose(_ formats: [ReportFormat], evidence url: URL, spoolDirectory: URL?, unfinished: Set<String> = []) throws
+        -> (ReportComposer, Bool) {
         let composer = try ReportComposer(formats: formats, spoolDirectory: spoolDirectory)
+        composer.unfinished = unfinished
         do {
             let torn = try EvidenceReader.forEachCase(in: url) { try composer.add($0) }
             return (composer, torn)
         } catch is EvidenceReader.NotInRunOrder {
             composer.close()
             let regrouped = try ReportComposer(formats: formats, spoolDirectory: spoolDirectory)
+            regrouped.unfinished = unfinished
             let (records, torn) = try EvidenceReader.read(url)
             for matrixCase in CaseEvidence.group(records) { try regrouped.add(matrixCase) }
             return (regrouped, torn)
@@ -145,6 +150,9 @@ public struct RunReport: Sendable, Hashable, Codable {
         public var steps: VerdictCounts
         /// The first step that neither passed nor was skipped: `step 1 (purchase): <reason>`.
         public var firstProblem: String?
+        /// `true` when the run stopped during the case (its `verdict` covers only the steps recorded); absent
+        /// otherwise.
+        public var unfinished: Bool?
     }
 
     /// The report format's version, ``currentVersion`` when written by this version.
@@ -156,7 +164,8 @@ public struct RunReport: Sendable, Hashable, Codable {
 
     /// The report of `records` under `manifest`.
     public init(records: [EvidenceRecord], manifest: RunManifest) {
-        self.init(cases: CaseEvidence.group(records).map(CaseOverview.init), manifest: manifest)
+        let unfinished = Set(manifest.unfinishedCases ?? [])
+        self.init(cases: CaseEvidence.group(records).map { CaseOverview($0, unfinished: unfinished.contains($0.id)) }, manifest: manifest)
     }
 
     /// The report of cases already summarised, under `manifest`.
@@ -165,7 +174,8 @@ public struct RunReport: Sendable, Hashable, Codable {
         self.manifest = manifest
         self.cases = cases.map { matrixCase in
             CaseSummary(id: matrixCase.id, kind: matrixCase.kind, account: matrixCase.account.alias, verdict: matrixCase.verdict,
-                        steps: matrixCase.counts, firstProblem: matrixCase.firstProblem.map { $0.text(orElse: \.rawValue) })
+                        steps: matrixCase.counts, firstProblem: matrixCase.firstProblem.map { $0.text(orElse: \.rawValue) },
+                        unfinished: matrixCase.unfinished ? true : nil)
         }
     }
 

@@ -86,3 +86,34 @@ struct MarkdownSummaryTests {
         #expect(error.code == .cannotWrite)
     }
 }
+
+/// An interrupted run's last case started and did not end: its steps so far are not its verdict.
+@Suite("Unfinished cases in reports")
+struct UnfinishedCaseTests {
+    @Test("a case the run stopped during is INTERRUPTED in every report and left out of the case counts, not its steps")
+    func unfinishedCase() throws {
+        // The first two steps of the family-sharing case, as a run stopped during it wrote them.
+        let records = Array(Sample.records.prefix { $0.case != "family-sharing/pro" }) + Sample.records.filter { $0.case == "family-sharing/pro" }.prefix(1)
+        var manifest = Sample.manifest
+        manifest.status = .interrupted
+        manifest.unfinishedCases = ["family-sharing/pro"]
+        let markdown = String(decoding: Reports.render(.markdown, records: records, manifest: manifest), as: UTF8.self)
+        #expect(markdown.contains("| `family-sharing/pro` | family-sharing | member | **INTERRUPTED** | 1 pass |"), "\(markdown)")
+        let html = String(decoding: Reports.render(.html, records: records, manifest: manifest), as: UTF8.self)
+        #expect(html.contains(#"<span class="badge v-interrupted">INTERRUPTED</span> <code>family-sharing/pro</code>"#))
+        let report = try JSONDecoder().decode(RunReport.self, from: Reports.render(.json, records: records, manifest: manifest))
+        #expect(report.cases.map(\.unfinished) == [nil, nil, nil, true])
+
+        let composer = try ReportComposer(formats: [.markdown], spoolDirectory: nil)
+        composer.unfinished = ["family-sharing/pro"]
+        for matrixCase in CaseEvidence.group(records) { try composer.add(matrixCase) }
+        #expect(composer.counts.cases.total == 3, "the unfinished case is not counted as a case")
+        #expect(composer.counts.steps.total == records.count, "its steps are")
+        composer.close()
+
+        // Without the manifest's word, the same records are an ordinary passing case.
+        manifest.unfinishedCases = nil
+        let plain = String(decoding: Reports.render(.markdown, records: records, manifest: manifest), as: UTF8.self)
+        #expect(plain.contains("| `family-sharing/pro` | family-sharing | member | **PASS** | 1 pass |"))
+    }
+}

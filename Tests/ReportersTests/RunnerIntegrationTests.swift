@@ -145,4 +145,60 @@ struct RunnerIntegrationTests {
         #expect(summary.steps[.pass] == 2)
         #expect(await sink.batches.flatMap { $0 }.isEmpty)
     }
+
+    /// Stops the run (cancels its task) while performing step 1 of case `stopIn`.
+    struct StoppingAdapter: EnvironmentAdapter {
+        let stopIn: String
+        var description: EnvironmentDescription { EnvironmentDescription(name: "exec") }
+
+        func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
+            StoppingSession(stops: matrixCase.id == stopIn)
+        }
+    }
+
+    /// A ``StubSession`` that stops the run while performing step 1 when `stops`.
+    final class StoppingSession: CaseSession {
+        let stops: Bool
+        let stub = StubSession()
+        init(stops: Bool) { self.stops = stops }
+
+        func perform(_ step: Step, index: Int) async throws -> StepOutcome {
+            if stops && index == 1 { withUnsafeCurrentTask { $0?.cancel() } }
+            return try await stub.perform(step, index: index)
+        }
+
+        func close() async {}
+    }
+
+    @Test("A run stopped during a case names it as unfinished; a case with no step recorded is not", arguments: [1, 2])
+    func unfinishedCase(jobs: Int) async throws {
+        let context = RunContext(runID: "run-1", environment: "exec", build: "local", device: "Simulator", os: "iOS 26.1")
+        // The refund case (four steps) is stopped while performing its step 1, after the first case ended.
+        let runner = Runner(matrix: Self.matrix, adapter: StoppingAdapter(stopIn: "refund/pro"), context: context,
+                            wallClock: FixedClock(), jobs: jobs)
+        let sink = BatchSink()
+        let summary = try await runner.run(into: sink)
+        #expect(summary.interrupted)
+        #expect(summary.unfinishedCase == "refund/pro", "\(summary)")
+        #expect(summary.cases == [.pass: 1], "only the case that ended is counted: \(summary.cases)")
+        let written = await sink.batches.flatMap { $0 }
+        #expect(written.filter { $0.case == "refund/pro" }.count < 4)
+
+        // Stopped before its first step is recorded, a case is not unfinished: it has nothing in the evidence.
+        let early = StoppingAdapterAtStart(stopIn: "refund/pro")
+        let second = try await Runner(matrix: Self.matrix, adapter: early, context: context, wallClock: FixedClock(), jobs: 1)
+            .run(into: BatchSink())
+        #expect(second.interrupted && second.unfinishedCase == nil, "\(second)")
+    }
+
+    /// Stops the run (cancels its task) when case `stopIn` starts, before any of its steps.
+    struct StoppingAdapterAtStart: EnvironmentAdapter {
+        let stopIn: String
+        var description: EnvironmentDescription { EnvironmentDescription(name: "exec") }
+
+        func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
+            if matrixCase.id == stopIn { withUnsafeCurrentTask { $0?.cancel() } }
+            return StoppingSession(stops: false)
+        }
+    }
 }

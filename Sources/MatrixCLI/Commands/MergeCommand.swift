@@ -134,6 +134,9 @@ struct MergeCommand {
             manifest.shard = nil
             manifest.shardCases = nil
             manifest.mergedFrom = slices.map(\.manifest.runId)
+            // Each slice stopped during at most one case; those stay unfinished in the merged run.
+            let unfinished = slices.flatMap { $0.manifest.unfinishedCases ?? [] }
+            manifest.unfinishedCases = unfinished.isEmpty ? nil : unfinished
             manifest.startedAt = slices.map(\.manifest.startedAt).min() ?? first.startedAt
             manifest.endedAt = nil
             manifest.status = .interrupted

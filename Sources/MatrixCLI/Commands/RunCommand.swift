@@ -103,7 +103,7 @@ struct RunCommand {
         // A signal that came after the last step still stops the run short of complete; one that comes while the
         // run is being finished no longer changes what run.json says, nor the exit status.
         if trap.signalReceived != nil { summary.interrupted = true }
-        let directory = try await setup.session.finish(interrupted: summary.interrupted)
+        let directory = try await setup.session.finish(interrupted: summary.interrupted, unfinishedCase: summary.unfinishedCase)
         JobSummary.append(from: directory, console: console)
         printer.summary(summary, of: setup.cases.count, shard: setup.session.manifest.shard, directory: Self.displayPath(directory.url))
         if summary.interrupted {

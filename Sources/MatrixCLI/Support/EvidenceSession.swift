@@ -54,7 +54,8 @@ struct EvidenceSession {
     /// Flushes and closes the evidence, renders the reports and writes the final `run.json`.
     /// - Throws: ``CommandFailure`` with exit 74 when the evidence cannot be flushed to disk, or the reports or
     ///   the manifest cannot be written.
-    func finish(interrupted: Bool) async throws(CommandFailure) -> RunDirectory {
+    /// - Parameter unfinishedCase: the case that started and did not end, in an interrupted run.
+    func finish(interrupted: Bool, unfinishedCase: String? = nil) async throws(CommandFailure) -> RunDirectory {
         do {
             try await writer.sync()
         } catch {
@@ -62,6 +63,8 @@ struct EvidenceSession {
             throw CommandFailure("cannot write evidence: \(error)\nEvidence written so far is kept in \(directory.url.path)", code: .ioError)
         }
         do {
+            var manifest = manifest
+            manifest.unfinishedCases = interrupted ? unfinishedCase.map { [$0] } : nil
             try await writer.finish(manifest, status: interrupted ? .interrupted : .complete, endedAt: Date())
         } catch {
             throw CommandFailure("cannot finish the run: \(error)\nThe evidence is kept in \(directory.url.path); once the problem is fixed, "

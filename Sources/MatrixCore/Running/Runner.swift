@@ -77,6 +77,9 @@ public struct RunSummary: Sendable, Hashable, Codable {
     public var passesWithoutExpectation = 0
     /// True when the run stopped before every case ended (Ctrl-C, a signal).
     public var interrupted = false
+    /// The case that started and did not end when the run stopped, if one did: its records are the first of its
+    /// steps, and it is written last.
+    public var unfinishedCase: String?
 
     public init() {}
 
@@ -164,7 +167,10 @@ public struct Runner: Sendable {
             }
         }
         func finish(_ caseIndex: Int, _ records: [RecordedStep], complete: Bool) {
-            guard complete else { return }
+            guard complete else {
+                if !records.isEmpty { summary.unfinishedCase = matrix.cases[caseIndex].id }
+                return
+            }
             let result = caseResult(matrix.cases[caseIndex], records)
             summary.cases[result.verdict, default: 0] += 1
             summary.caseResults.append(result)

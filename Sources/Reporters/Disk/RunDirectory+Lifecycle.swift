@@ -69,7 +69,8 @@ extension RunDirectory {
     public func finish(_ manifest: RunManifest, status: RunStatus, endedAt: Date) throws -> RunManifest {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let (composer, _) = try Reports.compose(Self.reportFormats, evidence: evidenceURL, spoolDirectory: scratch.url)
+        let (composer, _) = try Reports.compose(Self.reportFormats, evidence: evidenceURL, spoolDirectory: scratch.url,
+                                                unfinished: Set(manifest.unfinishedCases ?? []))
         defer { composer.close() }
         return try finish(manifest, status: status, endedAt: endedAt, reports: composer)
     }

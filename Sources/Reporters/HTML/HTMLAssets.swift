@@ -20,7 +20,7 @@ enum HTMLAssets {
     .badge.v-pass { color: var(--pass); }
     .badge.v-fail { color: var(--fail); }
     .badge.v-error { color: var(--error); background: #ffebe9; }
-    .badge.v-skipped, .badge.v-blocked, .badge.v-running, .badge.v-no-steps { color: var(--muted); }
+    .badge.v-skipped, .badge.v-blocked, .badge.v-running, .badge.v-no-steps, .badge.v-interrupted { color: var(--muted); }
     .filters { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; margin: 12px 0; }
     .filters[hidden] { display: none; }
     .filters fieldset { border: 1px solid var(--line); border-radius: 6px; padding: 4px 10px 6px; }

@@ -117,7 +117,7 @@ public enum HTMLReport {
             html += "<tr class=\"case-row\" data-verdict=\"\(matrixCase.verdict.rawValue)\" data-kind=\"\(Markup.attribute(matrixCase.kind))\">"
                 + "<td>" + (detailed(index) ? "<a href=\"#case-\(index)\">\(name)</a>" : name) + "</td>"
                 + "<td>\(Markup.text(matrixCase.kind))</td><td>\(Markup.text(matrixCase.account.alias))</td>"
-                + "<td>\(verdictBadge(StepText.label(matrixCase.verdict)))</td><td>\(matrixCase.counts.phrase)</td>"
+                + "<td>\(verdictBadge(matrixCase.label))</td><td>\(matrixCase.counts.phrase)</td>"
                 + "<td>\(Markup.text(problem ?? ""))</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n</section>\n"
@@ -125,10 +125,12 @@ public enum HTMLReport {
 
     /// One case's section: its timeline and its steps with expected and observed values, handed to `write` in
     /// pieces (a step's at a time), so that a case of many thousand steps is never one string.
-    static func caseSection(_ matrixCase: CaseEvidence, index: Int, into write: (String) throws -> Void) rethrows {
+    ///
+    /// - Parameter label: the case's label (``CaseOverview/label``).
+    static func caseSection(_ matrixCase: CaseEvidence, index: Int, label: String, into write: (String) throws -> Void) rethrows {
         var html = "<section class=\"case\" id=\"case-\(index)\" data-verdict=\"\(matrixCase.verdict.rawValue)\""
             + " data-kind=\"\(Markup.attribute(matrixCase.kind))\">\n"
-        html += "<h2>\(verdictBadge(StepText.label(matrixCase.verdict))) <code>\(Markup.text(matrixCase.id))</code></h2>\n"
+        html += "<h2>\(verdictBadge(label)) <code>\(Markup.text(matrixCase.id))</code></h2>\n"
         html += "<p class=\"case-meta\">kind <b>\(Markup.text(matrixCase.kind))</b> · account <b>\(Markup.text(matrixCase.account.alias))</b>"
             + " (\(Markup.text(matrixCase.account.state))) · \(matrixCase.counts.phrase)</p>\n"
         let timeline = Timeline(matrixCase: matrixCase, index: index)

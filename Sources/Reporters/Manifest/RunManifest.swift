@@ -58,6 +58,9 @@ public struct RunManifest: Sendable, Hashable, Codable {
     public var startedAt: String
     /// ISO 8601 with milliseconds, UTC; absent while the run is `running`.
     public var endedAt: String?
+    /// An interrupted run's cases that started and did not end (their records are the first of their steps):
+    /// the reports label them INTERRUPTED, and ``counts`` leaves them out of the cases (not their steps).
+    public var unfinishedCases: [String]?
     /// Cases and steps by verdict, counted from the evidence.
     public var counts: RunCounts
     /// SHA-256 (lower-case hex) of every other file of the run directory, by path relative to it.

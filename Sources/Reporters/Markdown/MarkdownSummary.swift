@@ -47,7 +47,7 @@ public enum MarkdownSummary {
         let problem = matrixCase.firstProblem.map { $0.text(orElse: StepText.label) }
         return "\n| " + [
             Markdown.code(matrixCase.id), Markdown.text(matrixCase.kind), Markdown.text(matrixCase.account.alias),
-            "**\(StepText.label(matrixCase.verdict))**", matrixCase.counts.phrase, problem.map(Markdown.text) ?? "",
+            "**\(matrixCase.label)**", matrixCase.counts.phrase, problem.map(Markdown.text) ?? "",
         ].joined(separator: " | ") + " |"
     }
 

@@ -34,9 +34,21 @@ public struct CaseOverview: Sendable, Hashable {
     public var firstProblem: Problem?
     /// The wall-clock time of its steps added up, ms.
     public var wallMilliseconds: Int64
+    /// The case started and did not end: the run was interrupted during it (``RunManifest/unfinishedCases``).
+    public var unfinished = false
 
-    /// The overview of one case's evidence.
-    public init(_ matrixCase: CaseEvidence) {
+    /// How reports label the case: its verdict, or INTERRUPTED for an unfinished case (whose steps so far
+    /// may all have passed).
+    public var label: String {
+        unfinished ? Self.unfinishedLabel : StepText.label(verdict)
+    }
+
+    /// The label of a case the run stopped during.
+    public static let unfinishedLabel = "INTERRUPTED"
+
+    /// The overview of one case's evidence; `unfinished` when the run stopped during it.
+    public init(_ matrixCase: CaseEvidence, unfinished: Bool = false) {
+        self.unfinished = unfinished
         id = matrixCase.id
         kind = matrixCase.kind
         account = matrixCase.account

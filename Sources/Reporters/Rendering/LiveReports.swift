@@ -37,8 +37,12 @@ final class LiveReports {
     }
 
     /// The reports of every record taken, or `nil` after giving up. The caller closes the composer.
-    func complete() -> ReportComposer? {
+    ///
+    /// - Parameter unfinished: cases that started and did not end (an interrupted run's last case).
+    func complete(unfinished: Set<String> = []) -> ReportComposer? {
         guard let composer else { return nil }
+        // Only the case still being collected can be unfinished: every earlier one ended before the next began.
+        composer.unfinished = unfinished
         do {
             if let last = collector.finish() { try composer.add(last) }
         } catch {

@@ -20,6 +20,9 @@ final class ReportComposer {
     static let detailedProblemLimit = 500
 
     let formats: Set<ReportFormat>
+    /// Cases that started and did not end (``RunManifest/unfinishedCases``): set before they are added, they are
+    /// labelled INTERRUPTED and left out of the case counts.
+    var unfinished: Set<String> = []
     /// The cases so far, in the order they arrived.
     private(set) var cases: [CaseOverview] = []
     private(set) var steps = VerdictCounts()
@@ -60,7 +63,7 @@ final class ReportComposer {
 
     /// Counts of the cases and steps so far.
     var counts: RunCounts {
-        RunCounts(cases: VerdictCounts(cases.map(\.verdict)), steps: steps)
+        RunCounts(cases: VerdictCounts(cases.filter { !$0.unfinished }.map(\.verdict)), steps: steps)
     }
 
     /// Adds the next case.
@@ -68,7 +71,7 @@ final class ReportComposer {
     /// - Throws: ``EvidenceWriteError`` when a spool file cannot be written.
     func add(_ matrixCase: CaseEvidence) throws {
         guard !matrixCase.records.isEmpty else { return }
-        let overview = CaseOverview(matrixCase)
+        let overview = CaseOverview(matrixCase, unfinished: unfinished.contains(matrixCase.id))
         let index = cases.count
         cases.append(overview)
         for verdict in Verdict.allCases { steps[verdict] += overview.counts[verdict] }
@@ -86,11 +89,11 @@ final class ReportComposer {
             }
         }
         if let html {
-            let problem = overview.verdict != .pass
+            let problem = overview.verdict != .pass || overview.unfinished
             // Past the limit, only the sections that can still be shown are worth writing.
             if index < Self.allCaseSectionsLimit || (problem && htmlProblemSections < Self.detailedProblemLimit) {
                 let start = html.length
-                try HTMLReport.caseSection(matrixCase, index: index) { _ = try html.append($0) }
+                try HTMLReport.caseSection(matrixCase, index: index, label: overview.label) { _ = try html.append($0) }
                 htmlSections.append((index, start..<html.length, problem))
                 if problem { htmlProblemSections += 1 }
             }
