@@ -108,6 +108,13 @@ struct ShardMergeTests {
         #expect(merged.status == 1 && merged.stderr.contains("lacks steps in its slice"), "\(merged.stderr)")
         let manifest = try String(contentsOf: dir.appendingPathComponent("m2/run.json"), encoding: .utf8)
         #expect(manifest.contains(#""status" : "interrupted""#))
+        // The case that lost a step is unfinished in the merged run: labelled so, left out of the case counts, and
+        // `matrix report` agrees with the merge's own reports.
+        #expect(manifest.contains(#""unfinishedCases" : ["#), "\(manifest)")
+        let summary = try String(contentsOf: dir.appendingPathComponent("m2/summary.md"), encoding: .utf8)
+        #expect(summary.contains("**INTERRUPTED**"))
+        let report = try MatrixBinary.run(["report", dir.appendingPathComponent("m2").path])
+        #expect(report.status == 0 && report.stdout == summary)
     }
 
     @Test("slices run with another build, clock or app fault are not one run and are refused", arguments: [

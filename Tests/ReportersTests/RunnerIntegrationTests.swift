@@ -131,18 +131,22 @@ struct RunnerIntegrationTests {
     func resumedAndStoppedAtOnce(jobs: Int) async throws {
         let context = RunContext(runID: "run-1", environment: "exec", build: "local", device: "Simulator", os: "iOS 26.1")
         let firstCase = Self.matrix.cases[0]
-        let prior = [firstCase.id: firstCase.steps.indices.map { RecordedStep(step: $0, action: firstCase.steps[$0].action, verdict: .pass) }]
+        let refund = Self.matrix.cases[1]
+        // The first case whole, the refund case begun (two of its four steps) when the run stopped before.
+        let prior = [firstCase.id: firstCase.steps.indices.map { RecordedStep(step: $0, action: firstCase.steps[$0].action, verdict: .pass) },
+                     refund.id: (0..<2).map { RecordedStep(step: $0, action: refund.steps[$0].action, verdict: .pass) }]
         let sink = BatchSink()
         let runner = Runner(matrix: Self.matrix, adapter: StubAdapter(), context: context, wallClock: FixedClock(), jobs: jobs)
         // Cancelled before it starts: as a second Ctrl-C right after resuming.
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await runner.run(into: sink, firstSeq: 2, prior: prior)
+            return try await runner.run(into: sink, firstSeq: 4, prior: prior)
         }
         let summary = try await task.value
         #expect(summary.interrupted)
         #expect(summary.cases[.pass] == 1, "the whole case is counted: \(summary.cases)")
-        #expect(summary.steps[.pass] == 2)
+        #expect(summary.steps[.pass] == 4)
+        #expect(summary.unfinishedCase == refund.id, "the begun case is still unfinished")
         #expect(await sink.batches.flatMap { $0 }.isEmpty)
     }
 

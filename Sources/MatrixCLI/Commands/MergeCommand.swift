@@ -134,9 +134,12 @@ struct MergeCommand {
             manifest.shard = nil
             manifest.shardCases = nil
             manifest.mergedFrom = slices.map(\.manifest.runId)
-            // Each slice stopped during at most one case; those stay unfinished in the merged run.
-            let unfinished = slices.flatMap { $0.manifest.unfinishedCases ?? [] }
+            // Each slice stopped during at most one case (one killed outright did not say which: its case that lacks
+            // steps); those stay unfinished in the merged run.
+            let named = Set(slices.flatMap { $0.manifest.unfinishedCases ?? [] }).union(short)
+            let unfinished = matrix.cases.map(\.id).filter(named.contains)
             manifest.unfinishedCases = unfinished.isEmpty ? nil : unfinished
+            await writer.markUnfinished(named)
             manifest.startedAt = slices.map(\.manifest.startedAt).min() ?? first.startedAt
             manifest.endedAt = nil
             manifest.status = .interrupted
@@ -169,7 +172,7 @@ struct MergeCommand {
             console.warning("\(path) did not complete (run.json says \(slice.manifest.status.rawValue)); the merged run is marked interrupted")
         }
         if !short.isEmpty {
-            console.warning("\(short.count) case\(short.count == 1 ? " lacks" : "s lack") steps in its slice (e.g. \(short.prefix(3).joined(separator: ", "))); the merged run is marked interrupted")
+            console.warning("\(short.count) case\(short.count == 1 ? " lacks steps in its slice" : "s lack steps in their slices") (e.g. \(short.prefix(3).joined(separator: ", "))); the merged run is marked interrupted")
         }
         if !missing.isEmpty {
             console.warning("\(missing.count) case\(missing.count == 1 ? " has" : "s have") no step in any slice (e.g. \(missing.prefix(3).joined(separator: ", ")): "

@@ -183,11 +183,20 @@ public struct Runner: Sendable {
             finish(caseIndex, prior[matrix.cases[caseIndex].id] ?? [], complete: true)
         }
         let order = all.filter { !isWhole($0) }
+        // The run stopped before the case at `caseIndex` ran (again): a case a resumed run had begun stays unfinished.
+        func stoppedBefore(_ caseIndex: Int) {
+            summary.interrupted = true
+            let id = matrix.cases[caseIndex].id
+            if summary.unfinishedCase == nil, !(prior[id]?.isEmpty ?? true) { summary.unfinishedCase = id }
+        }
 
         if jobs == 1 {
             var seq = firstSeq
             for caseIndex in order {
-                if Task.isCancelled { summary.interrupted = true; break }
+                if Task.isCancelled {
+                    stoppedBefore(caseIndex)
+                    break
+                }
                 var written = prior[matrix.cases[caseIndex].id] ?? []
                 let complete = try await runCase(caseIndex, prior: written) { record in
                     var record = record
@@ -277,7 +286,7 @@ public struct Runner: Sendable {
                     }
                     handoff.wrote()
                 }
-                if written < order.count { summary.interrupted = true }
+                if written < order.count { stoppedBefore(order[written]) }
             } catch {
                 handoff.stop()
                 group.cancelAll()

@@ -151,6 +151,12 @@ public actor EvidenceWriter: EvidenceSink {
         }
     }
 
+    /// Cases whose records, still to be appended, stop before their last step (``RunManifest/unfinishedCases``
+    /// of a merge's slices): the reports composed as they are written label them so.
+    public func markUnfinished(_ ids: Set<String>) {
+        live?.markUnfinished(ids)
+    }
+
     /// Appends `record` as one line; see the type's documentation for when it reaches the disk.
     ///
     /// - Throws: ``EvidenceWriteError``: `cannotWrite` or `cannotSync` when the disk refuses it or refused an

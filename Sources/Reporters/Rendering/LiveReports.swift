@@ -30,6 +30,11 @@ final class LiveReports {
         }
     }
 
+    /// Cases known to be unfinished before their records come (a merge's slices that stopped during them).
+    func markUnfinished(_ ids: Set<String>) {
+        composer?.unfinished.formUnion(ids)
+    }
+
     /// Gives up; the run's end reads the evidence back instead.
     func abandon() {
         composer?.close()
@@ -41,8 +46,9 @@ final class LiveReports {
     /// - Parameter unfinished: cases that started and did not end (an interrupted run's last case).
     func complete(unfinished: Set<String> = []) -> ReportComposer? {
         guard let composer else { return nil }
-        // Only the case still being collected can be unfinished: every earlier one ended before the next began.
-        composer.unfinished = unfinished
+        // In a run, only the case still being collected can be unfinished: every earlier one ended before the next
+        // began (a merge marks its slices' unfinished cases before their records come, ``markUnfinished(_:)``).
+        composer.unfinished.formUnion(unfinished)
         do {
             if let last = collector.finish() { try composer.add(last) }
         } catch {
