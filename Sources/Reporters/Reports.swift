@@ -51,7 +51,7 @@ public enum Reports {
     public static func render(_ format: ReportFormat, records: [EvidenceRecord], manifest: RunManifest) -> Data {
         // In memory nothing can fail to be written.
         guard let composer = try? ReportComposer(formats: [format], spoolDirectory: nil) else { return Data() }
-        composer.unfinished = Set(manifest.unfinishedCases ?? [])
+        composer.unfinished = manifest.unfinished
         let sink = MemorySink()
         do {
             for matrixCase in CaseEvidence.group(records) { try composer.add(matrixCase) }
@@ -94,7 +94,7 @@ public enum Reports {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let (composer, torn) = try compose([format], evidence: directory.evidenceURL, spoolDirectory: scratch.url,
-                                           unfinished: Set(manifest.unfinishedCases ?? []))
+                                           unfinished: manifest.unfinished)
         defer { composer.close() }
         var manifest = manifest
         manifest.counts = composer.counts
@@ -164,7 +164,7 @@ public struct RunReport: Sendable, Hashable, Codable {
 
     /// The report of `records` under `manifest`.
     public init(records: [EvidenceRecord], manifest: RunManifest) {
-        let unfinished = Set(manifest.unfinishedCases ?? [])
+        let unfinished = manifest.unfinished
         self.init(cases: CaseEvidence.group(records).map { CaseOverview($0, unfinished: unfinished.contains($0.id)) }, manifest: manifest)
     }
 

@@ -136,7 +136,7 @@ struct MergeCommand {
             manifest.mergedFrom = slices.map(\.manifest.runId)
             // Each slice stopped during at most one case (one killed outright did not say which: its case that lacks
             // steps); those stay unfinished in the merged run.
-            let named = Set(slices.flatMap { $0.manifest.unfinishedCases ?? [] }).union(short)
+            let named = slices.reduce(Set(short)) { $0.union($1.manifest.unfinished) }
             let unfinished = matrix.cases.map(\.id).filter(named.contains)
             manifest.unfinishedCases = unfinished.isEmpty ? nil : unfinished
             await writer.markUnfinished(named)

@@ -66,7 +66,7 @@ struct OutputFile {
             let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                if !ownsDescriptor { throw .standardOutput(errno: errno) }
+                if isStandardOutput { throw .standardOutput(errno: errno) }
                 throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))", code: .ioError)
             }
             offset += written

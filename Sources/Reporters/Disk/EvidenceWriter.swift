@@ -281,7 +281,7 @@ public actor EvidenceWriter: EvidenceSink {
         let directory = RunDirectory(url: url.deletingLastPathComponent())
         let reports = live
         live = nil
-        guard let reports, failure == nil, let composed = reports.complete(unfinished: Set(manifest.unfinishedCases ?? [])) else {
+        guard let reports, failure == nil, let composed = reports.complete(unfinished: manifest.unfinished) else {
             reports?.abandon()
             return try directory.finish(manifest, status: status, endedAt: endedAt)
         }

@@ -70,7 +70,7 @@ extension RunDirectory {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let (composer, _) = try Reports.compose(Self.reportFormats, evidence: evidenceURL, spoolDirectory: scratch.url,
-                                                unfinished: Set(manifest.unfinishedCases ?? []))
+                                                unfinished: manifest.unfinished)
         defer { composer.close() }
         return try finish(manifest, status: status, endedAt: endedAt, reports: composer)
     }

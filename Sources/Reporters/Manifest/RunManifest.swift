@@ -61,6 +61,9 @@ public struct RunManifest: Sendable, Hashable, Codable {
     /// An interrupted run's cases that started and did not end (their records are the first of their steps):
     /// the reports label them INTERRUPTED, and ``counts`` leaves them out of the cases (not their steps).
     public var unfinishedCases: [String]?
+
+    /// ``unfinishedCases`` as a set (empty when there are none), as the reports look them up.
+    public var unfinished: Set<String> { Set(unfinishedCases ?? []) }
     /// Cases and steps by verdict, counted from the evidence.
     public var counts: RunCounts
     /// SHA-256 (lower-case hex) of every other file of the run directory, by path relative to it.
