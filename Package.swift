@@ -1,40 +1,93 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layering (each target depends only on those above it):
-//   MatrixCore (pure) → StoreSimulator → COpenSSL/SignedData → Adapters, AppStoreAPI → Reporters → MatrixCLI → matrix
-//   DriverKit (the driver protocol's messages and server loop) depends on MatrixCore only.
+// The target graph (docs/architecture.md): each target has one job and depends only on targets above it.
+// `scripts/check-imports.py` fails CI when a target imports a module it does not declare here, or declares one
+// it never imports.
+//
+//   MatrixJSON                        positioned JSON reader, JSON values, writers
+//   AppStoreModels    → MatrixJSON    App Store payloads (transactions, renewal info, notifications)
+//   MatrixModel       → MatrixJSON, AppStoreModels
+//                                     matrix, catalog, diagnostics, loading, environments and their facts,
+//                                     evidence records and run manifests, judging
+//   MatrixEngine      → MatrixModel   runner, adapter protocols, shards
+//   StoreSimulator    → MatrixModel, AppStoreModels
+//                                     the App Store on a virtual clock
+//   ReferenceApp      → MatrixModel, StoreSimulator
+//                                     the app that follows Apple's guidance, and its known faults
+//   COpenSSL, SignedData              ES256 JWS, X.509 chains, the simulator PKI (libcrypto)
+//   DriverKit         → MatrixModel   the driver protocol, for drivers written in Swift
+//   LocalEnvironment  → MatrixEngine, StoreSimulator, ReferenceApp, SignedData, DriverKit
+//   ExecEnvironment   → MatrixEngine, DriverKit
+//   MatrixPlanning    → MatrixModel, LocalEnvironment
+//   AppStoreAPI       → MatrixModel, AppStoreModels, SignedData
+//   GuidedEnvironment → MatrixEngine, MatrixPlanning, AppStoreAPI
+//   MatrixAuthoring   → MatrixModel   `matrix init`
+//   MatrixComparison  → MatrixModel   `matrix compare`
+//   Reporters         → MatrixModel, MatrixComparison
+//                                     JUnit, Markdown, HTML and JSON reports, rendering only
+//   EvidenceStore     → MatrixEngine, Reporters, SignedData, COpenSSL
+//                                     run directories, evidence writer and reader, archives, verification, merge
+//   MatrixCLI         → everything above; `matrix` is its tiny executable
 let package = Package(
     name: "StoreKitMatrix",
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "matrix", targets: ["matrix"]),
-        .library(name: "MatrixCore", targets: ["MatrixCore"]),
+        .library(name: "MatrixModel", targets: ["MatrixModel"]),
         .library(name: "DriverKit", targets: ["DriverKit"]),
     ],
     targets: [
-        .target(name: "MatrixCore"),
-        .target(name: "StoreSimulator", dependencies: ["MatrixCore"]),
+        .target(name: "MatrixJSON"),
+        .target(name: "AppStoreModels", dependencies: ["MatrixJSON"]),
+        .target(name: "MatrixModel", dependencies: ["MatrixJSON", "AppStoreModels"]),
+        .target(name: "MatrixEngine", dependencies: ["MatrixJSON", "MatrixModel"]),
+        .target(name: "StoreSimulator", dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel"]),
+        .target(name: "ReferenceApp", dependencies: ["MatrixModel", "StoreSimulator"]),
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        .target(name: "SignedData", dependencies: ["COpenSSL", "MatrixCore"]),
-        .target(name: "AppStoreAPI", dependencies: ["MatrixCore", "SignedData"]),
-        .target(name: "DriverKit", dependencies: ["MatrixCore"]),
-        .target(name: "Adapters", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "AppStoreAPI", "DriverKit"]),
-        .target(name: "Reporters", dependencies: ["MatrixCore", "COpenSSL"]),
-        .target(name: "MatrixCLI", dependencies: ["MatrixCore", "StoreSimulator", "SignedData", "DriverKit", "Adapters", "AppStoreAPI", "Reporters"]),
+        .target(name: "SignedData", dependencies: ["COpenSSL"]),
+        .target(name: "DriverKit", dependencies: ["MatrixModel"]),
+        .target(name: "FileIO"),
+        .target(name: "LocalEnvironment",
+                dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "ReferenceApp", "SignedData", "AppStoreModels", "DriverKit"]),
+        .target(name: "ExecEnvironment", dependencies: ["MatrixModel", "MatrixEngine", "DriverKit"]),
+        .target(name: "MatrixPlanning", dependencies: ["MatrixModel", "MatrixEngine", "LocalEnvironment"]),
+        .target(name: "AppStoreAPI", dependencies: ["MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
+        .target(name: "GuidedEnvironment",
+                dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "MatrixPlanning", "AppStoreAPI", "AppStoreModels"]),
+        .target(name: "MatrixAuthoring", dependencies: ["MatrixModel", "MatrixJSON"]),
+        .target(name: "MatrixComparison", dependencies: ["MatrixModel"]),
+        .target(name: "Reporters", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "FileIO"]),
+        .target(name: "EvidenceStore",
+                dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "SignedData", "COpenSSL"]),
+        .target(name: "MatrixCLI", dependencies: [
+            "MatrixJSON", "MatrixModel", "MatrixEngine", "StoreSimulator", "ReferenceApp", "SignedData", "DriverKit",
+            "LocalEnvironment", "ExecEnvironment", "GuidedEnvironment", "MatrixPlanning", "AppStoreAPI",
+            "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore",
+        ]),
         .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
-        .target(name: "TestSupport", dependencies: ["MatrixCore"]),
+        .target(name: "TestSupport", dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel", "MatrixComparison", "EvidenceStore"]),
 
-        .testTarget(name: "MatrixCoreTests", dependencies: ["MatrixCore", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "TestSupport"]),
+        .testTarget(name: "MatrixJSONTests", dependencies: ["MatrixJSON", "TestSupport"]),
+        .testTarget(name: "MatrixModelTests", dependencies: ["MatrixModel", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "AppStoreModelsTests", dependencies: ["AppStoreModels", "TestSupport"]),
+        .testTarget(name: "MatrixEngineTests", dependencies: ["MatrixEngine", "TestSupport"]),
+        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "LocalEnvironment", "TestSupport"]),
         .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "TestSupport"]),
-        .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "DriverKit", "TestSupport"], exclude: ["Drivers"]),
-        .testTarget(name: "AppStoreAPITests", dependencies: ["Adapters", "AppStoreAPI", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "LocalEnvironmentTests", dependencies: ["LocalEnvironment", "TestSupport"]),
+        .testTarget(name: "ExecEnvironmentTests", dependencies: ["ExecEnvironment", "TestSupport"], exclude: ["Drivers"]),
+        .testTarget(name: "MatrixPlanningTests", dependencies: ["MatrixPlanning", "GuidedEnvironment", "TestSupport"]),
+        .testTarget(name: "GuidedEnvironmentTests", dependencies: ["GuidedEnvironment", "TestSupport"]),
+        .testTarget(name: "AppStoreAPITests", dependencies: ["AppStoreAPI", "GuidedEnvironment", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MatrixAuthoringTests", dependencies: ["MatrixAuthoring", "LocalEnvironment", "TestSupport"]),
+        .testTarget(name: "MatrixComparisonTests", dependencies: ["MatrixComparison", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "EvidenceStoreTests", dependencies: ["EvidenceStore", "LocalEnvironment", "TestSupport"]),
         .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "TestSupport"], exclude: ["SchemaSamples"]),
     ],
     swiftLanguageModes: [.v6]

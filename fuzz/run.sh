@@ -53,7 +53,7 @@ case "$target" in
     matrix)
         find Sources/MatrixCore -name '*.swift' | sort > "$build/sources"
         "$swiftc" "${flags[@]}" -module-name FuzzMatrix -o "$build/fuzzer" fuzz/matrix.swift @"$build/sources"
-        seed matrices/*.json Tests/MatrixCoreTests/Fixtures/*/*.json
+        seed matrices/*.json Tests/MatrixModelTests/Fixtures/*/*.json
         # The release matrix with its catalog inline instead of named.
         python3 - "$corpus/seed-inline-catalog.json" <<'PY'
 import json, sys
@@ -67,7 +67,7 @@ PY
     storekit)
         find Sources/MatrixCore -name '*.swift' | sort > "$build/sources"
         "$swiftc" "${flags[@]}" -module-name FuzzStoreKit -o "$build/fuzzer" fuzz/storekit.swift @"$build/sources"
-        seed matrices/*.storekit Tests/MatrixCoreTests/Fixtures/storekit/*.storekit ../shared/fixtures/storekit/*.storekit
+        seed matrices/*.storekit Tests/MatrixModelTests/Fixtures/storekit/*.storekit ../shared/fixtures/storekit/*.storekit
         ;;
     jws)
         module MatrixCore Sources/MatrixCore

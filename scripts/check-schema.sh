@@ -27,7 +27,7 @@ if ! "$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check 
 fi
 
 mkdir "$work/generated"
-for catalog in Tests/MatrixCoreTests/Fixtures/storekit/*.storekit; do
+for catalog in Tests/MatrixModelTests/Fixtures/storekit/*.storekit; do
     name=$(basename "$catalog" .storekit)
     "$matrix" init --catalog "$catalog" --out "$work/generated/$name.json" 2>/dev/null
 done
@@ -37,7 +37,7 @@ for folder in matrices examples; do
     [[ -d "$folder" ]] || continue
     while IFS= read -r file; do documents+=("$file"); done < <(find "$folder" -name '*.json' | sort)
 done
-documents+=(Tests/MatrixCoreTests/Fixtures/init/*.json "$work"/generated/*.json)
+documents+=(Tests/MatrixModelTests/Fixtures/init/*.json "$work"/generated/*.json)
 
 "$work/venv/bin/python" scripts/check-schema.py --schema schema/matrix.schema.json \
     --samples Tests/MatrixCLITests/SchemaSamples "${documents[@]}"

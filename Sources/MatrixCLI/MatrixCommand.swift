@@ -1,5 +1,7 @@
 import Foundation
-import MatrixCore
+import MatrixJSON
+import Reporters
+import SignedData
 
 /// The `matrix` command line: parses the subcommand and runs it. Only ``main(_:)`` decides the exit code.
 public enum MatrixCommand {

@@ -1,4 +1,5 @@
-import MatrixCore
+import MatrixComparison
+import MatrixModel
 
 /// Evidence records and runs built in code, for comparing runs without files.
 public enum CompareFixture {

@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixJSON
 
 extension Diagnostic {
     /// The parts of a diagnostic a test pins down, in one comparable line: `line:column severity code pointer`,

@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 /// The example catalog of `matrices/Products.storekit`, built in code so that tests do not depend on the file.
 public enum ExampleMatrix {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Files the tests read, found from this source file's location rather than from bundle resources.
 ///
-/// Fixtures live in `Tests/MatrixCoreTests/Fixtures/`; real Xcode StoreKit configuration files are in its
+/// Fixtures live in `Tests/MatrixModelTests/Fixtures/`; real Xcode StoreKit configuration files are in its
 /// `storekit/` folder under the names they have in the shared fixture set.
 public enum Fixtures {
     /// The package's root directory (the one that holds `Package.swift`).
@@ -11,13 +11,13 @@ public enum Fixtures {
         .deletingLastPathComponent()  // Sources
         .deletingLastPathComponent()
 
-    /// `Tests/MatrixCoreTests/Fixtures`.
+    /// `Tests/MatrixModelTests/Fixtures`.
     public static let directory: URL = packageDirectory
         .appendingPathComponent("Tests", isDirectory: true)
-        .appendingPathComponent("MatrixCoreTests", isDirectory: true)
+        .appendingPathComponent("MatrixModelTests", isDirectory: true)
         .appendingPathComponent("Fixtures", isDirectory: true)
 
-    /// `Tests/MatrixCoreTests/Fixtures/storekit`: real `.storekit` files, format versions 1.0 to 6.3.
+    /// `Tests/MatrixModelTests/Fixtures/storekit`: real `.storekit` files, format versions 1.0 to 6.3.
     public static let storeKitDirectory: URL = directory.appendingPathComponent("storekit", isDirectory: true)
 
     /// The fixture at `relativePath` below ``directory``, e.g. `storekit/tikhop__Mercato__Mercato.storekit`.

@@ -1,5 +1,5 @@
-import MatrixCore
 import Testing
+import MatrixJSON
 
 /// Source text with position markers, so a test can state exactly where a diagnostic must point.
 ///
@@ -13,18 +13,18 @@ public struct MarkedSource: Sendable {
     /// The text without markers.
     public let text: String
     /// Marker names and the positions they mark.
-    public let markers: [String: MatrixCore.SourceLocation]
+    public let markers: [String: MatrixJSON.SourceLocation]
 
     public init(_ marked: String) {
         var text = ""
-        var markers: [String: MatrixCore.SourceLocation] = [:]
+        var markers: [String: MatrixJSON.SourceLocation] = [:]
         var line = 1
         var column = 1
         var remaining = Substring(marked)
         while let character = remaining.first {
             if character == "⟨", let close = remaining.firstIndex(of: "⟩") {
                 let name = String(remaining[remaining.index(after: remaining.startIndex)..<close])
-                markers[name] = MatrixCore.SourceLocation(line: line, column: column)
+                markers[name] = MatrixJSON.SourceLocation(line: line, column: column)
                 remaining = remaining[remaining.index(after: close)...]
                 continue
             }
@@ -45,10 +45,10 @@ public struct MarkedSource: Sendable {
     public var bytes: [UInt8] { Array(text.utf8) }
 
     /// Where marker `name` was; records an issue (and returns line 0, column 0) when there is no such marker.
-    public func location(_ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> MatrixCore.SourceLocation {
+    public func location(_ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> MatrixJSON.SourceLocation {
         guard let location = markers[name] else {
             Issue.record("no marker ⟨\(name)⟩ in the source", sourceLocation: sourceLocation)
-            return MatrixCore.SourceLocation(line: 0, column: 0)
+            return MatrixJSON.SourceLocation(line: 0, column: 0)
         }
         return location
     }

@@ -1,7 +1,7 @@
 import Foundation
-import SignedData
 import Testing
 @testable import AppStoreAPI
+@testable import SignedData
 
 /// Tokens as Apple's "Generating JSON Web Tokens for API requests" (App Store Server API) and "Generating
 /// Tokens for API Requests" (App Store Connect API) describe them.

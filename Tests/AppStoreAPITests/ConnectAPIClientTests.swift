@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TestSupport
 @testable import AppStoreAPI
+@testable import TestSupport
 
 /// The sandbox tester endpoints against a stub serving the shapes of Apple's documented examples.
 @Suite("App Store Connect API client: sandbox testers")

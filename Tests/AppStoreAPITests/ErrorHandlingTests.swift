@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TestSupport
 @testable import AppStoreAPI
+@testable import TestSupport
 
 /// HTTP errors, Apple's error codes, rate limits, retries, timeouts — and no secret in any error.
 @Suite("Errors, retries and timeouts")

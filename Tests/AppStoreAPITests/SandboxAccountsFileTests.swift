@@ -1,5 +1,6 @@
 import Testing
 @testable import AppStoreAPI
+@testable import MatrixModel
 
 @Suite("Accounts file")
 struct SandboxAccountsFileTests {

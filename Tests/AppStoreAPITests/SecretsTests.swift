@@ -1,8 +1,7 @@
 import Foundation
-import MatrixCore
 import Testing
-import TestSupport
 @testable import AppStoreAPI
+@testable import TestSupport
 
 /// The issuer id, the key and the tokens never reach anything that is shown or stored.
 @Suite("Secrets stay out of output and evidence")

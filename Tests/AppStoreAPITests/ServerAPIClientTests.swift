@@ -1,8 +1,9 @@
 import Foundation
-import MatrixCore
 import Testing
-import TestSupport
 @testable import AppStoreAPI
+@testable import MatrixModel
+@testable import SignedData
+@testable import TestSupport
 
 /// The App Store Server API endpoints against a stub serving Apple's documented bodies, with the signed data
 /// signed on the fly by Apple's test PKI.

@@ -1,8 +1,8 @@
-import Adapters
-import AppStoreAPI
 import Foundation
-import MatrixCore
 import Testing
+import GuidedEnvironment
+import MatrixEngine
+import MatrixModel
 import TestSupport
 
 /// Guided steps cross-checked with the App Store Server API (stubbed, data signed with Apple's test PKI).

@@ -1,8 +1,8 @@
 import Foundation
-import SignedData
 import Testing
-import TestSupport
 @testable import AppStoreAPI
+@testable import SignedData
+@testable import TestSupport
 
 /// Every signed item in an answer is verified: chain to the configured root, bundle id, environment.
 @Suite("Verification of signed data in answers")

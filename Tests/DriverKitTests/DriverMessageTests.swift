@@ -1,7 +1,7 @@
-import DriverKit
 import Foundation
-import MatrixCore
 import Testing
+import DriverKit
+import MatrixModel
 import TestSupport
 
 @Suite("Driver protocol messages")

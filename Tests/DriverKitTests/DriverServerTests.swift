@@ -1,7 +1,7 @@
-import DriverKit
 import Foundation
-import MatrixCore
 import Testing
+import DriverKit
+import MatrixModel
 import TestSupport
 
 /// A fake environment: one app whose access is whatever was last purchased, with scripted failures.

@@ -1,6 +1,6 @@
-import DriverKit
 import Foundation
 import Testing
+import DriverKit
 
 /// Inputs the fuzzers (fuzz/run.sh) reported, kept so that what they showed stays fixed.
 @Suite("Fuzz regressions")

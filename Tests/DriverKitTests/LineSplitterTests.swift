@@ -1,6 +1,6 @@
-import DriverKit
 import Foundation
 import Testing
+import DriverKit
 
 @Suite("Line splitter")
 struct LineSplitterTests {

@@ -1,7 +1,6 @@
 import Foundation
-@testable import MatrixCLI
 import Testing
-import TestSupport
+@testable import TestSupport
 
 /// `matrix archive` and `matrix verify ARCHIVE`: a run packed, checked, and caught after tampering.
 @Suite("matrix archive")

@@ -1,6 +1,6 @@
 import Foundation
 @testable import MatrixCLI
-import TestSupport
+@testable import TestSupport
 
 /// Runs `matrix` in-process with stdout and stderr captured in temporary files.
 struct CapturedRun {

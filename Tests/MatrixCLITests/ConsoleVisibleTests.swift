@@ -1,7 +1,7 @@
 import Testing
-import MatrixCore
-import TestSupport
 @testable import MatrixCLI
+@testable import MatrixEngine
+@testable import TestSupport
 
 /// Text from matrices and drivers reaches the terminal as text, never as escape sequences.
 @Suite("Console text")

@@ -1,6 +1,6 @@
 import Foundation
-import MatrixCore
 import Testing
+import MatrixModel
 import TestSupport
 
 /// Runs killed with SIGKILL at random moments keep only complete records, say they were interrupted, and

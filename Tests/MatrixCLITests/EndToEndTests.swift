@@ -1,6 +1,6 @@
 import Foundation
-import MatrixCore
 import Testing
+import MatrixModel
 import TestSupport
 
 /// The built `matrix` binary on the shipped release matrix: what a user runs first.

@@ -1,6 +1,6 @@
 import Foundation
-import MatrixCore
 import Testing
+import MatrixModel
 import TestSupport
 
 /// The built binary with `--env exec`: the embedded environment through the driver protocol, and a driver in

@@ -1,6 +1,6 @@
 import Foundation
-import MatrixCore
 import Testing
+import MatrixModel
 import TestSupport
 
 /// Guided Sandbox runs with scripted answers: every case kind, environment limits, account privacy, resume.

@@ -1,7 +1,7 @@
 import Foundation
-@testable import MatrixCLI
 import Testing
-import TestSupport
+@testable import MatrixCLI
+@testable import TestSupport
 
 /// `matrix init`, `matrix plan` and `matrix score` at the command line, in process.
 @Suite("matrix init, plan and score")

@@ -1,8 +1,10 @@
 import Foundation
-import Reporters
 import Testing
-import TestSupport
+@testable import EvidenceStore
 @testable import MatrixCLI
+@testable import MatrixModel
+@testable import Reporters
+@testable import TestSupport
 
 @Suite("Job summary")
 struct JobSummaryTests {

@@ -1,7 +1,7 @@
 import Foundation
-@testable import MatrixCLI
 import Testing
-import TestSupport
+@testable import MatrixCLI
+@testable import TestSupport
 
 /// Output that cannot be written: a full disk, a closed descriptor, a reader that went away. Never a crash;
 /// a command whose result did not reach stdout exits 74; a run goes on recording its evidence.

@@ -1,8 +1,7 @@
 import Foundation
-@testable import MatrixCLI
-import SignedData
 import Testing
-import TestSupport
+@testable import SignedData
+@testable import TestSupport
 
 @Suite("matrix pki")
 struct PKICommandTests {

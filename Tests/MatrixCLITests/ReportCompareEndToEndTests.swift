@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import Reporters
 import TestSupport
 
 /// The built `matrix` binary: `report`, `compare`, and the job summary `run` appends.

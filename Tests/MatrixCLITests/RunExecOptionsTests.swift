@@ -1,13 +1,13 @@
 import Foundation
-import MatrixCLI
 import Testing
+import MatrixCLI
 import TestSupport
 
 /// `matrix run --env exec` options and the environment-unavailable exit, in process.
 @Suite("matrix run --env exec: options and an unavailable driver")
 struct RunExecOptionsTests {
     let matrix = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
-    let drivers = Fixtures.packageDirectory.appendingPathComponent("Tests/AdaptersTests/Drivers")
+    let drivers = Fixtures.packageDirectory.appendingPathComponent("Tests/ExecEnvironmentTests/Drivers")
 
     /// Runs the command line in process; returns the exit code and what was written on stderr.
     func run(_ arguments: [String]) async throws -> (Int32, String) {

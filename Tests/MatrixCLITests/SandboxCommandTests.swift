@@ -1,8 +1,8 @@
-import AppStoreAPI
 import Foundation
 import Testing
-import TestSupport
+@testable import AppStoreAPI
 @testable import MatrixCLI
+@testable import TestSupport
 
 /// `matrix sandbox` in-process against a stub App Store Connect, plus one run of the built binary.
 @Suite("matrix sandbox")

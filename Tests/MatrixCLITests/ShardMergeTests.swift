@@ -1,6 +1,7 @@
 import Foundation
-import MatrixCore
 import Testing
+import MatrixEngine
+import MatrixModel
 import TestSupport
 
 @Suite("Sharded runs and merge")

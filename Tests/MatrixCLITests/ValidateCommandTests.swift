@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import TestSupport
 
 /// `matrix validate FILE…`: every diagnostic of every file, `--strict`, `--format json`, exit 0, 65 or 66.
 @Suite("matrix validate")

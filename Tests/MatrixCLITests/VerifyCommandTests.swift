@@ -1,8 +1,10 @@
 import Foundation
-@testable import MatrixCLI
-import SignedData
 import Testing
-import TestSupport
+@testable import EvidenceStore
+@testable import MatrixCLI
+@testable import MatrixModel
+@testable import SignedData
+@testable import TestSupport
 
 /// `matrix verify` on one JWS, a file of JWS and a run directory.
 @Suite("matrix verify")

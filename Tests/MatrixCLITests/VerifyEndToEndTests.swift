@@ -1,6 +1,6 @@
 import Foundation
-import SignedData
 import Testing
+import SignedData
 import TestSupport
 
 /// The built binary: a run archived with the default name, verified, and checked with the exported root.

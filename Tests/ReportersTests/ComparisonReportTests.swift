@@ -1,8 +1,9 @@
 import Foundation
-import MatrixCore
 import Testing
-import TestSupport
+@testable import MatrixComparison
+@testable import MatrixModel
 @testable import Reporters
+@testable import TestSupport
 
 @Suite("Comparison reports")
 struct ComparisonReportTests {

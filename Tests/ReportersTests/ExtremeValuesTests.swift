@@ -1,14 +1,14 @@
 import Foundation
-import MatrixCore
-@testable import Reporters
 import Testing
+@testable import Reporters
+@testable import TestSupport
 
 /// Evidence files may hold any number a hand or another tool wrote; reports render them without trapping.
 @Suite("Extreme values in evidence")
 struct ExtremeValuesTests {
     @Test("store times at Int64's ends and wall times years apart render in every format", arguments: ReportFormat.allCases)
     func extremeTimes(format: ReportFormat) {
-        var records = Sample.records
+        var records = SampleRun.records
         records[0].storeTime = .min
         records[1].storeTime = .max
         records[2].wallStart = "-99999-01-01T00:00:00Z"
@@ -16,7 +16,7 @@ struct ExtremeValuesTests {
         records[3].wallStart = "0001-01-01T00:00:00Z"
         records[3].wallEnd = "99999-12-31T00:00:00Z"
         let data = Reports.render(format, records: records + records.map { var copy = $0; copy.case += "-again"; return copy },
-                                  manifest: Sample.manifest)
+                                  manifest: SampleRun.manifest)
         #expect(!data.isEmpty)
     }
 

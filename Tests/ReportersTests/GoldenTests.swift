@@ -1,21 +1,24 @@
 import Foundation
-import MatrixCore
 import Testing
+@testable import EvidenceStore
+@testable import MatrixJSON
+@testable import MatrixModel
 @testable import Reporters
+@testable import TestSupport
 
 @Suite("Golden files")
 struct GoldenTests {
     /// Runs the whole life of a run directory with the sample records and returns its files.
     static func finishedRun() async throws -> (directory: RunDirectory, root: URL) {
         let root = try Scratch.directory()
-        let directory = try RunDirectory.create(root: root, environment: "sandbox", build: "1.4 (212)", runID: Sample.runID)
+        let directory = try RunDirectory.create(root: root, environment: "sandbox", build: "1.4 (212)", runID: SampleRun.runID)
         let writer = try EvidenceWriter(directory: directory)
-        try directory.writeManifest(Sample.manifest)
-        for record in Sample.records {
+        try directory.writeManifest(SampleRun.manifest)
+        for record in SampleRun.records {
             try await writer.append(record)
         }
         await writer.close()
-        try directory.finish(Sample.manifest, status: .complete, endedAt: Sample.wallEnd)
+        try directory.finish(SampleRun.manifest, status: .complete, endedAt: SampleRun.wallEnd)
         return (directory, root)
     }
 
@@ -31,10 +34,10 @@ struct GoldenTests {
 
     @Test("The JSON report matches its golden file")
     func jsonReport() throws {
-        var manifest = Sample.manifest
+        var manifest = SampleRun.manifest
         manifest.status = .complete
-        manifest.endedAt = Timestamp.iso8601(Sample.wallEnd)
-        manifest.counts = RunCounts(records: Sample.records)
-        try GoldenFile.check(Reports.render(.json, records: Sample.records, manifest: manifest), named: "report.json")
+        manifest.endedAt = Timestamp.iso8601(SampleRun.wallEnd)
+        manifest.counts = RunCounts(records: SampleRun.records)
+        try GoldenFile.check(Reports.render(.json, records: SampleRun.records, manifest: manifest), named: "report.json")
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
-import MatrixCore
 import Testing
+@testable import MatrixModel
 @testable import Reporters
+@testable import TestSupport
 
 @Suite("HTML report")
 struct HTMLReportTests {
-    private func render(_ records: [EvidenceRecord] = Sample.records) -> String {
-        HTMLReport.render(records: records, manifest: Sample.manifest)
+    private func render(_ records: [EvidenceRecord] = SampleRun.records) -> String {
+        HTMLReport.render(records: records, manifest: SampleRun.manifest)
     }
 
     /// Every `<svg …>…</svg>` of the page, parsed.
@@ -66,7 +67,7 @@ struct HTMLReportTests {
         let xs = steps.compactMap { $0.attributes["data-x"].flatMap(Int.init) }
         #expect(xs.count == 4)
         #expect(xs == xs.sorted() && Set(xs).count == 4)
-        #expect(steps[1].attributes["data-store-time"] == String(Sample.storeStart + 59 * Sample.day))
+        #expect(steps[1].attributes["data-store-time"] == String(SampleRun.storeStart + 59 * SampleRun.day))
         // 59 days between steps 0 and 1; none between steps 1, 2 and 3.
         #expect(xs[1] - xs[0] > 4 * (xs[2] - xs[1]))
         #expect(xs[2] - xs[1] == Timeline.minimumGap)
@@ -97,7 +98,7 @@ struct HTMLReportTests {
     @Test("Every step appears in its case's table with expected and observed values")
     func stepTables() {
         let html = render()
-        #expect(html.components(separatedBy: "<tr class=\"v-").count - 1 == Sample.records.count)
+        #expect(html.components(separatedBy: "<tr class=\"v-").count - 1 == SampleRun.records.count)
         #expect(html.contains(#"<div class="differs"><span class="field">access</span> [&quot;pro&quot;]</div>"#)
             || html.contains(#"<div class="differs"><span class="field">access</span> ["pro"]</div>"#))
         #expect(html.contains("blocked: step 1 (refund) failed"))
@@ -106,7 +107,7 @@ struct HTMLReportTests {
 
     @Test("All text is escaped: a hostile case id or reason cannot inject markup")
     func escaping() throws {
-        var records = Array(Sample.records[3...5])
+        var records = Array(SampleRun.records[3...5])
         for index in records.indices {
             records[index].case = "<script>alert(1)</script>"
             records[index].kind = "k\"><img onerror=x>"
@@ -123,7 +124,7 @@ struct HTMLReportTests {
 
     @Test("A case without store time still gets a timeline, in step order")
     func noStoreTime() throws {
-        var records = Array(Sample.records[0...2])
+        var records = Array(SampleRun.records[0...2])
         for index in records.indices {
             records[index].storeTime = nil
             records[index].observed?.storeTime = nil
@@ -137,11 +138,11 @@ struct HTMLReportTests {
 
     @Test("Store time reported going backwards keeps the steps in order on the axis")
     func backwardsStoreTime() throws {
-        var records = Array(Sample.records[6...7])
-        records[0].storeTime = Sample.storeStart + Sample.day
-        records[0].observed?.storeTime = Sample.storeStart + Sample.day
-        records[1].storeTime = Sample.storeStart
-        records[1].observed?.storeTime = Sample.storeStart
+        var records = Array(SampleRun.records[6...7])
+        records[0].storeTime = SampleRun.storeStart + SampleRun.day
+        records[0].observed?.storeTime = SampleRun.storeStart + SampleRun.day
+        records[1].storeTime = SampleRun.storeStart
+        records[1].observed?.storeTime = SampleRun.storeStart
         let timeline = Timeline(matrixCase: try #require(CaseEvidence.group(records).first), index: 0)
         #expect(timeline.points.map(\.x) == [Timeline.left + Timeline.timeWidth(2), Timeline.left + Timeline.timeWidth(2) + Timeline.minimumGap])
     }

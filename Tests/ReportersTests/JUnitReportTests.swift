@@ -1,12 +1,13 @@
 import Foundation
-import MatrixCore
 import Testing
+@testable import MatrixModel
 @testable import Reporters
+@testable import TestSupport
 
 @Suite("JUnit report")
 struct JUnitReportTests {
-    private func parse(_ records: [EvidenceRecord] = Sample.records) throws -> ParsedXML {
-        let xml = JUnitReport.render(records: records, manifest: Sample.manifest)
+    private func parse(_ records: [EvidenceRecord] = SampleRun.records) throws -> ParsedXML {
+        let xml = JUnitReport.render(records: records, manifest: SampleRun.manifest)
         return try #require(ParsedXML.parse(Data(xml.utf8)), "junit.xml is not well-formed XML")
     }
 
@@ -74,7 +75,7 @@ struct JUnitReportTests {
 
     @Test("A blocked step without a reason names the earlier step that blocked it")
     func blockedWithoutReason() throws {
-        var records = Array(Sample.records[3...5])
+        var records = Array(SampleRun.records[3...5])
         records[2].reason = nil
         let skipped = try #require(try parse(records).descendants("skipped").first)
         #expect(skipped.attributes["message"] == "blocked: step 1 (refund) failed")
@@ -91,12 +92,12 @@ struct JUnitReportTests {
         #expect(values["os"] == "iOS 26.1")
         #expect(values["account"] == "member")
         #expect(values["account.state"] == "family member of organizer")
-        #expect(values["account.hash"] == Sample.member.hash)
+        #expect(values["account.hash"] == SampleRun.member.hash)
     }
 
     @Test("Markup, quotes, line breaks and control characters XML forbids are escaped")
     func escaping() throws {
-        var record = Sample.records[4]
+        var record = SampleRun.records[4]
         record.case = #"a<b>&"c" 'd' ]]>"#
         record.reason = "line 1\nline 2\ttab \u{0}\u{7}\u{1B} \u{FFFE} end"
         let root = try parse([record])

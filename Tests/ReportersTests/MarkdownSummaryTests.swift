@@ -1,11 +1,13 @@
 import Foundation
-import MatrixCore
 import Testing
+@testable import FileIO
+@testable import MatrixModel
 @testable import Reporters
+@testable import TestSupport
 
 @Suite("Markdown summary")
 struct MarkdownSummaryTests {
-    private var summary: String { MarkdownSummary.render(records: Sample.records, manifest: Sample.manifest) }
+    private var summary: String { MarkdownSummary.render(records: SampleRun.records, manifest: SampleRun.manifest) }
 
     /// The number of cells in a table row: pipes not escaped by a backslash, minus one.
     private func cells(_ row: Substring) -> Int {
@@ -53,9 +55,9 @@ struct MarkdownSummaryTests {
 
     @Test("A pipe or a line break in a case id cannot break the table")
     func tableSafety() throws {
-        var records = Array(Sample.records[0...2])
+        var records = Array(SampleRun.records[0...2])
         for index in records.indices { records[index].case = "odd|case\nid`x`" }
-        let text = MarkdownSummary.render(records: records, manifest: Sample.manifest)
+        let text = MarkdownSummary.render(records: records, manifest: SampleRun.manifest)
         let row = try #require(text.split(separator: "\n").first { $0.contains("odd") })
         #expect(cells(row) == 6)
         #expect(row.hasPrefix(#"| `` odd\|case id`x` `` |"#))
@@ -93,8 +95,8 @@ struct UnfinishedCaseTests {
     @Test("a case the run stopped during is INTERRUPTED in every report and left out of the case counts, not its steps")
     func unfinishedCase() throws {
         // The first two steps of the family-sharing case, as a run stopped during it wrote them.
-        let records = Array(Sample.records.prefix { $0.case != "family-sharing/pro" }) + Sample.records.filter { $0.case == "family-sharing/pro" }.prefix(1)
-        var manifest = Sample.manifest
+        let records = Array(SampleRun.records.prefix { $0.case != "family-sharing/pro" }) + SampleRun.records.filter { $0.case == "family-sharing/pro" }.prefix(1)
+        var manifest = SampleRun.manifest
         manifest.status = .interrupted
         manifest.unfinishedCases = ["family-sharing/pro"]
         let markdown = String(decoding: Reports.render(.markdown, records: records, manifest: manifest), as: UTF8.self)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SignedData
+@testable import TestSupport
 
 @Suite("SHA-256, P-256 keys and ES256 signatures")
 struct CryptoTests {

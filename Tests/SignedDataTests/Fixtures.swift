@@ -1,5 +1,6 @@
 import Foundation
 import SignedData
+import TestSupport
 
 /// Reads files under `Tests/SignedDataTests/Fixtures/`, located from this source file's path.
 enum Fixtures {

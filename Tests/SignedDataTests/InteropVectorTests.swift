@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import MatrixModel
 @testable import SignedData
+@testable import TestSupport
 
 /// Builds the JWS inputs of `scripts/interop-apple-library.sh` and checks that this verifier reaches the
 /// outcome recorded for Apple's Python library on each.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SignedData
+@testable import TestSupport
 
 @Suite("JWS compact serialization")
 struct JWSTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TestSupport
 @testable import SignedData
+@testable import TestSupport
 
 /// Apple's library vectors and the negative cases of Apple's verifiers.
 @Suite("SignedDataVerifier")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import MatrixModel
 @testable import SignedData
+@testable import TestSupport
 
 @Suite("Simulator PKI")
 struct SimulatorPKITests {

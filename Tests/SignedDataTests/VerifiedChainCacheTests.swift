@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SignedData
+@testable import TestSupport
 
 /// The verified-chain cache of ``SignedDataVerifier``: a hit skips only the chain check, never the date, the
 /// signature or the exact certificates.

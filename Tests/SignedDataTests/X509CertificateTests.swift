@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SignedData
+@testable import TestSupport
 
 @Suite("X.509 certificates and chains")
 struct X509CertificateTests {

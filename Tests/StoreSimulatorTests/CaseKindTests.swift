@@ -1,6 +1,5 @@
-import MatrixCore
-import StoreSimulator
 import Testing
+import MatrixModel
 import TestSupport
 
 /// The access sequence of each case kind in the embedded environment, by Apple's documented rules.

@@ -1,4 +1,6 @@
-import MatrixCore
+import LocalEnvironment
+import MatrixModel
+import ReferenceApp
 import StoreSimulator
 import TestSupport
 

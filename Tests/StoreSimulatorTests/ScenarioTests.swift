@@ -1,6 +1,6 @@
-import MatrixCore
-import StoreSimulator
 import Testing
+import MatrixModel
+import ReferenceApp
 import TestSupport
 
 /// The acceptance scenarios drawn from real bug reports (S01–S18): the reference app shows the expected access,

@@ -1,8 +1,9 @@
 import Foundation
-import MatrixCore
 import Testing
-import TestSupport
-@testable import StoreSimulator
+@testable import LocalEnvironment
+@testable import MatrixModel
+@testable import SignedData
+@testable import TestSupport
 
 /// A notification embeds the transaction and renewal info the step signed, not second signatures of them.
 @Suite("Signing reuse")

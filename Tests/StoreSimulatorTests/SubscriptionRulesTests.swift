@@ -1,7 +1,8 @@
 import Foundation
-import MatrixCore
-import StoreSimulator
 import Testing
+import MatrixEngine
+import MatrixModel
+import StoreSimulator
 import TestSupport
 
 /// Auto-renewable subscription rules: renewal status, expiration intents, billing, refunds, Family Sharing,

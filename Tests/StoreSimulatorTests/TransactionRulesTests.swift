@@ -1,6 +1,9 @@
-import MatrixCore
-import StoreSimulator
 import Testing
+import AppStoreModels
+import MatrixEngine
+import MatrixJSON
+import MatrixModel
+import StoreSimulator
 import TestSupport
 
 /// Transaction fields, `Transaction.updates`, `currentEntitlements`, `Transaction.all` and purchase outcomes,
@@ -82,7 +85,7 @@ struct TransactionRulesTests {
         let id = try #require(bought.transactionIds.first)
         let entries = h.store.updateLog.filter { $0.transactionId == id }
         #expect(entries.count == 1)
-        #expect(entries.first?.excludingDevice == h.session.device(for: "a").name)
+        #expect(entries.first?.excludingDevice == h.session.device(for: "a").connection.deviceName)
     }
 
     @Test("unfinished transactions are delivered again at every launch until finished")

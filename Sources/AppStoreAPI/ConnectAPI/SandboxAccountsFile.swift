@@ -1,5 +1,5 @@
 import Foundation
-import MatrixCore
+import MatrixJSON
 
 /// An accounts file: matrix account aliases mapped to real Sandbox Apple Accounts.
 ///

@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixJSON
 
 /// Why credentials (or another private file such as an accounts file) could not be loaded.
 ///

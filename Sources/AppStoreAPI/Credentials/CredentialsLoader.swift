@@ -1,5 +1,5 @@
 import Foundation
-import MatrixCore
+import MatrixJSON
 
 /// Loads ``AppStoreCredentials`` from a JSON file (`--credentials FILE`) or from environment variables.
 ///

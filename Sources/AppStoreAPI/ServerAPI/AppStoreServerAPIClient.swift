@@ -1,5 +1,4 @@
 import Foundation
-import MatrixCore
 import SignedData
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,4 +1,4 @@
-import MatrixCore
+import AppStoreModels
 
 // The App Store Server API's request and response bodies, with Apple's field names. Every member is optional
 // so that an answer missing one still decodes; the client checks what it needs.

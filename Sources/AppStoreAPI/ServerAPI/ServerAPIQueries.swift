@@ -1,5 +1,6 @@
 import Foundation
-import MatrixCore
+import AppStoreModels
+import MatrixModel
 
 /// The filters of Get Transaction History (v2); all optional. Paging (`revision`) is the client's business.
 ///

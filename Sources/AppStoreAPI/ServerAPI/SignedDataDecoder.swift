@@ -1,5 +1,5 @@
 import Foundation
-import MatrixCore
+import AppStoreModels
 import SignedData
 
 /// Verifies App Store signed data with ``SignedDataVerifier`` and decodes the payload into MatrixCore's models.

@@ -1,4 +1,5 @@
-import MatrixCore
+import AppStoreModels
+import MatrixModel
 import SignedData
 
 /// A piece of App Store signed data that was verified, with its decoded payload and the original JWS.

@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 extension InitializeParams {
     /// The params describing `matrix`, with the files it was loaded from.

@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 /// The params of `initialize`: the protocol version and the whole matrix, as its files and as a digest that
 /// simple drivers can use without reading the `.storekit` format.

@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 /// The result of `initialize`: what the environment is.
 public struct InitializeResult: Sendable, Hashable, Codable {

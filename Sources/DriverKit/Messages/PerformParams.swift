@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 /// The params of `perform`: one step of the current case.
 public struct PerformParams: Sendable, Hashable, Codable {

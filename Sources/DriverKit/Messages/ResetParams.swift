@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 /// The params of `reset`: start one case on fresh state.
 ///

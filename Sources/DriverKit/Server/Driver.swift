@@ -1,4 +1,3 @@
-import MatrixCore
 
 /// An environment behind the driver protocol: fill in these methods and hand the value to ``DriverServer``.
 ///

@@ -1,5 +1,4 @@
 import Foundation
-import MatrixCore
 
 /// The driver side of the protocol: reads requests, calls a ``Driver``, writes responses.
 ///

@@ -1,6 +1,7 @@
 import Foundation
-import MatrixCore
-import Reporters
+import EvidenceStore
+import FileIO
+import MatrixModel
 import SignedData
 
 /// `matrix archive RUN_DIR --out FILE`: packs a finished run into one `.tar.gz` with `archive.json`, the
@@ -75,7 +76,7 @@ struct ArchiveCommand {
         let archived: ArchiveManifest
         do {
             archived = try RunArchive.create(run: run, manifest: manifest, output: output, overwrite: args.has("--force"),
-                                             toolVersion: MatrixCommand.version, bundleId: RunVerification.matrixBundleId(of: manifest, runDirectory: run.url),
+                                             toolVersion: MatrixCommand.version, bundleId: RunVerification.matrixBundleId(of: manifest, runDirectory: run.url, load: InputFiles.matrixSources),
                                              now: Date())
         } catch let error as RunArchiveError {
             switch error.code {
@@ -93,10 +94,4 @@ struct ArchiveCommand {
         console.info("SHA-256 of \(output.lastPathComponent): \(digest)")
         return .success
     }
-}
-
-extension RunManifest {
-    /// Whether the run has not ended: no `endedAt` (the final manifest was never written), or the `running`
-    /// status older versions wrote while a run was in progress.
-    var hasNotEnded: Bool { endedAt == nil || status == .running }
 }

@@ -1,5 +1,6 @@
 import Foundation
-import MatrixCore
+import MatrixComparison
+import MatrixJSON
 import Reporters
 
 /// `matrix compare RUN_DIR RUN_DIR…`: joins runs on case and step and classifies every difference.

@@ -1,8 +1,8 @@
-import Adapters
-import DriverKit
 import Foundation
-import MatrixCore
-import StoreSimulator
+import DriverKit
+import LocalEnvironment
+import MatrixJSON
+import ReferenceApp
 
 /// `matrix driver local`: serves the embedded environment over the driver protocol on stdin and stdout.
 struct DriverCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import StoreSimulator
+import ReferenceApp
 
 /// `matrix faults`: the app faults `--app-fault` accepts, one per line with what the app then does wrong.
 struct FaultsCommand {

@@ -1,5 +1,6 @@
 import Foundation
-import MatrixCore
+import MatrixAuthoring
+import MatrixModel
 
 /// `matrix init --catalog FILE.storekit`: writes a complete acceptance matrix for a StoreKit configuration.
 struct InitCommand {

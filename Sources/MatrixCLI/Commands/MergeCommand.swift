@@ -1,6 +1,8 @@
 import Foundation
-import MatrixCore
-import Reporters
+import EvidenceStore
+import FileIO
+import MatrixEngine
+import MatrixModel
 
 /// `matrix merge RUN_DIR… --out DIR`: makes one run of the slices `matrix run --shard K/N` wrote on several
 /// machines, in matrix order, refusing slices of different matrices or with overlapping cases.

@@ -1,5 +1,5 @@
 import Foundation
-import MatrixCore
+import MatrixJSON
 import SignedData
 
 /// `matrix pki`: the simulator's signing chain for backends under test: `export-root` writes the root to
@@ -92,7 +92,7 @@ struct PKICommand {
         } else {
             bytes = try InputFiles.readArgument(source, what: "payload")
         }
-        guard JSONText.parse(bytes)?.objectValue != nil else {
+        guard case .success(let parsed) = JSONReader.parse(bytes), parsed.objectValue != nil else {
             throw CommandFailure("\(source == "-" ? "stdin" : source) is not a JSON object; App Store payloads are JSON objects", code: .dataError)
         }
         let signer = try Self.pki().signer

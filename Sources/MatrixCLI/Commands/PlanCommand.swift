@@ -1,7 +1,7 @@
 import Foundation
-import Adapters
-import MatrixCore
-import StoreSimulator
+import MatrixJSON
+import MatrixModel
+import MatrixPlanning
 
 /// `matrix plan MATRIX --env sandbox|testflight|xcode`: the schedule and wall time of a run where a person
 /// performs the steps, without running anything.

@@ -1,5 +1,6 @@
 import Foundation
-import MatrixCore
+import FileIO
+import MatrixJSON
 import Reporters
 
 /// `matrix report RUN_DIR`: renders a report of a finished (or interrupted) run again from its `run.json` and

@@ -1,8 +1,7 @@
-import Adapters
-import DriverKit
 import Foundation
-import MatrixCore
-import Reporters
+import DriverKit
+import ExecEnvironment
+import MatrixModel
 
 /// The `--env exec` options of `matrix run`: the driver's command line and the step timeout.
 struct ExecOptions {

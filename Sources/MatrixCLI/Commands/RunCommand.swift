@@ -1,9 +1,13 @@
 import Foundation
-import Adapters
 import AppStoreAPI
-import MatrixCore
-import Reporters
-import StoreSimulator
+import EvidenceStore
+import ExecEnvironment
+import GuidedEnvironment
+import LocalEnvironment
+import MatrixEngine
+import MatrixJSON
+import MatrixModel
+import ReferenceApp
 
 /// `matrix run MATRIX`: runs every case in an environment and writes the evidence; `--resume RUN_DIR` finishes
 /// an interrupted run.

@@ -1,6 +1,7 @@
-import AppStoreAPI
 import Foundation
-import MatrixCore
+import AppStoreAPI
+import MatrixJSON
+import MatrixModel
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,7 +1,5 @@
 import Foundation
-import Adapters
-import MatrixCore
-import StoreSimulator
+import LocalEnvironment
 
 /// `matrix score MATRIX`: runs the reference app and each known app fault on the local environment and
 /// reports which faults the matrix catches. A matrix that catches none is not an acceptance matrix.

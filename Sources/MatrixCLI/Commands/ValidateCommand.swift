@@ -1,5 +1,5 @@
 import Foundation
-import MatrixCore
+import MatrixJSON
 
 /// `matrix validate MATRIX…`: every diagnostic of every matrix and its catalog; exit 65 on any error.
 struct ValidateCommand {

@@ -1,11 +1,12 @@
 import Foundation
-import MatrixCore
-import Reporters
+import EvidenceStore
+import MatrixJSON
+import MatrixModel
 import SignedData
 
 /// `matrix verify`: verifies one JWS like Apple's `SignedDataVerifier`, many JWS from a file, or proves a run
 /// directory or run archive unaltered and re-verifies its signed data.
-struct VerifyCommand {
+package struct VerifyCommand {
     let console: Console
 
     static let options: [Arguments.Option] = [
@@ -96,10 +97,10 @@ struct VerifyCommand {
             return try verifyOne(text, source: source, settings: settings)
         case .runDirectory(let url):
             guard kind == nil else { throw .usage("--kind applies to a JWS; a run's evidence names the kind of each item") }
-            return try report(settings.runVerification.verifyDirectory(url, display: input), settings: settings)
+            return report(try Self.verifying { () throws(VerificationFailure) in try settings.runVerification.verifyDirectory(url, display: input) }, settings: settings)
         case .archive(let url):
             guard kind == nil else { throw .usage("--kind applies to a JWS; a run's evidence names the kind of each item") }
-            return try report(settings.runVerification.verifyArchive(url, display: input), settings: settings)
+            return report(try Self.verifying { () throws(VerificationFailure) in try settings.runVerification.verifyArchive(url, display: input) }, settings: settings)
         }
     }
 
@@ -114,12 +115,22 @@ struct VerifyCommand {
         var matrixPath: String?
 
         var runVerification: RunVerification {
-            RunVerification(rootNames: rootNames, bundleId: bundleId, environment: environment, appAppleId: appAppleId, matrixPath: matrixPath)
+            RunVerification(rootNames: rootNames, bundleId: bundleId, environment: environment, appAppleId: appAppleId, matrixPath: matrixPath,
+                            loadMatrix: InputFiles.matrixSources)
         }
 
         func checker() throws(CommandFailure) -> SignedDataChecker {
-            SignedDataChecker(roots: try TrustRoots.resolve(rootNames.isEmpty ? ["apple"] : rootNames), bundleId: bundleId,
-                              environment: environment, appAppleId: appAppleId)
+            let roots = try VerifyCommand.verifying { () throws(VerificationFailure) in try TrustRoots.resolve(rootNames.isEmpty ? ["apple"] : rootNames) }
+            return SignedDataChecker(roots: roots, bundleId: bundleId, environment: environment, appAppleId: appAppleId)
+        }
+    }
+
+    /// Runs verification work, its failure ending the command with the exit code of its reason.
+    static func verifying<Value>(_ work: () throws(VerificationFailure) -> Value) throws(CommandFailure) -> Value {
+        do {
+            return try work()
+        } catch {
+            throw CommandFailure(error)
         }
     }
 
@@ -128,22 +139,22 @@ struct VerifyCommand {
     private func verifyOne(_ jws: String, source: String, settings: Settings) throws(CommandFailure) -> ExitCode {
         let checker = try settings.checker()
         let outcome = checker.check(jws, kind: settings.kind)
-        let payload = outcome.payload.flatMap { JSONText.parse([UInt8]($0)) }
+        let payload = outcome.payload.flatMap { JSONText(parsing: [UInt8]($0)) }
         if settings.json {
-            let document = JSONText.object([
+            let document = JSONText.fields([
                 "input": JSONText.string(source),
-                "kind": JSONText.string(outcome.kind?.rawValue),
+                "kind": JSONText.optional(outcome.kind?.rawValue),
                 "status": JSONText.string(outcome.status.rawValue),
-                "code": JSONText.string(outcome.code),
-                "message": JSONText.string(outcome.message),
-                "signature": JSONText.string(outcome.signature),
+                "code": JSONText.optional(outcome.code),
+                "message": JSONText.optional(outcome.message),
+                "signature": JSONText.optional(outcome.signature),
                 "roots": JSONText.string(checker.roots.summary),
                 "notes": JSONText.array(outcome.notes.map(JSONText.string)),
                 "payload": outcome.status == .failed ? nil : payload,
             ])
-            console.output(JSONText.pretty(document) + "\n")
+            console.output(document.text(.expanded) + "\n")
         } else if outcome.status != .failed, let payload {
-            console.output(JSONText.pretty(payload) + "\n")
+            console.output(payload.text(.expanded) + "\n")
         }
         for note in outcome.notes { console.info("note: \(note)") }
         let kind = outcome.kind?.rawValue ?? "JWS"
@@ -156,24 +167,18 @@ struct VerifyCommand {
             return .success
         case .failed:
             console.error("\(kind) from \(source) does not verify: \(outcome.failureText)")
-            if settings.rootNames.isEmpty, outcome.code == "VERIFICATION_FAILURE", Self.isSimulatorSigned(jws) {
+            if settings.rootNames.isEmpty, outcome.code == "VERIFICATION_FAILURE", SimulatorPKI.isSimulatorSigned(jws) {
                 console.info("hint: this JWS carries the StoreKit Matrix simulator's chain, which Apple's root does not trust; pass --root simulator", always: true)
             }
             return .failure
         }
     }
 
-    /// Whether the JWS's `x5c` ends with the simulator root.
-    static func isSimulatorSigned(_ jws: String) -> Bool {
-        guard let root = try? SimulatorPKI.default.root, let last = (try? JWS.decode(jws))?.header.x5c?.last else { return false }
-        return last == root.base64EncodedDER
-    }
-
     // MARK: - Runs and archives
 
     private func report(_ report: RunVerificationReport, settings: Settings) -> ExitCode {
         if settings.json {
-            console.output(JSONText.pretty(report.json) + "\n")
+            console.output(report.json.text(.expanded) + "\n")
         } else {
             let lines = report.lines(onlyProblems: console.quiet)
             if !lines.isEmpty { console.output(lines.joined(separator: "\n") + "\n") }

@@ -1,5 +1,5 @@
-import AppStoreAPI
 import Foundation
+import AppStoreAPI
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

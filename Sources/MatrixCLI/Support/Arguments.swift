@@ -1,3 +1,5 @@
+import MatrixJSON
+
 /// A small command-line parser: `--name value`, `--name=value`, flags, positionals, and `--` to end options.
 struct Arguments {
     /// What an option takes.
@@ -93,5 +95,3 @@ struct Arguments {
         }.joined(separator: "\n")
     }
 }
-
-import MatrixCore

@@ -1,6 +1,7 @@
 import Foundation
-import MatrixCore
-import Reporters
+import EvidenceStore
+import FileIO
+import MatrixModel
 
 /// A run's evidence on disk from start to finish: the run directory, the manifest written at the start, and the
 /// writer that appends each record as its step ends.

@@ -1,4 +1,5 @@
 import Foundation
+import EvidenceStore
 /// Exit codes, as DESIGN.md §6 lists them (sysexits.h values where one fits).
 public enum ExitCode: Int32, Sendable {
     /// Every step passed.
@@ -42,5 +43,19 @@ public struct CommandFailure: Error, Sendable {
     /// which is the user's choice, not a fault.
     static func standardOutput(errno number: Int32) -> CommandFailure {
         CommandFailure(number == EPIPE ? "" : "cannot write to standard output: \(String(cString: strerror(number)))", code: .ioError)
+    }
+}
+
+extension CommandFailure {
+    /// The failure of a verification that could not start, with the exit code its reason maps to.
+    init(_ failure: VerificationFailure) {
+        let code: ExitCode = switch failure.reason {
+        case .invalidInput: .dataError
+        case .unreadableInput: .noInput
+        case .unavailable: .unavailable
+        case .cannotUnpack: .ioError
+        case .internalError: .software
+        }
+        self.init(failure.message, code: code)
     }
 }

@@ -1,56 +1,16 @@
 import Foundation
-import MatrixCore
-import StoreSimulator
+import EvidenceStore
+import FileIO
+import MatrixJSON
+import MatrixModel
 
 /// Reads input files with the checks a user needs: a clear message for a missing file, a directory, a FIFO,
 /// something unreadable or too large, instead of a hang or a crash.
-enum InputFiles {
-    /// Inputs larger than this are refused: no matrix, catalog or answers file needs more.
-    static let maximumSize = 64 * 1024 * 1024
-
-    /// Why a file cannot be read, as a sentence fragment ("no such file", "is a directory"…).
-    struct Unreadable: Error {
-        var reason: String
-    }
-
-    /// Reads a regular file.
-    static func read(_ path: String) throws(Unreadable) -> [UInt8] {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw Unreadable(reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
-        }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw Unreadable(reason: "is a directory")
-        case S_IFIFO: throw Unreadable(reason: "is a FIFO, not a regular file")
-        default: throw Unreadable(reason: "is not a regular file")
-        }
-        guard Int(info.st_size) <= maximumSize else {
-            throw Unreadable(reason: "is larger than \(maximumSize / 1024 / 1024) MB")
-        }
-        let fd = open(path, O_RDONLY | O_NONBLOCK)
-        guard fd >= 0 else { throw Unreadable(reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Unreadable(reason: String(cString: strerror(errno)))
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
-            if bytes.count > maximumSize { throw Unreadable(reason: "is larger than \(maximumSize / 1024 / 1024) MB") }
-        }
-        return bytes
-    }
-
+package enum InputFiles {
     /// Reads a file named on the command line; failures exit 66.
     static func readArgument(_ path: String, what: String) throws(CommandFailure) -> [UInt8] {
         do {
-            return try read(path)
+            return try InputFile.read(path)
         } catch {
             throw CommandFailure("cannot read \(what) \(path): \(error.reason)", code: .noInput)
         }
@@ -79,8 +39,8 @@ enum InputFiles {
         var catalogBytes: [UInt8]?
         let result = MatrixLoader.load(bytes, file: path) { catalogPath in
             let resolved = catalogPath.hasPrefix("/") ? catalogPath : (directory.isEmpty ? catalogPath : directory + "/" + catalogPath)
-            do throws(Unreadable) {
-                let contents = try read(resolved)
+            do throws(InputFile.Unreadable) {
+                let contents = try InputFile.read(resolved)
                 catalogBytes = contents
                 return .contents(contents, displayPath: resolved)
             } catch {
@@ -91,5 +51,11 @@ enum InputFiles {
             return nil
         }
         return LoadedMatrix(matrix: result.matrix, diagnostics: result.diagnostics, bytes: bytes, catalogBytes: catalogBytes)
+    }
+
+    /// The matrix at `path` as verification reads it; `nil` when the file cannot be read.
+    static func matrixSources(_ path: String) -> MatrixSources? {
+        guard let loaded = try? loadMatrixSources(path) else { return nil }
+        return MatrixSources(matrix: loaded.matrix, bytes: loaded.bytes, catalogBytes: loaded.catalogBytes)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import EvidenceStore
 import Reporters
 
 /// GitHub Actions' job summary for `matrix run`: when `GITHUB_STEP_SUMMARY` is set, the run's `summary.md` is

@@ -1,5 +1,6 @@
 import Foundation
-import MatrixCore
+import MatrixEngine
+import MatrixModel
 
 /// Prints one line per finished case (and per step with `--verbose`), then the run's summary.
 final class ProgressPrinter: @unchecked Sendable {

@@ -1,6 +1,8 @@
 import Foundation
-import MatrixCore
-import Reporters
+import EvidenceStore
+import FileIO
+import MatrixComparison
+import MatrixModel
 
 /// A run directory named on the command line, read back: its manifest and its evidence.
 struct LoadedRun {

@@ -1,4 +1,5 @@
-import MatrixCore
+import MatrixComparison
+import MatrixModel
 
 /// `matrix compare --format markdown`: GitHub-flavoured Markdown with the warnings as a GitHub alert, the runs,
 /// one table row per difference, the documented limits cited with their Apple pages, and what is not in every

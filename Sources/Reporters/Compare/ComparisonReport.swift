@@ -1,5 +1,6 @@
 import Foundation
-import MatrixCore
+import MatrixComparison
+import MatrixModel
 
 /// An output format of `matrix compare`.
 public enum CompareFormat: String, Sendable, Hashable, CaseIterable {

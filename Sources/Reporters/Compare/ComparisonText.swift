@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixComparison
 
 /// `matrix compare` for the terminal: the runs, warnings, one table row per difference with each run's verdict
 /// and observed access, the documented limits cited, and a summary line. No colour: the command line adds none.

@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 /// Renders a run as one self-contained HTML page, `report.html`.
 ///

@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 /// A case's steps drawn over store time as an inline SVG (no external references, no script).
 ///

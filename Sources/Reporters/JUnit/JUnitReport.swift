@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 /// Renders a run as JUnit XML, `junit.xml`, for CI systems.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import FileIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 /// Renders a run as GitHub-flavoured Markdown, `summary.md`: metadata, counts per verdict, a table of cases,
 /// and every failure and error with expected versus observed values and the reason.

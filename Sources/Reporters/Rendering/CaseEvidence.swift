@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 /// One case's records, as the reports show it.
 public struct CaseEvidence: Sendable, Hashable {

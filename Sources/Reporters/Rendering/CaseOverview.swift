@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 /// What the reports keep of a case once its records have been rendered: a few hundred bytes, so that a run's
 /// reports can be written while its evidence is read one case at a time.

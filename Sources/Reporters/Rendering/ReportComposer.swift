@@ -1,5 +1,6 @@
 import Foundation
-import MatrixCore
+import FileIO
+import MatrixModel
 
 /// Renders reports from a run's cases given one at a time, keeping only a ``CaseOverview`` per case.
 ///
@@ -12,7 +13,7 @@ import MatrixCore
 /// erroring steps and counts the rest; `report.html` has a section for every case when the run has at most
 /// ``allCaseSectionsLimit`` cases, and otherwise for the first ``detailedProblemLimit`` cases that did not pass.
 /// Every case stays in both tables, and `junit.xml` always has every step.
-final class ReportComposer {
+package final class ReportComposer {
     /// Runs with at most this many cases have an HTML section for every case.
     static let allCaseSectionsLimit = 1000
     /// How many failing steps `summary.md` details, and how many cases that did not pass get an HTML section
@@ -22,7 +23,7 @@ final class ReportComposer {
     let formats: Set<ReportFormat>
     /// Cases that started and did not end (``RunManifest/unfinishedCases``): set before they are added, they are
     /// labelled INTERRUPTED and left out of the case counts.
-    var unfinished: Set<String> = []
+    package var unfinished: Set<String> = []
     /// The cases so far, in the order they arrived.
     private(set) var cases: [CaseOverview] = []
     private(set) var steps = VerdictCounts()
@@ -46,7 +47,7 @@ final class ReportComposer {
     ///     ``close()``; `nil` keeps them in memory.
     ///   - scratch: a scratch directory to keep alive as long as the composer (its spool directory).
     /// - Throws: ``EvidenceWriteError`` when a spool file cannot be created.
-    init(formats: [ReportFormat], spoolDirectory: URL?, keeping scratch: ScratchDirectory? = nil) throws {
+    package init(formats: [ReportFormat], spoolDirectory: URL?, keeping scratch: ScratchDirectory? = nil) throws {
         self.scratch = scratch
         let wanted = Set(formats)
         self.formats = wanted
@@ -62,14 +63,14 @@ final class ReportComposer {
     }
 
     /// Counts of the cases and steps so far.
-    var counts: RunCounts {
+    package var counts: RunCounts {
         RunCounts(cases: VerdictCounts(cases.filter { !$0.unfinished }.map(\.verdict)), steps: steps)
     }
 
     /// Adds the next case.
     ///
     /// - Throws: ``EvidenceWriteError`` when a spool file cannot be written.
-    func add(_ matrixCase: CaseEvidence) throws {
+    package func add(_ matrixCase: CaseEvidence) throws {
         guard !matrixCase.records.isEmpty else { return }
         let overview = CaseOverview(matrixCase, unfinished: unfinished.contains(matrixCase.id))
         let index = cases.count
@@ -103,7 +104,7 @@ final class ReportComposer {
     /// Writes one report of the cases added, under `manifest`.
     ///
     /// - Throws: ``EvidenceWriteError`` when a spool cannot be read back or `sink` cannot be written.
-    func write(_ format: ReportFormat, manifest: RunManifest, to sink: ReportSink) throws {
+    package func write(_ format: ReportFormat, manifest: RunManifest, to sink: ReportSink) throws {
         switch format {
         case .junit:
             guard let junit else { return }
@@ -145,7 +146,7 @@ final class ReportComposer {
     }
 
     /// Removes the spool files.
-    func close() {
+    package func close() {
         junit?.remove()
         markdown?.remove()
         markdownRows?.remove()

@@ -1,5 +1,6 @@
 import Foundation
-import MatrixCore
+import MatrixJSON
+import MatrixModel
 
 /// One expected field of a step beside what was observed, for reports.
 public struct FieldComparison: Sendable, Hashable {

@@ -85,4 +85,11 @@ public struct SimulatorPKI: Sendable {
     public func verifier(bundleId: String?, appAppleId: Int64? = nil, environment: String) throws -> SignedDataVerifier {
         try SignedDataVerifier(rootCertificates: [root], bundleId: bundleId, appAppleId: appAppleId, environment: environment)
     }
+
+    /// Whether a JWS's `x5c` chain ends with the simulator's root certificate (data this simulator signed, or
+    /// one that copies its chain); `false` for anything that does not decode.
+    public static func isSimulatorSigned(_ jws: String) -> Bool {
+        guard let root = try? SimulatorPKI.default.root, let last = (try? JWS.decode(jws))?.header.x5c?.last else { return false }
+        return last == root.base64EncodedDER
+    }
 }

@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 /// How the App Store answered a purchase request.
 /// Apple: https://developer.apple.com/documentation/storekit/product/purchaseresult

@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 extension AppStoreSimulator {
     /// `Transaction.currentEntitlements` for an account now: the latest transaction of each non-consumable and

@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 extension AppStoreSimulator {
     /// Buys an auto-renewable subscription, or changes the one the account holds in the same group.

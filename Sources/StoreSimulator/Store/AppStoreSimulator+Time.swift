@@ -1,4 +1,5 @@
-import MatrixCore
+import MatrixJSON
+import MatrixModel
 
 extension AppStoreSimulator {
     /// The most subscription events one move of the clock performs: a century of weekly renewals for a few

@@ -1,5 +1,5 @@
 import Foundation
-import MatrixCore
+import MatrixModel
 
 /// The App Store on a virtual clock: accounts, transactions, subscriptions, Family Sharing, notifications.
 ///

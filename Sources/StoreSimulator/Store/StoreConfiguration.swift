@@ -1,4 +1,4 @@
-import MatrixCore
+import MatrixModel
 
 /// What the simulated App Store needs to know besides the catalog.
 public struct StoreConfiguration: Sendable, Hashable {

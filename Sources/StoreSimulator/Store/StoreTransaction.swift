@@ -1,4 +1,5 @@
-import MatrixCore
+import AppStoreModels
+import MatrixModel
 
 /// A transaction as the simulated App Store keeps it: Apple's transaction fields plus bookkeeping.
 public struct StoreTransaction: Sendable, Hashable {

@@ -1,4 +1,5 @@
-import MatrixCore
+import AppStoreModels
+import MatrixModel
 
 /// The state of a subscription group's subscription.
 /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalstate

@@ -1,7 +1,7 @@
 import Foundation
-import SignedData
-import TestSupport
 @testable import AppStoreAPI
+@testable import SignedData
+@testable import TestSupport
 
 /// Fixtures under `Tests/AppStoreAPITests/Fixtures`, test credentials, and signing with Apple's test PKI.
 enum APIFixtures {

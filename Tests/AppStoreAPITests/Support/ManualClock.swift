@@ -1,6 +1,6 @@
 import Foundation
-import SignedData
 @testable import AppStoreAPI
+@testable import SignedData
 
 /// A clock that moves only when the client sleeps: each sleep is recorded and advances `now` at once.
 final class ManualClock: APIClock, @unchecked Sendable {

@@ -1,0 +1,183 @@
+import MatrixJSON
+import MatrixModel
+
+/// An evidence record as one line of `evidence.jsonl`: the bytes `JSONEncoder` with
+/// `[.sortedKeys, .withoutEscapingSlashes]` gives for it, written directly (several times faster; records carry
+/// kilobytes of signed data). Tests compare both encodings field by field.
+enum EvidenceLine {
+    /// The record's JSON, without the newline.
+    static func encode(_ record: EvidenceRecord) -> [UInt8] {
+        var json = CompactJSONWriter()
+        json.record(record)
+        return json.bytes
+    }
+
+    /// The records' lines, each ended by a newline, in one buffer.
+    static func lines(_ records: [EvidenceRecord]) -> [UInt8] {
+        var json = CompactJSONWriter(capacity: records.count << 13)
+        for record in records {
+            json.record(record)
+            json.endLine()
+        }
+        return json.bytes
+    }
+}
+
+extension CompactJSONWriter {
+    mutating func record(_ r: EvidenceRecord) {
+        beginObject()
+        member("account") { $0.account(r.account) }
+        member("action") { $0.step(r.action) }
+        field("appFault", r.appFault)
+        field("build", r.build)
+        field("case", r.case)
+        field("clock", r.clock)
+        field("device", r.device)
+        field("environment", r.environment)
+        if let expected = r.expected { member("expected") { $0.expectation(expected) } }
+        field("kind", r.kind)
+        field("modelledWallTimeMs", r.modelledWallTimeMs)
+        if let observed = r.observed { member("observed") { $0.observation(observed) } }
+        field("os", r.os)
+        field("product", r.product)
+        field("reason", r.reason)
+        field("run", r.run)
+        field("seq", r.seq)
+        field("step", r.step)
+        field("storeTime", r.storeTime)
+        field("verdict", r.verdict.rawValue)
+        field("wallEnd", r.wallEnd)
+        field("wallStart", r.wallStart)
+        endObject()
+    }
+
+    mutating func account(_ a: AccountRef) {
+        beginObject()
+        field("alias", a.alias)
+        field("hash", a.hash)
+        field("state", a.state)
+        endObject()
+    }
+
+    mutating func step(_ s: Step) {
+        beginObject()
+        field("account", s.account)
+        field("action", s.action.rawValue)
+        field("appAccountToken", s.appAccountToken)
+        field("by", s.by?.description)
+        field("count", s.count)
+        field("device", s.device)
+        if let expect = s.expect { member("expect") { $0.expectation(expect) } }
+        field("gracePeriod", s.gracePeriod)
+        field("note", s.note)
+        field("offer", s.offer)
+        field("outcome", s.outcome?.rawValue)
+        field("product", s.product)
+        field("quantity", s.quantity)
+        field("reason", s.reason)
+        field("terminate", s.terminate?.rawValue)
+        field("to", s.to?.rawValue)
+        endObject()
+    }
+
+    mutating func expectation(_ e: Expectation) {
+        beginObject()
+        field("access", e.access)
+        field("balance", e.balance) { $0.int($1) }
+        field("eligibleForIntroOffer", e.eligibleForIntroOffer) { $0.bool($1) }
+        field("entitlements", e.entitlements)
+        field("notifications", e.notifications)
+        if let info = e.renewalInfo {
+            key("renewalInfo")
+            beginObject()
+            field("autoRenewProductId", info.autoRenewProductId)
+            field("autoRenewStatus", info.autoRenewStatus)
+            field("expirationIntent", info.expirationIntent)
+            field("group", info.group)
+            field("isInBillingRetryPeriod", info.isInBillingRetryPeriod)
+            endObject()
+        }
+        field("renewals", e.renewals)
+        field("result", e.result)
+        field("subscriptionStatus", e.subscriptionStatus) { $0.string($1) }
+        if let t = e.transaction {
+            key("transaction")
+            beginObject()
+            field("inAppOwnershipType", t.inAppOwnershipType)
+            field("isUpgraded", t.isUpgraded)
+            field("offerType", t.offerType)
+            field("product", t.product)
+            field("revocationReason", t.revocationReason)
+            field("revoked", t.revoked)
+            field("transactionReason", t.transactionReason)
+            endObject()
+        }
+        endObject()
+    }
+
+    mutating func observation(_ o: Observation) {
+        beginObject()
+        field("access", o.access)
+        field("balance", o.balance) { $0.int($1) }
+        field("conflicts", o.conflicts)
+        field("eligibleForIntroOffer", o.eligibleForIntroOffer) { $0.bool($1) }
+        field("entitlements", o.entitlements)
+        field("message", o.message)
+        field("notObserved", o.notObserved)
+        field("notifications", o.notifications)
+        field("renewalInfo", o.renewalInfo) { $0.renewalInfo($1) }
+        field("renewals", o.renewals)
+        field("result", o.result)
+        key("signedData")
+        beginArray()
+        for item in o.signedData {
+            element()
+            beginObject()
+            field("jws", item.jws)
+            field("kind", item.kind)
+            endObject()
+        }
+        endArray()
+        field("storeTime", o.storeTime)
+        field("subscriptionStatus", o.subscriptionStatus) { $0.string($1) }
+        field("transactionIds", o.transactionIds)
+        key("transactions")
+        beginArray()
+        for transaction in o.transactions {
+            element()
+            self.transaction(transaction)
+        }
+        endArray()
+        endObject()
+    }
+
+    mutating func transaction(_ t: ObservedTransaction) {
+        beginObject()
+        field("expiresDate", t.expiresDate)
+        field("inAppOwnershipType", t.inAppOwnershipType)
+        field("isUpgraded", t.isUpgraded)
+        field("offerType", t.offerType)
+        field("originalTransactionId", t.originalTransactionId)
+        field("productId", t.productId)
+        field("purchaseDate", t.purchaseDate)
+        field("quantity", t.quantity)
+        field("revocationDate", t.revocationDate)
+        field("revocationReason", t.revocationReason)
+        field("transactionId", t.transactionId)
+        field("transactionReason", t.transactionReason)
+        endObject()
+    }
+
+    mutating func renewalInfo(_ r: ObservedRenewalInfo) {
+        beginObject()
+        field("autoRenewProductId", r.autoRenewProductId)
+        field("autoRenewStatus", r.autoRenewStatus)
+        field("expirationIntent", r.expirationIntent)
+        field("gracePeriodExpiresDate", r.gracePeriodExpiresDate)
+        field("isInBillingRetryPeriod", r.isInBillingRetryPeriod)
+        field("originalTransactionId", r.originalTransactionId)
+        field("productId", r.productId)
+        field("renewalDate", r.renewalDate)
+        endObject()
+    }
+}

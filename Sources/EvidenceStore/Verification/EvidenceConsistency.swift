@@ -1,0 +1,176 @@
+import Foundation
+import MatrixModel
+
+/// Checks that a run's evidence agrees with itself, with its `run.json` and with its matrix, record by record
+/// as it is read: `seq` numbers run 1, 2, 3… without gaps or repeats; each record names run.json's run,
+/// environment, build, device, OS and app fault; a case's records come together, steps 0,
+/// 1, 2… in order, `blocked` only after a failed or errored step; with the run's matrix (when it can be found
+/// unchanged) each record's case, step, action, account and expectation are the matrix's, each `pass` or
+/// `fail` is the verdict its expected and observed values give, and a complete run holds every step of its
+/// cases; and the counts of a complete run's `run.json` are the evidence's counts.
+///
+/// Digests show that files are unchanged since `run.json` was written; these checks catch evidence that was
+/// edited and re-hashed by hand, or written by a tool that does not keep the format's rules. Verdicts that
+/// need the environment to judge (skipped, blocked, error) are not re-judged.
+struct EvidenceConsistency {
+    /// At most this many problems are described; the rest are counted.
+    static let describedProblems = 20
+
+    private let matrix: Matrix?
+    private let steps: [String: [Step]]
+    private let caseAccounts: [String: String]
+    private var lastSeq = 0
+    /// The case and step of the previous record, and whether its case has failed or errored so far.
+    private var previous: (case: String, step: Int, stopped: Bool)?
+    private var finishedCases: Set<String> = []
+    private var stepsPerCase: [String: Int] = [:]
+    private var stepVerdicts: [Verdict] = []
+    private var caseVerdicts: [String: Verdict] = [:]
+    private var caseOrder: [String] = []
+    private(set) var problems: [String] = []
+    private var hiddenProblems = 0
+
+    /// What every record repeats of the run: its id, environment, build, device, OS and app fault.
+    private let run: RunFields
+
+    private struct RunFields: Equatable {
+        var run: String
+        var environment: String
+        var build: String
+        var device: String
+        var os: String
+        var appFault: String?
+    }
+
+    /// - Parameters:
+    ///   - matrix: the run's matrix; `nil` when it cannot be used, and records are then checked against each
+    ///     other and run.json only.
+    ///   - manifest: the run's run.json, whose run id, environment, build, device, OS and app fault every record
+    ///     repeats.
+    init(matrix: Matrix?, manifest: RunManifest) {
+        self.matrix = matrix
+        run = RunFields(run: manifest.runId, environment: manifest.environment, build: manifest.build, device: manifest.device,
+                        os: manifest.os, appFault: manifest.appFault)
+        steps = Dictionary((matrix?.cases ?? []).map { ($0.id, $0.steps) }, uniquingKeysWith: { first, _ in first })
+        caseAccounts = Dictionary((matrix?.cases ?? []).map { ($0.id, $0.account) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Whether records are checked against the matrix and verdicts re-judged.
+    var rejudges: Bool { matrix != nil }
+
+    mutating func add(_ record: EvidenceRecord) {
+        let place = "seq \(record.seq) (\(record.case) step \(record.step))"
+        // Hand-edited evidence may hold any number, Int.min and Int.max included.
+        if lastSeq == Int.max || record.seq != lastSeq + 1 {
+            if record.seq <= lastSeq {
+                problem("\(place): seq \(record.seq) after seq \(lastSeq); records are repeated or out of order")
+            } else {
+                let (gap, overflow) = record.seq.subtractingReportingOverflow(lastSeq)
+                problem("\(place): seq \(record.seq) after seq \(lastSeq); " + (overflow ? "records are missing" : "\(gap - 1) record(s) are missing"))
+            }
+        }
+        lastSeq = record.seq
+        let recorded = RunFields(run: record.run, environment: record.environment, build: record.build, device: record.device,
+                                 os: record.os, appFault: record.appFault)
+        if recorded != run {
+            problem("\(place): the record's run, environment, build, device, OS or app fault is not run.json's")
+        }
+        stepsPerCase[record.case, default: 0] += 1
+        checkOrder(record, place: place)
+        if let matrix {
+            check(record, place: place, against: matrix)
+        }
+        stepVerdicts.append(record.verdict)
+        if let worst = caseVerdicts[record.case] {
+            caseVerdicts[record.case] = Verdict.summarise([worst, record.verdict])
+        } else {
+            caseVerdicts[record.case] = record.verdict
+            caseOrder.append(record.case)
+        }
+    }
+
+    /// A case's records are written together, steps 0, 1, 2… in order; `blocked` only follows a step of the same
+    /// case that failed or errored.
+    private mutating func checkOrder(_ record: EvidenceRecord, place: String) {
+        var stopped = false
+        if let previous, previous.case == record.case {
+            if record.step != previous.step + 1 {
+                problem("\(place): step \(record.step) follows step \(previous.step) of its case; a case's steps are recorded in order")
+            }
+            stopped = previous.stopped
+        } else {
+            if let previous { finishedCases.insert(previous.case) }
+            if finishedCases.contains(record.case) {
+                problem("\(place): case \(record.case) is recorded again after other cases; a case's records are written together")
+            }
+            if record.step != 0 {
+                problem("\(place): case \(record.case) starts at step \(record.step), not 0")
+            }
+        }
+        if record.verdict == .blocked, !stopped {
+            problem("\(place): recorded blocked, but no earlier step of the case failed or errored")
+        }
+        previous = (record.case, record.step, stopped || record.verdict == .fail || record.verdict == .error)
+    }
+
+    private mutating func check(_ record: EvidenceRecord, place: String, against matrix: Matrix) {
+        guard let caseSteps = steps[record.case] else {
+            problem("\(place): the run's matrix has no case \"\(record.case)\"")
+            return
+        }
+        guard caseSteps.indices.contains(record.step) else {
+            problem("\(place): case \(record.case) has steps 0 to \(caseSteps.count - 1), not \(record.step)")
+            return
+        }
+        let step = caseSteps[record.step]
+        var action = step
+        action.expect = nil
+        if record.action != action || record.product != step.product {
+            problem("\(place): the record's action is not the matrix's step (\(step.action.rawValue) \(step.product ?? ""))")
+        }
+        if let account = step.account ?? caseAccounts[record.case], record.account.alias != account {
+            problem("\(place): the record's account is \(record.account.alias), the matrix's \(account)")
+        }
+        if record.expected != step.expect {
+            problem("\(place): the record's expectation is not the matrix's")
+        }
+        guard record.verdict == .pass || record.verdict == .fail else { return }
+        guard let observed = record.observed else {
+            problem("\(place): recorded \(record.verdict.rawValue) without an observation")
+            return
+        }
+        let differences = Judge.differences(step, observed, in: matrix)
+        if differences.isEmpty, record.verdict == .fail {
+            problem("\(place): recorded fail, but what was observed is what was expected")
+        } else if !differences.isEmpty, record.verdict == .pass {
+            problem("\(place): recorded pass, but " + differences.map(\.sentence).joined(separator: "; "))
+        }
+    }
+
+    /// Compares the counts of a complete run's manifest with the evidence's; call after the last record.
+    mutating func finish(manifest: RunManifest) {
+        if hiddenProblems > 0 { problems.append("… and \(hiddenProblems) more inconsistencies") }
+        guard manifest.status == .complete else { return }
+        if let matrix {
+            // A complete run records every step of each of its cases (a shard's cases, or all of them).
+            let cases = manifest.shardCases ?? matrix.cases.map(\.id)
+            let short = cases.filter { (stepsPerCase[$0] ?? 0) < (steps[$0]?.count ?? 0) }
+            if !short.isEmpty {
+                problems.append("\(RunDirectory.manifestFileName) says the run is complete, but \(short.count) case(s) lack steps, e.g. "
+                                + short.prefix(3).joined(separator: ", "))
+            }
+        }
+        let counts = RunCounts(cases: VerdictCounts(caseOrder.compactMap { caseVerdicts[$0] }), steps: VerdictCounts(stepVerdicts))
+        // The counts are always described: they are what a reader of the summary sees.
+        if counts.steps != manifest.counts.steps {
+            problems.append("\(RunDirectory.manifestFileName) counts steps as \(manifest.counts.steps.phrase), the evidence holds \(counts.steps.phrase)")
+        }
+        if counts.cases != manifest.counts.cases {
+            problems.append("\(RunDirectory.manifestFileName) counts cases as \(manifest.counts.cases.phrase), the evidence holds \(counts.cases.phrase)")
+        }
+    }
+
+    private mutating func problem(_ text: String) {
+        if problems.count < Self.describedProblems { problems.append(text) } else { hiddenProblems += 1 }
+    }
+}

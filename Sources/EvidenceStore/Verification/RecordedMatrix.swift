@@ -1,0 +1,39 @@
+import Foundation
+import MatrixModel
+import SignedData
+
+/// Where the matrix of a recorded run is now. `run.json` keeps the matrix path the run was given, which is
+/// relative to the directory the run started in; commands that read a run later (`run --resume`, `verify`,
+/// `merge`, `archive`) may be elsewhere, and a file of the same name there may be another matrix.
+package enum RecordedMatrix {
+    /// The paths to try for `recordedPath`, in order: as given (from here), then, when relative, from each
+    /// directory above `runDirectory` (runs live in `reports/<environment>/<build>/<run-id>/` under the
+    /// directory they started in, unless `--out` put them elsewhere).
+    private static func candidates(_ recordedPath: String, runDirectory: URL?) -> [String] {
+        var candidates = [recordedPath]
+        if !recordedPath.hasPrefix("/"), var directory = runDirectory?.standardizedFileURL {
+            while directory.path != "/" {
+                directory = directory.deletingLastPathComponent()
+                let candidate = directory.appendingPathComponent(recordedPath).path
+                if !candidates.contains(candidate) { candidates.append(candidate) }
+            }
+        }
+        return candidates
+    }
+
+    /// The path of the first candidate whose contents have the SHA-256 `manifest` recorded; else of the first
+    /// that exists (the matrix changed since the run, or a file of the same name is another matrix, which the
+    /// caller's own digest check then reports); `nil` when none exists.
+    package static func locate(_ manifest: RunManifest, runDirectory: URL?) -> String? {
+        var firstExisting: String?
+        for path in candidates(manifest.matrix.path, runDirectory: runDirectory) {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            if firstExisting == nil { firstExisting = path }
+            if let data = FileManager.default.contents(atPath: path), SHA256.hexHash(data) == manifest.matrix.sha256 {
+                return path
+            }
+        }
+        return firstExisting
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+import MatrixJSON
+import MatrixModel
+import SignedData
+
+/// The result of checking a run directory or a run archive: every file against the digests recorded for it,
+/// and every signed item of the evidence.
+package struct RunVerificationReport {
+    /// A file finding and the list it was checked against (`run.json` or `archive.json`).
+    struct FileLine {
+        var source: String
+        var finding: FileFinding
+    }
+
+    /// One evidence record and the outcome of each of its signed items.
+    struct RecordLine {
+        var seq: Int
+        var caseID: String
+        var step: Int
+        var action: String
+        var items: [(kind: String, outcome: JWSOutcome)]
+
+        var failed: [(index: Int, kind: String, outcome: JWSOutcome)] {
+            items.enumerated().compactMap { index, item in item.outcome.status == .failed ? (index, item.kind, item.outcome) : nil }
+        }
+    }
+
+    /// What was checked, as given on the command line.
+    var target: String
+    /// `run directory` or `archive`.
+    var targetKind: String
+    var runId: String?
+    var environment: String?
+    var status: String?
+    var files: [FileLine] = []
+    var records: [RecordLine] = []
+    /// Failures that are not about one file or one item (an unreadable manifest, corrupt evidence).
+    var problems: [String] = []
+    /// Where the evidence disagrees with itself or with run.json (``EvidenceConsistency``).
+    var inconsistencies: [String] = []
+    /// What was not compared, and why; each note once.
+    package var notes: [String] = []
+    /// What was not checked that a reader must know even with --quiet: records not checked against the matrix.
+    package var warnings: [String] = []
+    /// The trust roots used, for the summary.
+    var roots: String = ""
+
+    var badFiles: [FileLine] { files.filter { $0.finding.status != .ok } }
+    var failedRecords: [RecordLine] { records.filter { !$0.failed.isEmpty } }
+    var signedItemCount: Int { records.reduce(0) { $0 + $1.items.count } }
+    var uncheckedItemCount: Int { records.reduce(0) { $0 + $1.items.filter { $0.outcome.status == .notChecked }.count } }
+
+    /// Whether everything checked out.
+    package var passed: Bool { problems.isEmpty && inconsistencies.isEmpty && badFiles.isEmpty && failedRecords.isEmpty }
+
+    mutating func note(_ text: String) {
+        if !notes.contains(text) { notes.append(text) }
+    }
+}
+
+/// A matrix file as read from disk: its bytes, its catalog's bytes, and the matrix when it loads.
+package struct MatrixSources: Sendable {
+    package var matrix: Matrix?
+    package var bytes: [UInt8]
+    /// The `.storekit` file's bytes; `nil` for an inline catalog or an unreadable file.
+    package var catalogBytes: [UInt8]?
+
+    package init(matrix: Matrix?, bytes: [UInt8], catalogBytes: [UInt8]?) {
+        self.matrix = matrix
+        self.bytes = bytes
+        self.catalogBytes = catalogBytes
+    }
+}
+
+/// Checks run directories and run archives: file digests, then the signed data in the evidence.
+package struct RunVerification {
+    /// `--root` values; empty picks `simulator` for a `local` run and `apple` otherwise.
+    var rootNames: [String]
+    var bundleId: String?
+    var environment: String?
+    var appAppleId: Int64?
+    /// `--matrix`: the run's matrix file, when it is not at the path run.json recorded.
+    var matrixPath: String? = nil
+    /// Reads and loads a matrix file and its catalog; `nil` when the file cannot be read.
+    var loadMatrix: (String) -> MatrixSources?
+
+    package init(rootNames: [String], bundleId: String?, environment: String?, appAppleId: Int64?, matrixPath: String? = nil,
+                 loadMatrix: @escaping (String) -> MatrixSources?) {
+        self.rootNames = rootNames
+        self.bundleId = bundleId
+        self.environment = environment
+        self.appAppleId = appAppleId
+        self.matrixPath = matrixPath
+        self.loadMatrix = loadMatrix
+    }
+
+    /// Checks a run directory against its `run.json`.
+    ///
+    /// - Throws: ``VerificationFailure`` 65 when the directory is not a run directory (no readable `run.json`).
+    package func verifyDirectory(_ url: URL, display: String) throws(VerificationFailure) -> RunVerificationReport {
+        var report = RunVerificationReport(target: display, targetKind: "run directory")
+        let directory = RunDirectory(url: url)
+        guard FileManager.default.fileExists(atPath: directory.manifestURL.path) else {
+            throw VerificationFailure(.invalidInput, "\(display) is not a run directory: it has no \(RunDirectory.manifestFileName)")
+        }
+        let manifest: RunManifest
+        do {
+            manifest = try directory.readManifest()
+        } catch {
+            throw VerificationFailure(.invalidInput, "\(display) is not a run directory matrix can read: \(error)")
+        }
+        try check(directory, manifest: manifest, archivedBundleId: nil, into: &report, showAllFiles: true)
+        return report
+    }
+
+    /// Unpacks an archive into a temporary directory and checks it against `archive.json`, then as a run
+    /// directory against its `run.json`.
+    ///
+    /// - Throws: ``VerificationFailure`` 65 when the file is not a run archive, 69 without `tar`, 74 when it cannot
+    ///   be unpacked.
+    package func verifyArchive(_ url: URL, display: String) throws(VerificationFailure) -> RunVerificationReport {
+        var report = RunVerificationReport(target: display, targetKind: "archive")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("matrix-verify-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let unpacked: RunArchive.Unpacked
+        do {
+            unpacked = try RunArchive.unpack(url, into: scratch)
+        } catch let error as RunArchiveError {
+            switch error.code {
+            case .notAnArchive, .unsafeEntry: throw VerificationFailure(.invalidInput, error.message)
+            case .tarUnavailable: throw VerificationFailure(.unavailable, error.message)
+            default: throw VerificationFailure(.cannotUnpack, error.message)
+            }
+        } catch {
+            throw VerificationFailure(.cannotUnpack, "cannot unpack \(display): \(error)")
+        }
+        let archived = unpacked.manifest
+        report.runId = archived.runId
+        for finding in FileIntegrity.check(directory: unpacked.runDirectory, expected: archived.files) {
+            report.files.append(.init(source: ArchiveManifest.fileName, finding: finding))
+        }
+        for stray in unpacked.strayEntries {
+            report.files.append(.init(source: ArchiveManifest.fileName, finding: FileFinding(path: "../" + stray, status: .extra)))
+        }
+        let directory = RunDirectory(url: unpacked.runDirectory)
+        let manifest: RunManifest
+        do {
+            manifest = try directory.readManifest()
+        } catch {
+            report.problems.append("the archived \(RunDirectory.manifestFileName) cannot be read: \(error)")
+            return report
+        }
+        try check(directory, manifest: manifest, archivedBundleId: archived.bundleId, into: &report, showAllFiles: false)
+        return report
+    }
+
+    /// The checks shared by directories and archives.
+    private func check(_ directory: RunDirectory, manifest: RunManifest, archivedBundleId: String?,
+                       into report: inout RunVerificationReport, showAllFiles: Bool) throws(VerificationFailure) {
+        report.runId = manifest.runId
+        report.environment = manifest.environment
+        report.status = manifest.status.rawValue
+        if manifest.hasNotEnded {
+            report.note("the run has not ended (run.json has no endedAt): it is still running or its process died, and run.json lists the files as they were when it started")
+        }
+        var findings = FileIntegrity.check(directory: directory.url, expected: manifest.files, ignoring: [RunDirectory.manifestFileName])
+        if manifest.hasNotEnded, let index = findings.firstIndex(where: { $0.path == RunDirectory.evidenceFileName && $0.status == .altered }) {
+            // A run that did not end listed its evidence as it was at the start; records appended since are what
+            // a run does, not an alteration. The records themselves are still checked below.
+            findings[index].status = .ok
+            report.note("\(RunDirectory.evidenceFileName) has grown since run.json was written, as in a run that did not end; its SHA-256 "
+                        + "is recorded when the run ends (resume it to finish it)")
+        }
+        for finding in findings where showAllFiles || finding.status != .ok {
+            report.files.append(.init(source: RunDirectory.manifestFileName, finding: finding))
+        }
+
+        let roots = try TrustRoots.resolve(rootNames.isEmpty ? [manifest.environment == "local" ? "simulator" : "apple"] : rootNames)
+        report.roots = roots.summary
+        let matrix = RunMatrix(manifest, given: matrixPath, runDirectory: directory.url, load: loadMatrix)
+        let bundle = resolveBundleId(manifest: manifest, archived: archivedBundleId, matrix: matrix)
+        if let note = bundle.note { report.note(note) }
+        var runAppAppleId: Int64?
+        if case .loaded(let matrix) = matrix { runAppAppleId = matrix.app.appAppleId }
+        let checker = SignedDataChecker(roots: roots, bundleId: bundle.id, environment: environment, appAppleId: appAppleId ?? runAppAppleId)
+
+        let defaultAppleRoot = rootNames.isEmpty && manifest.environment != "local"
+        var simulatorSigned = 0
+        var consistency: EvidenceConsistency
+        switch matrix {
+        case .loaded(let matrix):
+            consistency = EvidenceConsistency(matrix: matrix, manifest: manifest)
+        case .unusable(let why):
+            consistency = EvidenceConsistency(matrix: nil, manifest: manifest)
+            report.warnings.append("records not checked against the matrix, verdicts not re-judged: \(why)")
+        }
+        do {
+            let torn = try EvidenceReader.forEachRecord(in: directory.evidenceURL) { record in
+                consistency.add(record)
+                var line = RunVerificationReport.RecordLine(seq: record.seq, caseID: record.case, step: record.step,
+                                                            action: record.action.action.rawValue, items: [])
+                for item in record.observed?.signedData ?? [] {
+                    let outcome: JWSOutcome
+                    if let kind = VerifiedSignedData.Kind(rawValue: item.kind) {
+                        outcome = checker.check(item.jws, kind: kind)
+                    } else {
+                        outcome = JWSOutcome(status: .failed, code: "INVALID_JWT_FORMAT",
+                                             message: "the evidence names its kind \"\(item.kind)\"; known kinds are transaction, renewalInfo, notification and appTransaction")
+                    }
+                    // The bundle id's source is noted once above; the per-item "not compared" note adds nothing.
+                    for note in outcome.notes where bundle.note == nil || !note.hasPrefix("bundleId not compared") {
+                        report.note(note)
+                    }
+                    if defaultAppleRoot, outcome.status == .failed, SimulatorPKI.isSimulatorSigned(item.jws) { simulatorSigned += 1 }
+                    line.items.append((item.kind, outcome))
+                    // A notification carries its transaction and renewal info as JWS of their own, which a backend
+                    // verifies again (Apple's verifyAndDecodeTransaction / verifyAndDecodeRenewalInfo).
+                    for (nestedKind, jws) in Self.nestedSignedData(of: outcome) {
+                        let nested = checker.check(jws, kind: nestedKind)
+                        if defaultAppleRoot, nested.status == .failed, SimulatorPKI.isSimulatorSigned(jws) { simulatorSigned += 1 }
+                        line.items.append(("\(item.kind).\(nestedKind.rawValue)", nested))
+                    }
+                }
+                report.records.append(line)
+            }
+            if simulatorSigned > 0 {
+                report.note("hint: \(simulatorSigned) signed item\(simulatorSigned == 1 ? "" : "s") of this \(manifest.environment) run carr\(simulatorSigned == 1 ? "ies" : "y") "
+                            + "the StoreKit Matrix simulator's chain, which Apple's root does not trust (the environment served simulator data, "
+                            + "as `matrix driver local` does); pass --root simulator to verify them against the simulator root")
+            }
+            consistency.finish(manifest: manifest)
+            report.inconsistencies = consistency.problems
+            if torn {
+                report.note("\(RunDirectory.evidenceFileName) ends with a torn line (the run stopped while writing it); that line was left out")
+            }
+        } catch {
+            report.problems.append("\(RunDirectory.evidenceFileName) cannot be read: \(error)")
+        }
+    }
+
+    /// The JWS inside a notification's `data`: `signedTransactionInfo` and `signedRenewalInfo`, when the
+    /// notification decoded. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
+    static func nestedSignedData(of outcome: JWSOutcome) -> [(VerifiedSignedData.Kind, String)] {
+        guard outcome.kind == .notification, outcome.status != .failed, let payload = outcome.payload,
+              case .success(let parsed) = JSONReader.parse([UInt8](payload)), let data = parsed.objectValue?["data"]?.objectValue else { return [] }
+        var nested: [(VerifiedSignedData.Kind, String)] = []
+        if let jws = data["signedTransactionInfo"]?.stringValue { nested.append((.transaction, jws)) }
+        if let jws = data["signedRenewalInfo"]?.stringValue { nested.append((.renewalInfo, jws)) }
+        return nested
+    }
+
+    /// The bundle id to compare: `--bundle-id`, else the one recorded in the archive, else the run's matrix
+    /// when it is unchanged since the run; otherwise none, with a note.
+    private func resolveBundleId(manifest: RunManifest, archived: String?, matrix: RunMatrix) -> (id: String?, note: String?) {
+        if let bundleId { return (bundleId, nil) }
+        if let archived { return (archived, "bundleId \(archived) as recorded in \(ArchiveManifest.fileName)") }
+        switch matrix {
+        case .loaded(let matrix): return (matrix.app.bundleId, "bundleId \(matrix.app.bundleId) from \(manifest.matrix.path) (its SHA-256 matches run.json)")
+        case .unusable(let why): return (nil, "bundleId not compared: \(why); pass --bundle-id to check it")
+        }
+    }
+
+    /// The run's matrix, when its file and its catalog are unchanged since the run, or why not.
+    enum RunMatrix {
+        case loaded(Matrix)
+        case unusable(String)
+
+        /// - Parameters:
+        ///   - given: `--matrix`, used instead of the recorded path.
+        ///   - runDirectory: where the run is, for ``RecordedMatrix/locate(_:runDirectory:)``.
+        ///   - load: reads and loads a matrix file and its catalog.
+        init(_ manifest: RunManifest, given: String? = nil, runDirectory: URL? = nil, load: (String) -> MatrixSources?) {
+            let found: String?
+            if let given {
+                found = FileManager.default.fileExists(atPath: given) ? given : nil
+            } else {
+                found = RecordedMatrix.locate(manifest, runDirectory: runDirectory)
+            }
+            guard let path = found, let loaded = load(path) else {
+                self = .unusable("the run's matrix \(given ?? manifest.matrix.path) cannot be read from here (pass --matrix FILE)")
+                return
+            }
+            guard SHA256.hexHash(loaded.bytes) == manifest.matrix.sha256 else {
+                self = .unusable("\(path) has changed since the run (its SHA-256 differs from run.json)")
+                return
+            }
+            if let recorded = manifest.matrix.catalogSHA256, loaded.catalogBytes.map(SHA256.hexHash) != recorded {
+                self = .unusable("the catalog of \(path) has changed since the run (its SHA-256 differs from run.json)")
+                return
+            }
+            guard let matrix = loaded.matrix else {
+                self = .unusable("\(path) does not load")
+                return
+            }
+            self = .loaded(matrix)
+        }
+    }
+
+    /// The bundle id a run's matrix names, when the matrix file is readable and unchanged since the run; for
+    /// `matrix archive` to record.
+    package static func matrixBundleId(of manifest: RunManifest, runDirectory: URL, load: @escaping (String) -> MatrixSources?) -> String? {
+        RunVerification(rootNames: [], bundleId: nil, environment: nil, appAppleId: nil, loadMatrix: load)
+            .resolveBundleId(manifest: manifest, archived: nil, matrix: RunMatrix(manifest, runDirectory: runDirectory, load: load)).id
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import SignedData
+
+/// What happened to one JWS.
+package struct JWSOutcome {
+    package enum Status: String {
+        /// Chain, marker OIDs, signature, bundle id and environment all checked out.
+        case verified
+        /// Decoded and compared, but not signature-checked: Xcode or LocalTesting data, as in Apple's libraries.
+        case notChecked
+        /// Something failed; ``code`` and ``message`` say what.
+        case failed
+    }
+
+    package var status: Status
+    package var kind: VerifiedSignedData.Kind?
+    /// The environment the JWS was checked against, once known.
+    package var environment: String?
+    /// Apple's error name, e.g. `VERIFICATION_FAILURE`.
+    package var code: String?
+    package var message: String?
+    /// What the signature check did.
+    var signatureCheck: VerifiedSignedData.SignatureCheck?
+    /// What was not compared, and why.
+    package var notes: [String] = []
+    /// The payload bytes, when they decoded.
+    package var payload: Data?
+
+    /// What the signature check did, as a sentence (formatted only when asked for: it formats a date).
+    package var signature: String? { signatureCheck?.description }
+
+    /// `verification failure [VERIFICATION_FAILURE]: The chain …`
+    package var failureText: String {
+        "\(Self.phrase(code)) [\(code ?? "ERROR")]: \(message ?? "")"
+    }
+
+    /// Apple's error names as words.
+    static func phrase(_ code: String?) -> String {
+        switch code {
+        case "INVALID_JWT_FORMAT": "invalid JWT format"
+        case "INVALID_CERTIFICATE": "invalid certificate"
+        case "VERIFICATION_FAILURE": "verification failure"
+        case "INVALID_APP_IDENTIFIER": "invalid app identifier"
+        case "INVALID_ENVIRONMENT": "invalid environment"
+        case "INVALID_APP_APPLE_ID": "invalid app Apple id"
+        case let other?: other.lowercased().replacingOccurrences(of: "_", with: " ")
+        case nil: "error"
+        }
+    }
+}
+
+/// Verifies JWS the way Apple's `SignedDataVerifier` does, with the configuration a command line gives: the
+/// trust roots, and optionally the bundle id, environment and app Apple id. What is not given is not
+/// compared, and the outcome notes say so.
+///
+/// Keeps one ``SignedDataVerifier`` per environment so that its verified-chain cache serves every JWS.
+/// Used from one task at a time.
+package final class SignedDataChecker {
+    package let roots: TrustRoots
+    let bundleId: String?
+    let environment: String?
+    let appAppleId: Int64?
+    private var verifiers: [String: SignedDataVerifier] = [:]
+
+    package init(roots: TrustRoots, bundleId: String?, environment: String?, appAppleId: Int64?) {
+        self.roots = roots
+        self.bundleId = bundleId
+        self.environment = environment
+        self.appAppleId = appAppleId
+    }
+
+    /// Verifies one JWS; `kind` `nil` detects it from the payload.
+    package func check(_ jws: String, kind requested: VerifiedSignedData.Kind?) -> JWSOutcome {
+        let payload: Data
+        do {
+            payload = try JWS.decodePayload(jws)
+        } catch {
+            return Self.failure(error, kind: requested, payload: nil)
+        }
+        let kind = requested ?? VerifiedSignedData.Kind.detect(payload: payload) ?? .transaction
+        let fields: CheckedFields
+        do {
+            fields = try CheckedFields.read(payload: payload, kind: kind)
+        } catch {
+            return Self.failure(error, kind: kind, payload: payload)
+        }
+        var notes: [String] = []
+        let environment = self.environment ?? fields.environment ?? "Sandbox"
+        if self.environment == nil {
+            notes.append(fields.environment == nil
+                ? "the payload names no environment and --environment was not given, so Sandbox is expected"
+                : "environment taken from the payload (\(environment)), not compared; pass --environment to require one")
+        }
+        if bundleId == nil, kind != .renewalInfo {
+            notes.append("bundleId not compared; pass --bundle-id to check it")
+        }
+        var appAppleId = self.appAppleId
+        if environment == "Production", appAppleId == nil {
+            appAppleId = fields.appAppleId ?? 0
+            if kind == .notification || kind == .appTransaction {
+                notes.append("appAppleId not compared; pass --app-apple-id to check it")
+            }
+        }
+        do {
+            let result = try verifier(environment: environment, appAppleId: appAppleId).verifyAndDecode(jws, kind: kind)
+            if case .notChecked = result.signatureCheck {
+                notes.append("signature NOT checked: \(environment) data is not signed by the App Store, so Apple's verifiers only decode it and compare bundle id and environment")
+                return JWSOutcome(status: .notChecked, kind: kind, environment: environment, signatureCheck: result.signatureCheck,
+                                  notes: notes, payload: result.payload)
+            }
+            return JWSOutcome(status: .verified, kind: kind, environment: environment, signatureCheck: result.signatureCheck,
+                              notes: notes, payload: result.payload)
+        } catch {
+            var outcome = Self.failure(error, kind: kind, payload: payload)
+            outcome.environment = environment
+            outcome.notes = notes
+            return outcome
+        }
+    }
+
+    private func verifier(environment: String, appAppleId: Int64?) throws -> SignedDataVerifier {
+        let key = "\(environment)|\(appAppleId.map(String.init) ?? "")"
+        if let existing = verifiers[key] { return existing }
+        let verifier = try SignedDataVerifier(rootCertificates: roots.certificates, bundleId: bundleId, appAppleId: appAppleId,
+                                              environment: environment)
+        verifiers[key] = verifier
+        return verifier
+    }
+
+    private static func failure(_ error: any Error, kind: VerifiedSignedData.Kind?, payload: Data?) -> JWSOutcome {
+        if let error = error as? SignedDataError {
+            let detail = error.detail.map { " (\($0))" } ?? ""
+            return JWSOutcome(status: .failed, kind: kind, code: error.code.rawValue, message: error.message + detail, payload: payload)
+        }
+        return JWSOutcome(status: .failed, kind: kind, code: "VERIFICATION_FAILURE", message: "\(error)", payload: payload)
+    }
+}

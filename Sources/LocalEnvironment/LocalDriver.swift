@@ -1,0 +1,108 @@
+import DriverKit
+import MatrixEngine
+import MatrixModel
+import ReferenceApp
+
+/// The embedded environment behind the driver protocol (`matrix driver local`): the same simulator,
+/// reference app and signing as ``LocalAdapter``, reached through `initialize`, `reset` and `perform`.
+///
+/// It is the protocol's reference implementation: a run through it must leave the same evidence as
+/// `--env local`, apart from the run's identity, the environment's name and wall-clock times.
+public final class LocalDriver: Driver {
+    /// The environment name this driver reports.
+    public static let environmentName = "local-driver"
+
+    let signedEnvironment: String
+    let fault: AppFault?
+    let signing: Bool
+    let clock: String?
+    let version: String
+    private var matrix: Matrix?
+    private var adapter: LocalAdapter?
+    private var session: (any CaseSession)?
+    private var caseID: String?
+
+    /// - Parameters:
+    ///   - signedEnvironment: the `environment` written into signed data.
+    ///   - fault: run the reference app with one known bug.
+    ///   - signing: whether to sign transactions, renewal infos and notifications.
+    ///   - clock: the clock to model, as `matrix run --clock` takes it (`real` by default); read at `initialize`,
+    ///     where the catalog's `timeRate` is known.
+    ///   - version: the tool's version, reported in `initialize`.
+    public init(signedEnvironment: String = "Sandbox", fault: AppFault? = nil, signing: Bool = true, clock: String? = nil, version: String) {
+        self.signedEnvironment = signedEnvironment
+        self.fault = fault
+        self.signing = signing
+        self.clock = clock
+        self.version = version
+    }
+
+    /// Rebuilds the matrix from the sources and reports every action, the local device, OS and clock.
+    public func initialize(_ params: InitializeParams) async throws -> InitializeResult {
+        let matrix = try params.loadMatrix()
+        if signedEnvironment == "Production", signing, matrix.app.appAppleId == nil {
+            // As `matrix run --signed-environment Production`: Apple's verifiers require appAppleId in Production
+            // notifications. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
+            throw DriverError.unavailable("--signed-environment Production needs app.appAppleId in the matrix")
+        }
+        self.matrix = matrix
+        var schedule = RenewalSchedule.real
+        if let clock {
+            switch RenewalSchedule.parse(clock, storeKitTimeRate: matrix.catalog.settings.timeRate) {
+            case .success(let parsed): schedule = parsed
+            case .failure(let problem): throw DriverError.unavailable("--clock: \(problem.message)")
+            }
+        }
+        let adapter: LocalAdapter
+        do {
+            adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, fault: fault, signing: signing)
+        } catch {
+            throw DriverError.unavailable(String(describing: error))
+        }
+        self.adapter = adapter
+        let local = adapter.description
+        return InitializeResult(environment: Self.environmentName, actions: Action.allCases, device: local.device, os: local.os,
+                                build: local.build, clock: local.clock, driver: .init(name: "matrix driver local", version: version))
+    }
+
+    /// Starts the case named in `params` on a fresh simulator, as ``LocalAdapter`` does.
+    public func reset(_ params: ResetParams) async throws {
+        await closeSession()
+        guard let matrix, let adapter else {
+            throw DriverError(code: DriverError.invalidRequest, message: "reset before initialize")
+        }
+        guard let matrixCase = matrix.cases.first(where: { $0.id == params.case.id }) else {
+            throw DriverError(code: DriverError.invalidParams, message: "the matrix has no case \"\(params.case.id)\"")
+        }
+        do {
+            session = try await adapter.startCase(matrixCase, of: matrix)
+            caseID = matrixCase.id
+        } catch {
+            throw DriverError.environment(String(describing: error))
+        }
+    }
+
+    /// Performs the step in the current case's ``LocalSession``.
+    public func perform(_ params: PerformParams, progress: DriverProgress) async throws -> PerformResult {
+        guard let session, caseID == params.case else {
+            throw DriverError(code: DriverError.invalidRequest, message: "perform for case \"\(params.case)\" without a reset for it")
+        }
+        switch try await session.perform(params.step, index: params.index) {
+        case .observed(let observation, let modelled):
+            return .observed(observation, modelledWallTimeMs: modelled)
+        case .skipped(let reason):
+            return .unsupported(reason: reason)
+        }
+    }
+
+    /// Closes the current case.
+    public func shutdown() async {
+        await closeSession()
+    }
+
+    private func closeSession() async {
+        await session?.close()
+        session = nil
+        caseID = nil
+    }
+}

@@ -1,0 +1,182 @@
+import AppStoreModels
+
+/// What an environment saw after a step, from the acting account's point of view.
+///
+/// The local environment, external drivers and guided runs all answer in this shape.
+public struct Observation: Sendable, Hashable, Codable {
+    /// Tiers the app grants, sorted.
+    public var access: [String]
+    /// Product IDs in `Transaction.currentEntitlements`, sorted.
+    public var entitlements: [String]
+    /// The step's result, for steps that have one (see ``Expectation/result``).
+    public var result: String?
+    /// State per subscription group name, for groups the account has subscribed to.
+    public var subscriptionStatus: [String: String]
+    /// Consumable balances the app holds.
+    public var balance: [String: Int]
+    /// Server notifications emitted since the previous step, `TYPE` or `TYPE/SUBTYPE`, in emission order.
+    public var notifications: [String]
+    /// Renewal transactions the account has received since the case started.
+    public var renewals: Int
+    /// The latest transaction of every product the account has a transaction for, in product order.
+    public var transactions: [ObservedTransaction]
+    /// Renewal info per subscription group name.
+    public var renewalInfo: [String: ObservedRenewalInfo]
+    /// Whether the account may use an introductory offer, per subscription group name
+    /// (`Product.SubscriptionInfo.isEligibleForIntroOffer`).
+    public var eligibleForIntroOffer: [String: Bool]
+    /// IDs of transactions this step created or changed.
+    public var transactionIds: [String]
+    /// Signed data (compact JWS) this step produced: transactions, renewal infos and notifications.
+    public var signedData: [SignedItem]
+    /// Disagreements between the environment's observers (a tester's report against the App Store Server API),
+    /// each a sentence showing both sides; any makes the step fail.
+    public var conflicts: [String]?
+    /// Expectation fields this environment cannot observe (a person sees access, not `currentEntitlements`);
+    /// they are not judged.
+    public var notObserved: [String]?
+    /// What the app told the user, when it told something (e.g. "Nothing to restore").
+    public var message: String?
+    /// The store's clock after the step, ms since 1970.
+    public var storeTime: Int64?
+
+    public init(access: [String] = [], entitlements: [String] = [], result: String? = nil,
+                subscriptionStatus: [String: String] = [:], balance: [String: Int] = [:], notifications: [String] = [],
+                renewals: Int = 0, transactions: [ObservedTransaction] = [], renewalInfo: [String: ObservedRenewalInfo] = [:],
+                eligibleForIntroOffer: [String: Bool] = [:], transactionIds: [String] = [], signedData: [SignedItem] = [], message: String? = nil, storeTime: Int64? = nil) {
+        self.access = access
+        self.entitlements = entitlements
+        self.result = result
+        self.subscriptionStatus = subscriptionStatus
+        self.balance = balance
+        self.notifications = notifications
+        self.renewals = renewals
+        self.transactions = transactions
+        self.renewalInfo = renewalInfo
+        self.eligibleForIntroOffer = eligibleForIntroOffer
+        self.transactionIds = transactionIds
+        self.signedData = signedData
+        self.message = message
+        self.storeTime = storeTime
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case access, entitlements, result, subscriptionStatus, balance, notifications, renewals, transactions, renewalInfo
+        case eligibleForIntroOffer, transactionIds, signedData, conflicts, notObserved, message, storeTime
+    }
+
+    /// Lenient decoding: drivers may leave out anything they cannot observe.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        access = try c.decodeIfPresent([String].self, forKey: .access) ?? []
+        entitlements = try c.decodeIfPresent([String].self, forKey: .entitlements) ?? []
+        result = try c.decodeIfPresent(String.self, forKey: .result)
+        subscriptionStatus = try c.decodeIfPresent([String: String].self, forKey: .subscriptionStatus) ?? [:]
+        balance = try c.decodeIfPresent([String: Int].self, forKey: .balance) ?? [:]
+        notifications = try c.decodeIfPresent([String].self, forKey: .notifications) ?? []
+        renewals = try c.decodeIfPresent(Int.self, forKey: .renewals) ?? 0
+        transactions = try c.decodeIfPresent([ObservedTransaction].self, forKey: .transactions) ?? []
+        renewalInfo = try c.decodeIfPresent([String: ObservedRenewalInfo].self, forKey: .renewalInfo) ?? [:]
+        eligibleForIntroOffer = try c.decodeIfPresent([String: Bool].self, forKey: .eligibleForIntroOffer) ?? [:]
+        transactionIds = try c.decodeIfPresent([String].self, forKey: .transactionIds) ?? []
+        signedData = try c.decodeIfPresent([SignedItem].self, forKey: .signedData) ?? []
+        notObserved = try c.decodeIfPresent([String].self, forKey: .notObserved)
+        conflicts = try c.decodeIfPresent([String].self, forKey: .conflicts)
+        message = try c.decodeIfPresent(String.self, forKey: .message)
+        storeTime = try c.decodeIfPresent(Int64.self, forKey: .storeTime)
+    }
+}
+
+/// The fields of a transaction that expectations and reports use, with Apple's names and units.
+/// Apple: https://developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload
+public struct ObservedTransaction: Sendable, Hashable, Codable {
+    public var transactionId: String
+    public var originalTransactionId: String
+    public var productId: String
+    /// ms since 1970.
+    public var purchaseDate: Int64
+    /// ms since 1970, for auto-renewable subscriptions.
+    public var expiresDate: Int64?
+    /// `PURCHASED` or `FAMILY_SHARED`.
+    public var inAppOwnershipType: String
+    public var isUpgraded: Bool
+    /// ms since 1970.
+    public var revocationDate: Int64?
+    public var revocationReason: Int?
+    /// `PURCHASE` or `RENEWAL`.
+    public var transactionReason: String?
+    public var offerType: Int?
+    public var quantity: Int
+
+    public init(transactionId: String, originalTransactionId: String, productId: String, purchaseDate: Int64,
+                expiresDate: Int64? = nil, inAppOwnershipType: String = "PURCHASED", isUpgraded: Bool = false,
+                revocationDate: Int64? = nil, revocationReason: Int? = nil, transactionReason: String? = nil,
+                offerType: Int? = nil, quantity: Int = 1) {
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.productId = productId
+        self.purchaseDate = purchaseDate
+        self.expiresDate = expiresDate
+        self.inAppOwnershipType = inAppOwnershipType
+        self.isUpgraded = isUpgraded
+        self.revocationDate = revocationDate
+        self.revocationReason = revocationReason
+        self.transactionReason = transactionReason
+        self.offerType = offerType
+        self.quantity = quantity
+    }
+}
+
+extension ObservedTransaction {
+    /// The fields of a decoded App Store transaction; `nil` when it lacks an id, a product or a purchase date.
+    public init?(payload: JWSTransactionDecodedPayload) {
+        guard let id = payload.transactionId, let product = payload.productId, let purchased = payload.purchaseDate else { return nil }
+        self.init(transactionId: id, originalTransactionId: payload.originalTransactionId ?? id, productId: product,
+                  purchaseDate: purchased.milliseconds, expiresDate: payload.expiresDate?.milliseconds,
+                  inAppOwnershipType: payload.inAppOwnershipType ?? "PURCHASED", isUpgraded: payload.isUpgraded ?? false,
+                  revocationDate: payload.revocationDate?.milliseconds, revocationReason: payload.revocationReason,
+                  transactionReason: payload.transactionReason, offerType: payload.offerType, quantity: payload.quantity ?? 1)
+    }
+}
+
+/// The fields of a subscription's renewal info that expectations and reports use.
+/// Apple: https://developer.apple.com/documentation/appstoreserverapi/jwsrenewalinfodecodedpayload
+public struct ObservedRenewalInfo: Sendable, Hashable, Codable {
+    public var originalTransactionId: String
+    public var productId: String
+    /// 1 on, 0 off.
+    public var autoRenewStatus: Int
+    public var autoRenewProductId: String
+    public var expirationIntent: Int?
+    public var isInBillingRetryPeriod: Bool
+    /// ms since 1970.
+    public var gracePeriodExpiresDate: Int64?
+    /// ms since 1970.
+    public var renewalDate: Int64?
+
+    public init(originalTransactionId: String, productId: String, autoRenewStatus: Int, autoRenewProductId: String,
+                expirationIntent: Int? = nil, isInBillingRetryPeriod: Bool = false, gracePeriodExpiresDate: Int64? = nil,
+                renewalDate: Int64? = nil) {
+        self.originalTransactionId = originalTransactionId
+        self.productId = productId
+        self.autoRenewStatus = autoRenewStatus
+        self.autoRenewProductId = autoRenewProductId
+        self.expirationIntent = expirationIntent
+        self.isInBillingRetryPeriod = isInBillingRetryPeriod
+        self.gracePeriodExpiresDate = gracePeriodExpiresDate
+        self.renewalDate = renewalDate
+    }
+}
+
+/// One piece of signed data (compact JWS) with what it is.
+public struct SignedItem: Sendable, Hashable, Codable {
+    /// `transaction`, `renewalInfo`, `notification` or `appTransaction`.
+    public var kind: String
+    /// The compact JWS.
+    public var jws: String
+
+    public init(kind: String, jws: String) {
+        self.kind = kind
+        self.jws = jws
+    }
+}

@@ -1,0 +1,94 @@
+import MatrixModel
+
+/// What a catalog must offer for an app fault to be observable at all.
+///
+/// An app with a fault behaves differently from the reference app only where the catalog lets it: a Family
+/// Sharing bug needs a family-shareable product, a grace-period bug a subscription. `matrix score` reports a
+/// fault whose requirement the catalog does not meet as "not applicable" and scores over the others.
+public enum CatalogRequirement: String, Sendable, Hashable, CaseIterable {
+    /// At least one product of any type.
+    case anyProduct
+    /// A product that grants access: a non-consumable, an auto-renewable or a non-renewing subscription.
+    case accessProduct
+    /// A consumable: the one kind of content the app delivers and keeps itself.
+    case consumable
+    /// An auto-renewable subscription.
+    case autoRenewable
+    /// A subscription group with two or more levels (`groupNumber`), so that an upgrade is possible. Within one
+    /// level a crossgrade moves between products of equal value, which grant the same access.
+    case groupWithSeveralLevels
+    /// A family-shareable non-consumable or auto-renewable subscription (the types Family Sharing covers).
+    case familyShareableProduct
+    /// A non-renewing subscription.
+    case nonRenewable
+
+    /// The requirement in words, for "not applicable: needs …".
+    public var summary: String {
+        switch self {
+        case .anyProduct: "a product"
+        case .accessProduct: "a product that grants access (non-consumable or subscription)"
+        case .consumable: "a consumable (the only content the app delivers and keeps itself)"
+        case .autoRenewable: "an auto-renewable subscription"
+        case .groupWithSeveralLevels: "a subscription group with two or more levels (an upgrade)"
+        case .familyShareableProduct: "a family-shareable non-consumable or auto-renewable subscription"
+        case .nonRenewable: "a non-renewing subscription"
+        }
+    }
+
+    /// Whether `catalog` meets the requirement.
+    public func isMet(by catalog: StoreKitConfiguration) -> Bool {
+        let products = catalog.products
+        switch self {
+        case .anyProduct:
+            return !products.isEmpty
+        case .accessProduct:
+            return products.contains { $0.type != .consumable }
+        case .consumable:
+            return products.contains { $0.type == .consumable }
+        case .autoRenewable:
+            return products.contains { $0.type == .autoRenewable }
+        case .groupWithSeveralLevels:
+            return catalog.subscriptionGroups.contains { group in
+                Set(group.productIDs.compactMap { catalog.product($0).map { $0.groupNumber ?? 1 } }).count >= 2
+            }
+        case .familyShareableProduct:
+            return products.contains { $0.familyShareable && ($0.type == .nonConsumable || $0.type == .autoRenewable) }
+        case .nonRenewable:
+            return products.contains { $0.type == .nonRenewable }
+        }
+    }
+}
+
+extension AppFault {
+    /// What the catalog must offer for the fault to change anything the app shows.
+    ///
+    /// The rule per fault: faults of the purchase path, the updates listener and restore show with any product
+    /// (a consumable shows them through its balance); faults of the entitlement set need a product that grants
+    /// access; faults of consumable delivery need a consumable; subscription-life faults need an
+    /// auto-renewable subscription; `keepsUpgradedProduct` needs a group with two levels;
+    /// `ignoresFamilySharing` a family-shareable product; `nonRenewingNeverExpires` a non-renewing subscription.
+    public var requirement: CatalogRequirement {
+        switch self {
+        case .lateUpdatesListener, .dropsProcessedTransactionIds, .pendingTreatedAsFailure, .ignoresPurchaseResult,
+             .restoreReportsSuccess:
+            .anyProduct
+        case .entitlementSetNeverCleared, .pendingUnlocks, .entitlementsReadOnceAtLaunch, .localStorageEntitlements:
+            .accessProduct
+        case .finishBeforeDelivery, .creditsConsumablePerEvent, .consumablesNeverFinished:
+            .consumable
+        case .deniesGracePeriod, .grantsBillingRetry, .expiredSubscriptionKept, .cachesExpirationDate, .computesExpiryFromCalendar:
+            .autoRenewable
+        case .keepsUpgradedProduct:
+            .groupWithSeveralLevels
+        case .ignoresFamilySharing:
+            .familyShareableProduct
+        case .nonRenewingNeverExpires:
+            .nonRenewable
+        }
+    }
+
+    /// Whether the fault can show in an app selling `catalog`'s products.
+    public func isApplicable(to catalog: StoreKitConfiguration) -> Bool {
+        requirement.isMet(by: catalog)
+    }
+}

@@ -1,0 +1,145 @@
+import Testing
+import MatrixModel
+
+/// Swift Testing has an `Expectation` type too.
+private typealias Expectation = MatrixModel.Expectation
+
+private let groups = ["com.example.vip.monthly": "VIP", "com.example.vip.yearly": "VIP"]
+
+/// The differences as sentences, with the sample group mapping.
+private func judge(_ expectation: Expectation, _ observation: Observation, stepProduct: String? = nil) -> [String] {
+    Judge.differences(expectation, observation, stepProduct: stepProduct, groupOf: { groups[$0] }).map(\.sentence)
+}
+
+private func transaction(_ productId: String, id: String = "1", revoked: Bool = false, reason: String? = "PURCHASE",
+                         offerType: Int? = nil) -> ObservedTransaction {
+    ObservedTransaction(transactionId: id, originalTransactionId: id, productId: productId, purchaseDate: 1_700_000_000_000,
+                        revocationDate: revoked ? 1_700_000_100_000 : nil, revocationReason: revoked ? 0 : nil,
+                        transactionReason: reason, offerType: offerType)
+}
+
+@Suite("Judge")
+struct JudgeTests {
+    @Test("an empty expectation judges nothing")
+    func emptyExpectation() {
+        #expect(judge(Expectation(), Observation(access: ["pro"], result: "success", notifications: ["REFUND"], renewals: 4)) == [])
+    }
+
+    @Test("access and entitlements compare as sets, in any order")
+    func sets() {
+        let observation = Observation(access: ["pro", "vip"], entitlements: ["b", "a"])
+        #expect(judge(Expectation(access: ["vip", "pro"], entitlements: ["a", "b"]), observation) == [])
+        #expect(judge(Expectation(access: ["vip", "pro", "pro"]), observation) == [])
+        #expect(judge(Expectation(access: ["vip"], entitlements: []), observation) == [
+            #"access: expected ["vip"], observed ["pro", "vip"]"#,
+            #"entitlements: expected [], observed ["a", "b"]"#,
+        ])
+        #expect(judge(Expectation(access: []), Observation()) == [])
+    }
+
+    @Test("notifications compare as multisets: order does not matter, counts do")
+    func notifications() {
+        let observation = Observation(notifications: ["DID_RENEW", "SUBSCRIBED/RESUBSCRIBE", "DID_RENEW"])
+        #expect(judge(Expectation(notifications: ["DID_RENEW", "DID_RENEW", "SUBSCRIBED/RESUBSCRIBE"]), observation) == [])
+        #expect(judge(Expectation(notifications: ["DID_RENEW", "SUBSCRIBED/RESUBSCRIBE"]), observation) == [
+            #"notifications: expected ["DID_RENEW", "SUBSCRIBED/RESUBSCRIBE"], observed ["DID_RENEW", "SUBSCRIBED/RESUBSCRIBE", "DID_RENEW"]"#,
+        ])
+        #expect(judge(Expectation(notifications: []), observation).count == 1)
+        #expect(judge(Expectation(notifications: []), Observation()) == [])
+    }
+
+    @Test("a result the step did not produce is observed as none")
+    func result() {
+        #expect(judge(Expectation(result: "success"), Observation(result: "success")) == [])
+        #expect(judge(Expectation(result: "pending"), Observation(result: "success")) == ["result: expected pending, observed success"])
+        #expect(judge(Expectation(result: "success"), Observation()) == ["result: expected success, observed none"])
+    }
+
+    @Test("subscription status per group; a group never subscribed to is none")
+    func subscriptionStatus() {
+        let observation = Observation(subscriptionStatus: ["VIP": "inGracePeriod"])
+        #expect(judge(Expectation(subscriptionStatus: ["VIP": "inGracePeriod", "Plus": "none"]), observation) == [])
+        #expect(judge(Expectation(subscriptionStatus: ["VIP": "subscribed", "Plus": "expired"]), observation) == [
+            "subscriptionStatus.Plus: expected expired, observed none",
+            "subscriptionStatus.VIP: expected subscribed, observed inGracePeriod",
+        ])
+    }
+
+    @Test("balances default to 0")
+    func balances() {
+        #expect(judge(Expectation(balance: ["coins": 0]), Observation()) == [])
+        #expect(judge(Expectation(balance: ["coins": 100, "gems": 0]), Observation(balance: ["coins": 100, "gems": 5])) == [
+            "balance.gems: expected 0, observed 5",
+        ])
+        #expect(judge(Expectation(balance: ["coins": 300]), Observation()) == ["balance.coins: expected 300, observed 0"])
+    }
+
+    @Test("renewals compare exactly")
+    func renewals() {
+        #expect(judge(Expectation(renewals: 0), Observation()) == [])
+        #expect(judge(Expectation(renewals: 12), Observation(renewals: 11)) == ["renewals: expected 12, observed 11"])
+    }
+
+    @Test("a transaction expectation reads the latest transaction of the step's product")
+    func transactionOfStepProduct() {
+        let observation = Observation(transactions: [
+            transaction("com.example.vip.monthly", id: "1", offerType: 1),
+            transaction("com.example.pro", id: "2"),
+            transaction("com.example.vip.monthly", id: "3", revoked: true, reason: "RENEWAL"),
+        ])
+        let revoked = Expectation(transaction: TransactionExpectation(revoked: true, revocationReason: 0, transactionReason: "RENEWAL"))
+        #expect(judge(revoked, observation, stepProduct: "com.example.vip.monthly") == [])
+        let wrong = Expectation(transaction: TransactionExpectation(inAppOwnershipType: "FAMILY_SHARED", isUpgraded: true, revoked: false,
+                                                                    revocationReason: 1, offerType: 1))
+        #expect(judge(wrong, observation, stepProduct: "com.example.vip.monthly") == [
+            "transaction[com.example.vip.monthly].inAppOwnershipType: expected FAMILY_SHARED, observed PURCHASED",
+            "transaction[com.example.vip.monthly].isUpgraded: expected true, observed false",
+            "transaction[com.example.vip.monthly].revoked: expected false, observed true",
+            "transaction[com.example.vip.monthly].revocationReason: expected 1, observed 0",
+            "transaction[com.example.vip.monthly].offerType: expected 1, observed none",
+        ])
+        // The expectation's own product wins over the step's.
+        #expect(judge(Expectation(transaction: TransactionExpectation(product: "com.example.pro", revoked: false)), observation,
+                      stepProduct: "com.example.vip.monthly") == [])
+    }
+
+    @Test("a missing transaction is one difference")
+    func missingTransaction() {
+        let observation = Observation(transactions: [transaction("com.example.pro")])
+        #expect(judge(Expectation(transaction: TransactionExpectation(revoked: true)), observation, stepProduct: "com.example.vip.yearly")
+                == ["transaction[com.example.vip.yearly]: expected a transaction, observed none"])
+        #expect(judge(Expectation(transaction: TransactionExpectation()), Observation(), stepProduct: "com.example.pro")
+                == ["transaction[com.example.pro]: expected a transaction, observed none"])
+    }
+
+    @Test("renewal info is found by the expectation's group, else the step product's group")
+    func renewalInfo() {
+        let info = ObservedRenewalInfo(originalTransactionId: "1", productId: "com.example.vip.monthly", autoRenewStatus: 0,
+                                       autoRenewProductId: "com.example.vip.yearly", expirationIntent: 1)
+        let observation = Observation(renewalInfo: ["VIP": info])
+        let matching = Expectation(renewalInfo: RenewalInfoExpectation(autoRenewStatus: 0, autoRenewProductId: "com.example.vip.yearly",
+                                                                        expirationIntent: 1, isInBillingRetryPeriod: false))
+        #expect(judge(matching, observation, stepProduct: "com.example.vip.monthly") == [])
+        let different = Expectation(renewalInfo: RenewalInfoExpectation(group: "VIP", autoRenewStatus: 1,
+                                                                         autoRenewProductId: "com.example.vip.monthly",
+                                                                         expirationIntent: 2, isInBillingRetryPeriod: true))
+        #expect(judge(different, observation) == [
+            "renewalInfo[VIP].autoRenewStatus: expected 1, observed 0",
+            "renewalInfo[VIP].autoRenewProductId: expected com.example.vip.monthly, observed com.example.vip.yearly",
+            "renewalInfo[VIP].expirationIntent: expected 2, observed 1",
+            "renewalInfo[VIP].isInBillingRetryPeriod: expected true, observed false",
+        ])
+        #expect(judge(Expectation(renewalInfo: RenewalInfoExpectation(group: "Plus", autoRenewStatus: 1)), observation)
+                == ["renewalInfo[Plus]: expected renewal info, observed none"])
+    }
+
+    @Test("differences keep field, expected and observed apart")
+    func differenceParts() throws {
+        let difference = try #require(Judge.differences(Expectation(access: ["pro"]), Observation(), stepProduct: nil, groupOf: { _ in nil }).first)
+        #expect(difference.field == "access")
+        #expect(difference.expected == #"["pro"]"#)
+        #expect(difference.observed == "[]")
+        #expect(Judge.render([]) == "[]")
+        #expect(Judge.render(["a", "b"]) == #"["a", "b"]"#)
+    }
+}
