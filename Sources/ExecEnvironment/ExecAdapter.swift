@@ -41,7 +41,7 @@ public final class ExecAdapter: EnvironmentAdapter {
         self.initializeResult = result
         self.pool = pool
         self.supportedActions = Set(result.actions)
-        self.description = EnvironmentDescription(name: result.environment, device: result.device, os: result.os, build: result.build,
+        self.description = EnvironmentDescription(EnvironmentKind(result.environment), device: result.device, os: result.os, build: result.build,
                                                   clock: result.clock)
     }
 

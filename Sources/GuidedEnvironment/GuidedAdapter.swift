@@ -9,7 +9,7 @@ import MatrixModel
 /// https://developer.apple.com/help/app-store-connect/test-a-beta-version/testing-subscriptions-and-in-app-purchases-in-testflight
 public struct GuidedAdapter: EnvironmentAdapter {
     /// `sandbox` or `testflight`.
-    public var environment: String
+    public var environment: EnvironmentKind
     /// The renewal schedule of the tester's accounts: `sandbox:<rate>` or `testflight`.
     public var schedule: RenewalSchedule
     public var build: String
@@ -21,7 +21,7 @@ public struct GuidedAdapter: EnvironmentAdapter {
     /// Cross-checks each step with the App Store Server API, when credentials were given.
     let serverCheck: (any ServerCheck)?
 
-    public init(environment: String, schedule: RenewalSchedule, build: String, device: String, os: String,
+    public init(environment: EnvironmentKind, schedule: RenewalSchedule, build: String, device: String, os: String,
                 accounts: [String: String] = [:], prompter: any Prompter, serverCheck: (any ServerCheck)? = nil) {
         self.environment = environment
         self.schedule = schedule
@@ -34,7 +34,7 @@ public struct GuidedAdapter: EnvironmentAdapter {
     }
 
     public var description: EnvironmentDescription {
-        EnvironmentDescription(name: environment, device: device, os: os, build: build, clock: schedule.description)
+        EnvironmentDescription(environment, device: device, os: os, build: build, clock: schedule.description)
     }
 
     /// The world does not rewind: a resumed case continues at its next step.

@@ -29,7 +29,7 @@ final class GuidedSession: CaseSession {
 
     func perform(_ step: Step, index: Int) async throws -> StepOutcome {
         if let clock = matrix.storeSettings(for: matrixCase).clock, clock != adapter.schedule.description,
-           !(clock.hasPrefix("sandbox") && adapter.environment == "sandbox") {
+           !(RenewalSchedule.environment(ofClock: clock) == .sandbox && adapter.environment == .sandbox) {
             return .skipped(reason: "environment limit: the case models the \(clock) clock, not \(adapter.environment)")
         }
         if let limit = environmentLimit(step) {
@@ -97,14 +97,13 @@ final class GuidedSession: CaseSession {
 
     /// The case's starting state, as `matrix plan` states it (``CaseSetup``), shown before its first step.
     func setupText() -> String {
-        let environment = RunPlanner.Environment(rawValue: adapter.environment) ?? .sandbox
-        var renewals: [String: Int] = [:]
+                var renewals: [String: Int] = [:]
         let performed = matrixCase.steps.map { step in
             defer { if step.action == .renew { renewals[step.product ?? "", default: 0] += step.count ?? 1 } }
             return GuidedLimits.reason(for: step, environment: adapter.environment, schedule: adapter.schedule,
                                        renewalsSoFar: renewals[step.product ?? ""] ?? 0) == nil
         }
-        let setup = CaseSetup(matrix: matrix, matrixCase: matrixCase, environment: environment, schedule: adapter.schedule, performed: performed)
+        let setup = CaseSetup(matrix: matrix, matrixCase: matrixCase, environment: adapter.environment, schedule: adapter.schedule, performed: performed)
         return "[\(matrixCase.id)] before the first step:\n" + setup.setup.map { "  - \($0)" }.joined(separator: "\n")
             + (setup.teardown.isEmpty ? "" : "\n  after the case: " + setup.teardown.joined(separator: "; "))
     }

@@ -6,7 +6,7 @@ enum Instructions {
                      account alias: String, appleAccount: String?) -> String {
         let app = matrix.name.isEmpty ? "the app" : "the app (\(matrix.app.bundleId))"
         let who = appleAccount.map { "Sandbox account \(alias) <\($0)>" } ?? "the Sandbox account for \(alias)"
-        let sheet = adapter.environment == "testflight" ? "[Environment: Sandbox] (TestFlight uses Sandbox)" : "[Environment: Sandbox]"
+        let sheet = adapter.environment == .testflight ? "[Environment: Sandbox] (TestFlight uses Sandbox)" : "[Environment: Sandbox]"
         func name(_ productID: String?) -> String {
             guard let productID else { return "the subscription" }
             let display = matrix.catalog.product(productID)?.displayName

@@ -8,7 +8,7 @@ import SignedData
 /// case, every transaction, renewal info and notification signed with the simulator's PKI.
 public struct LocalAdapter: EnvironmentAdapter {
     public var schedule: RenewalSchedule
-    public var signedEnvironment: String
+    public var signedEnvironment: SignedEnvironment
     public var fault: AppFault?
     let signer: (any PayloadSigner)?
 
@@ -18,7 +18,7 @@ public struct LocalAdapter: EnvironmentAdapter {
     ///   - fault: run the reference app with one known bug.
     ///   - signing: whether to sign data into the evidence.
     /// - Throws: ``AdapterError`` when the simulator's signing key cannot be loaded.
-    public init(schedule: RenewalSchedule = .real, signedEnvironment: String = "Sandbox", fault: AppFault? = nil, signing: Bool = true) throws {
+    public init(schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox, fault: AppFault? = nil, signing: Bool = true) throws {
         self.schedule = schedule
         self.signedEnvironment = signedEnvironment
         self.fault = fault
@@ -34,7 +34,7 @@ public struct LocalAdapter: EnvironmentAdapter {
     }
 
     public var description: EnvironmentDescription {
-        EnvironmentDescription(name: "local", device: "embedded simulator", os: "n/a (embedded)", build: nil, clock: schedule.description)
+        EnvironmentDescription(.local, device: "embedded simulator", os: "n/a (embedded)", build: nil, clock: schedule.description)
     }
 
     public func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {

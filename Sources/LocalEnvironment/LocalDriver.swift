@@ -10,9 +10,9 @@ import ReferenceApp
 /// `--env local`, apart from the run's identity, the environment's name and wall-clock times.
 public final class LocalDriver: Driver {
     /// The environment name this driver reports.
-    public static let environmentName = "local-driver"
+    public static let environmentName = EnvironmentKind.localDriverName
 
-    let signedEnvironment: String
+    let signedEnvironment: SignedEnvironment
     let fault: AppFault?
     let signing: Bool
     let clock: String?
@@ -29,7 +29,7 @@ public final class LocalDriver: Driver {
     ///   - clock: the clock to model, as `matrix run --clock` takes it (`real` by default); read at `initialize`,
     ///     where the catalog's `timeRate` is known.
     ///   - version: the tool's version, reported in `initialize`.
-    public init(signedEnvironment: String = "Sandbox", fault: AppFault? = nil, signing: Bool = true, clock: String? = nil, version: String) {
+    public init(signedEnvironment: SignedEnvironment = .sandbox, fault: AppFault? = nil, signing: Bool = true, clock: String? = nil, version: String) {
         self.signedEnvironment = signedEnvironment
         self.fault = fault
         self.signing = signing
@@ -40,7 +40,7 @@ public final class LocalDriver: Driver {
     /// Rebuilds the matrix from the sources and reports every action, the local device, OS and clock.
     public func initialize(_ params: InitializeParams) async throws -> InitializeResult {
         let matrix = try params.loadMatrix()
-        if signedEnvironment == "Production", signing, matrix.app.appAppleId == nil {
+        if signedEnvironment == .production, signing, matrix.app.appAppleId == nil {
             // As `matrix run --signed-environment Production`: Apple's verifiers require appAppleId in Production
             // notifications. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
             throw DriverError.unavailable("--signed-environment Production needs app.appAppleId in the matrix")

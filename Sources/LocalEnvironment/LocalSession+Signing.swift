@@ -48,7 +48,7 @@ extension LocalSession {
 
     func signedTransaction(_ transaction: StoreTransaction, _ signer: any PayloadSigner, _ signed: inout SignedThisStep) -> String? {
         if let jws = signed.transactions[transaction.transactionId] { return jws }
-        let payload = transaction.payload(bundleId: store.configuration.bundleId, environment: store.configuration.signedEnvironment,
+        let payload = transaction.payload(bundleId: store.configuration.bundleId, environment: store.configuration.signedEnvironment.rawValue,
                                           signedDate: store.now)
         let jws = sign(payload.compactJSON, signer)
         signed.transactions[transaction.transactionId] = jws
@@ -60,7 +60,7 @@ extension LocalSession {
         if let jws = signed.renewalInfos[key] { return jws }
         guard let sub = store.subscriptions[key] else { return nil }
         let price = store.catalog.product(sub.autoRenewProductId)?.priceMilliunits ?? 0
-        let payload = sub.payload(environment: store.configuration.signedEnvironment, signedDate: store.now, renewalPrice: price,
+        let payload = sub.payload(environment: store.configuration.signedEnvironment.rawValue, signedDate: store.now, renewalPrice: price,
                                   currency: store.configuration.currencyAndStorefrontId.currency)
         let jws = sign(payload.compactJSON, signer)
         signed.renewalInfos[key] = jws
@@ -72,7 +72,7 @@ extension LocalSession {
         data.appAppleId = store.configuration.appAppleId
         data.bundleId = store.configuration.bundleId
         data.bundleVersion = "1"
-        data.environment = store.configuration.signedEnvironment
+        data.environment = store.configuration.signedEnvironment.rawValue
         if let id = notification.transactionId, let transaction = store.transaction(id) {
             data.signedTransactionInfo = signedTransaction(transaction, signer, &signed)
         }

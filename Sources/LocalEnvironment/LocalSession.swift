@@ -35,7 +35,7 @@ public final class LocalSession: CaseSession {
     ///   - install: makes the app under test for a device; by default the reference app with `fault`.
     ///   - signer: signs transactions, renewal infos and notifications into the evidence; `nil` leaves them out.
     /// - Throws: ``StoreError`` when an account's starting state cannot be set up.
-    public init(matrix: Matrix, matrixCase: MatrixCase, schedule: RenewalSchedule = .real, signedEnvironment: String = "Sandbox",
+    public init(matrix: Matrix, matrixCase: MatrixCase, schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox,
                 fault: AppFault? = nil, install: ((StoreConnection) -> any AppUnderTest)? = nil,
                 signer: (any PayloadSigner)? = nil) throws(StoreError) {
         self.matrix = matrix

@@ -15,26 +15,25 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
     /// TestFlight cannot put a subscription into billing retry or a billing grace period.
     case testFlightBillingRetry
 
-    /// Apple's page for the limits of TestFlight.
-    static let testFlightPage =
-        "https://developer.apple.com/help/app-store-connect/test-a-beta-version/testing-subscriptions-and-in-app-purchases-in-testflight"
-
     /// The environment the limit belongs to.
-    public var role: EnvironmentRole {
+    public var environment: EnvironmentKind {
         switch self {
         case .sandboxRenewalLimit: .sandbox
         case .testFlightRenewalLimit, .testFlightDailyRenewals, .testFlightBillingRetry: .testflight
         }
     }
 
+    /// The role of the environment the limit belongs to.
+    public var role: EnvironmentRole { environment.role }
+
     /// The limit in one sentence, as Apple documents it.
     public var summary: String {
         switch self {
         case .sandboxRenewalLimit:
-            "Sandbox renews an auto-renewable subscription up to 12 times after the purchase; then auto-renew stops "
+            "Sandbox renews an auto-renewable subscription up to \(EnvironmentKind.sandbox.renewalLimit ?? 0) times after the purchase; then auto-renew stops "
                 + "and the subscription expires."
         case .testFlightRenewalLimit:
-            "TestFlight renews a subscription up to 6 times within a week; then auto-renew is turned off."
+            "TestFlight renews a subscription up to \(EnvironmentKind.testflight.renewalLimit ?? 0) times within a week; then auto-renew is turned off."
         case .testFlightDailyRenewals:
             "TestFlight renews every subscription once a day, whatever its duration, so a step that waits for a "
                 + "renewal waits a day."
@@ -45,18 +44,12 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// The Apple documentation page that states the limit.
-    public var source: String {
-        switch self {
-        case .sandboxRenewalLimit: "https://developer.apple.com/documentation/storekit/testing-an-auto-renewable-subscription"
-        case .testFlightRenewalLimit, .testFlightDailyRenewals, .testFlightBillingRetry: Self.testFlightPage
-        }
-    }
+    public var source: String { environment.limitsPage ?? "" }
 
     /// How many renewals the environment performs, for the renewal limits.
     public var renewalCap: Int? {
         switch self {
-        case .sandboxRenewalLimit: 12
-        case .testFlightRenewalLimit: 6
+        case .sandboxRenewalLimit, .testFlightRenewalLimit: environment.renewalLimit
         case .testFlightDailyRenewals, .testFlightBillingRetry: nil
         }
     }
@@ -131,10 +124,11 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
     /// models (`sandbox:5`, `testflight`); `nil` when neither.
     static func limitedRole(_ role: EnvironmentRole, clock: String?) -> EnvironmentRole? {
         if role == .sandbox || role == .testflight { return role }
-        let modelled = clock?.lowercased() ?? ""
-        if modelled == "sandbox" || modelled.hasPrefix("sandbox:") { return .sandbox }
-        if modelled == "testflight" { return .testflight }
-        return nil
+        switch RenewalSchedule.environment(ofClock: clock) {
+        case .sandbox: return .sandbox
+        case .testflight: return .testflight
+        default: return nil
+        }
     }
 
     /// Rule 1: a skip reason that names a limit of the environment.
@@ -144,10 +138,14 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
         let aboutRenewals = text.contains("renew")
         switch role {
         case .sandbox:
-            if aboutRenewals && (words.contains("12") || words.contains("twelve")) { return .sandboxRenewalLimit }
+            if aboutRenewals && (words.contains(String(Self.sandboxRenewalLimit.renewalCap ?? 0)) || words.contains("twelve")) {
+                return .sandboxRenewalLimit
+            }
         case .testflight:
             if text.contains("billing retry") || text.contains("grace period") { return .testFlightBillingRetry }
-            if aboutRenewals && (words.contains("6") || words.contains("six")) { return .testFlightRenewalLimit }
+            if aboutRenewals && (words.contains(String(Self.testFlightRenewalLimit.renewalCap ?? 0)) || words.contains("six")) {
+                return .testFlightRenewalLimit
+            }
             if aboutRenewals && (words.contains("daily") || text.contains("once a day") || text.contains("24 hours")) {
                 return .testFlightDailyRenewals
             }

@@ -51,15 +51,18 @@ public enum StepOutcome: Sendable {
 /// The environment's name and the metadata it reports for evidence.
 public struct EnvironmentDescription: Sendable, Hashable, Codable {
     /// `local`, `exec`, `sandbox`, `testflight`, or the name an external driver reports.
-    public var name: String
+    public var kind: EnvironmentKind
     public var device: String?
     public var os: String?
     public var build: String?
     /// The schedule the run models, e.g. `real`, `sandbox:5`, `xcode:4`.
     public var clock: String?
 
-    public init(name: String, device: String? = nil, os: String? = nil, build: String? = nil, clock: String? = nil) {
-        self.name = name
+    /// The environment's name, as evidence records it.
+    public var name: String { kind.name }
+
+    public init(_ kind: EnvironmentKind, device: String? = nil, os: String? = nil, build: String? = nil, clock: String? = nil) {
+        self.kind = kind
         self.device = device
         self.os = os
         self.build = build

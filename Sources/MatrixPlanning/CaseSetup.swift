@@ -22,7 +22,7 @@ package struct CaseSetup {
     ///
     /// - Parameter performed: for each step, whether it will be performed (not skipped as an environment limit);
     ///   settings only skipped steps would need are left out.
-    package init(matrix: Matrix, matrixCase: MatrixCase, environment: RunPlanner.Environment, schedule: RenewalSchedule, performed: [Bool]) {
+    package init(matrix: Matrix, matrixCase: MatrixCase, environment: EnvironmentKind, schedule: RenewalSchedule, performed: [Bool]) {
         let describe = StepInstruction(matrix: matrix, matrixCase: matrixCase, environment: environment, schedule: schedule)
         let steps = matrixCase.steps.enumerated().filter { performed.indices.contains($0.offset) ? performed[$0.offset] : true }.map(\.element)
         let settings = matrix.storeSettings(for: matrixCase)
@@ -61,7 +61,7 @@ package struct CaseSetup {
                     subscriptions: subscriptions, storefront: storefront, interrupted: interrupted)
         case .testflight:
             testFlight(families: families, storefront: storefront)
-        case .xcode:
+        default:
             setup.append("StoreKit Testing in Xcode: delete every transaction first (Transaction Manager, or SKTestSession.clearTransactions())")
         }
         if askToBuy {
@@ -90,7 +90,7 @@ package struct CaseSetup {
         switch environment {
         case .sandbox: setup.append("delete the app and install the build again, so that the case starts without app data")
         case .testflight: setup.append("delete the app and install it again from TestFlight, so that the case starts without app data")
-        case .xcode: setup.append("delete the app from the device or simulator, so that the case starts without app data")
+        default: setup.append("delete the app from the device or simulator, so that the case starts without app data")
         }
         for step in steps where [.refund, .declineRefund, .revokeFamilySharing, .requestPriceIncrease].contains(step.action)
             || (step.action == .purchase && step.outcome == .failed) {

@@ -7,7 +7,7 @@ extension RunPlan {
     /// an account, and how to do each thing in the environment with Apple's pages.
     public var text: String {
         var lines: [String] = []
-        let environmentName = RunPlanner.Environment(rawValue: environment)?.name ?? environment
+        let environmentName = EnvironmentKind(environment).displayName
         lines.append("plan for \(matrix) in \(environmentName)")
         lines.append("clock \(clock): \(clockSummary)")
         if let clockNote { lines.append("note: \(clockNote)") }
@@ -89,11 +89,11 @@ extension RunPlan {
             }
         }
         let changes = groups.filter { !$0.settings.isEmpty }.count
-        if changes > 0 && environment != RunPlanner.Environment.xcode.rawValue {
+        if changes > 0 && environment != EnvironmentKind.xcode.name {
             lines.append("plus up to 1 hour after each of the \(changes) App Store Connect change\(changes == 1 ? "" : "s") "
                 + "before Sandbox sees it (not included above)")
         }
-        if environment == RunPlanner.Environment.sandbox.rawValue {
+        if environment == EnvironmentKind.sandbox.name {
             lines.append("test accounts (map each lane's aliases to one Sandbox Apple Account in the --accounts file):")
             for lane in lanes where !lane.sharedAliases.isEmpty {
                 lines.append("  lane \(lane.account) shares one account: " + lane.sharedAliases.joined(separator: ", "))
@@ -104,7 +104,7 @@ extension RunPlan {
                 }
             }
         }
-        if environment == RunPlanner.Environment.testflight.rawValue {
+        if environment == EnvironmentKind.testflight.name {
             // A TestFlight purchase history cannot be cleared: a case with accounts of its own needs fresh ones.
             let fresh = Set(cases.filter { $0.skipped == nil && $0.dedicated != nil }.flatMap(\.accounts))
             if !fresh.isEmpty {

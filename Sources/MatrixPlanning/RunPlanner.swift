@@ -15,51 +15,25 @@ import MatrixModel
 /// (``GuidedLimits``, the rules a guided `matrix run --env sandbox` follows), and whole cases whose `store.clock`
 /// is another environment's.
 public enum RunPlanner {
-    /// An environment a plan is for.
-    public enum Environment: String, Sendable, Hashable, CaseIterable {
-        case sandbox
-        case testflight
-        case xcode
+    /// The environments a plan is for: those where a person performs the steps and waits for the store.
+    public static let environments: [EnvironmentKind] = [.sandbox, .testflight, .xcode]
 
-        /// The environment's name in sentences.
-        public var name: String {
-            switch self {
-            case .sandbox: "Sandbox"
-            case .testflight: "TestFlight"
-            case .xcode: "StoreKit Testing in Xcode"
-            }
+    /// The clock a plan uses unless told otherwise: Sandbox's default rate (5 minutes a month), TestFlight's
+    /// daily renewals, or the `.storekit` file's `_timeRate` for Xcode (real time when it has none or an
+    /// unknown one).
+    public static func defaultSchedule(for environment: EnvironmentKind, storeKitTimeRate: Int?) -> RenewalSchedule {
+        switch environment {
+        case .sandbox: return .sandbox(.default)
+        case .testflight: return .testFlight
+        default:
+            if case .success(let schedule) = RenewalSchedule.parse("xcode", storeKitTimeRate: storeKitTimeRate) { return schedule }
+            return .xcode(.realTime)
         }
+    }
 
-        /// The clock a plan uses unless told otherwise: Sandbox's default rate (5 minutes a month), TestFlight's
-        /// daily renewals, or the `.storekit` file's `_timeRate` for Xcode (real time when it has none or an
-        /// unknown one).
-        public func defaultSchedule(storeKitTimeRate: Int?) -> RenewalSchedule {
-            switch self {
-            case .sandbox: return .sandbox(.default)
-            case .testflight: return .testFlight
-            case .xcode:
-                if case .success(let schedule) = RenewalSchedule.parse("xcode", storeKitTimeRate: storeKitTimeRate) { return schedule }
-                return .xcode(.realTime)
-            }
-        }
-
-        /// Whether `schedule` is one of this environment's clocks.
-        public func owns(_ schedule: RenewalSchedule) -> Bool {
-            switch (self, schedule.kind) {
-            case (.sandbox, .sandbox), (.testflight, .testFlight), (.xcode, .xcode): true
-            default: false
-            }
-        }
-
-        /// The environment a schedule belongs to, in words, for "run it in …".
-        static func name(of schedule: RenewalSchedule) -> String {
-            switch schedule.kind {
-            case .real: "Production"
-            case .sandbox: Environment.sandbox.name
-            case .testFlight: Environment.testflight.name
-            case .xcode: Environment.xcode.name
-            }
-        }
+    /// The environment a schedule belongs to, in words, for "run it in …".
+    static func name(of schedule: RenewalSchedule) -> String {
+        schedule.environment?.displayName ?? "Production"
     }
 
     /// Plans every case of `matrix`: each case's setup, steps and waits, the groups of cases that need the same
@@ -67,12 +41,12 @@ public enum RunPlanner {
     ///
     /// - Parameters:
     ///   - matrixPath: the matrix as the user named it, for the plan's header.
-    ///   - schedule: the environment's clock; `nil` uses ``Environment/defaultSchedule(storeKitTimeRate:)``.
+    ///   - schedule: the environment's clock; `nil` uses ``defaultSchedule(for:storeKitTimeRate:)``.
     ///     A case's own `store.clock` of the same environment wins.
     ///   - accounts: how many test accounts run cases in parallel.
-    public static func plan(_ matrix: Matrix, matrixPath: String, environment: Environment, schedule: RenewalSchedule? = nil,
+    public static func plan(_ matrix: Matrix, matrixPath: String, environment: EnvironmentKind, schedule: RenewalSchedule? = nil,
                             accounts: Int = 1) async -> RunPlan {
-        let clock = schedule ?? environment.defaultSchedule(storeKitTimeRate: matrix.catalog.settings.timeRate)
+        let clock = schedule ?? defaultSchedule(for: environment, storeKitTimeRate: matrix.catalog.settings.timeRate)
         var cases: [RunPlan.CasePlan] = []
         var howTo: [SandboxHowTo] = []
         for matrixCase in matrix.cases {
@@ -81,7 +55,7 @@ public enum RunPlanner {
             if plan.skipped == nil { howTo += uses.filter { !howTo.contains($0) } }
         }
         let note = schedule == nil ? clockNote(environment: environment, timeRate: matrix.catalog.settings.timeRate) : nil
-        return RunPlan(matrix: matrixPath, environment: environment.rawValue, clock: clock.description, clockSummary: clock.summary,
+        return RunPlan(matrix: matrixPath, environment: environment.name, clock: clock.description, clockSummary: clock.summary,
                        clockNote: note, sources: clock.sources.map(\.url), cases: cases, accounts: accounts,
                        howTo: SandboxHowTo.allCases.filter(howTo.contains).map(\.entry),
                        settings: { groupSettings($0, environment: environment, matrix: matrix) })
@@ -91,7 +65,7 @@ public enum RunPlanner {
     /// rate, sets 0 (what Xcode writes until someone picks a rate), or one this version does not know: real time,
     /// so every wait is a calendar period. `nil` when the catalog chose an accelerated rate.
     /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/timerate-swift.enum
-    static func clockNote(environment: Environment, timeRate: Int?) -> String? {
+    static func clockNote(environment: EnvironmentKind, timeRate: Int?) -> String? {
         guard environment == .xcode else { return nil }
         let why: String
         switch timeRate {
@@ -109,7 +83,7 @@ public enum RunPlanner {
     }
 
     /// The lines that set a group's app-wide settings before it starts.
-    static func groupSettings(_ settings: RunPlan.AppSettings, environment: Environment, matrix: Matrix) -> [String] {
+    static func groupSettings(_ settings: RunPlan.AppSettings, environment: EnvironmentKind, matrix: Matrix) -> [String] {
         var lines: [String] = []
         if let days = settings.gracePeriodDays {
             switch (environment, days > 0) {
@@ -130,7 +104,7 @@ public enum RunPlanner {
         return lines
     }
 
-    static func planCase(_ matrixCase: MatrixCase, of matrix: Matrix, environment: Environment, schedule: RenewalSchedule) async
+    static func planCase(_ matrixCase: MatrixCase, of matrix: Matrix, environment: EnvironmentKind, schedule: RenewalSchedule) async
         -> (RunPlan.CasePlan, [SandboxHowTo]) {
         let settings = matrix.storeSettings(for: matrixCase)
         var caseSchedule = schedule
@@ -138,11 +112,11 @@ public enum RunPlanner {
         var caseSkip: String?
         if let text = settings.clock {
             switch RenewalSchedule.parse(text, storeKitTimeRate: matrix.catalog.settings.timeRate) {
-            case .success(let parsed) where environment.owns(parsed):
+            case .success(let parsed) where parsed.environment == environment:
                 caseSchedule = parsed
                 if parsed != schedule && environment == .xcode { clockLines.append(StepInstruction.clockSetup(parsed, environment: environment)) }
             case .success(let parsed):
-                caseSkip = "environment limit: the case models \(Environment.name(of: parsed)) (store.clock \"\(text)\"); run it there"
+                caseSkip = "environment limit: the case models \(Self.name(of: parsed)) (store.clock \"\(text)\"); run it there"
             case .failure(let problem):
                 caseSkip = "store.clock: \(problem.message)"
             }
@@ -169,7 +143,7 @@ public enum RunPlanner {
     }
 
     /// Performs the case's steps on the embedded store under `schedule` and measures each wait.
-    static func modelSteps(_ matrixCase: MatrixCase, of matrix: Matrix, environment: Environment, schedule: RenewalSchedule,
+    static func modelSteps(_ matrixCase: MatrixCase, of matrix: Matrix, environment: EnvironmentKind, schedule: RenewalSchedule,
                            describe: StepInstruction) async -> [RunPlan.StepPlan] {
         var plans: [RunPlan.StepPlan] = []
         let session: LocalSession?
@@ -215,13 +189,13 @@ public enum RunPlanner {
 
     /// Why a person cannot perform the step in the environment: ``GuidedLimits`` for Sandbox and TestFlight; in
     /// Xcode only renewal limits apply (none today).
-    static func personLimit(_ step: Step, environment: Environment, schedule: RenewalSchedule, renewalsSoFar: Int) -> String? {
+    static func personLimit(_ step: Step, environment: EnvironmentKind, schedule: RenewalSchedule, renewalsSoFar: Int) -> String? {
         switch environment {
-        case .sandbox, .testflight:
-            return GuidedLimits.reason(for: step, environment: environment.rawValue, schedule: schedule, renewalsSoFar: renewalsSoFar)
         case .xcode:
             guard step.action == .renew, let maximum = schedule.maximumRenewals, renewalsSoFar + (step.count ?? 1) > maximum else { return nil }
-            return "\(environment.name) renews a subscription at most \(maximum) times"
+            return "\(environment.displayName) renews a subscription at most \(maximum) times"
+        default:
+            return GuidedLimits.reason(for: step, environment: environment, schedule: schedule, renewalsSoFar: renewalsSoFar)
         }
     }
 

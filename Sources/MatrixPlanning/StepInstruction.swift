@@ -4,7 +4,7 @@ import MatrixModel
 struct StepInstruction {
     let matrix: Matrix
     let matrixCase: MatrixCase
-    let environment: RunPlanner.Environment
+    let environment: EnvironmentKind
     let schedule: RenewalSchedule
 
     /// A product by display name and ID: `Plus Monthly (com.example.plus.monthly)`.
@@ -126,7 +126,7 @@ struct StepInstruction {
 
     // MARK: Case setup
 
-    static func clockSetup(_ schedule: RenewalSchedule, environment: RunPlanner.Environment) -> String {
+    static func clockSetup(_ schedule: RenewalSchedule, environment: EnvironmentKind) -> String {
         switch schedule.kind {
         case .sandbox(let rate):
             return "set the Sandbox account's subscription renewal rate to \(rate.rawValue) minutes a month (store.clock \(schedule))"
@@ -137,7 +137,7 @@ struct StepInstruction {
         }
     }
 
-    static func askToBuySetup(_ environment: RunPlanner.Environment) -> String {
+    static func askToBuySetup(_ environment: EnvironmentKind) -> String {
         environment == .xcode ? "enable Ask to Buy in the StoreKit configuration (askToBuy)"
             : "use an account whose purchases need a parent's approval (Ask to Buy)"
     }

@@ -216,8 +216,8 @@ struct ServerAPIClientTests {
 
     @Test("Apple's base URLs are the documented ones")
     func baseURLs() {
-        #expect(ServerEnvironment.production.baseURL.absoluteString == "https://api.storekit.itunes.apple.com")
-        #expect(ServerEnvironment.sandbox.baseURL.absoluteString == "https://api.storekit-sandbox.itunes.apple.com")
+        #expect(SignedEnvironment.production.serverAPIBaseURL?.absoluteString == "https://api.storekit.itunes.apple.com")
+        #expect(SignedEnvironment.sandbox.serverAPIBaseURL?.absoluteString == "https://api.storekit-sandbox.itunes.apple.com")
         #expect(AppStoreConnectAPIClient.appleBaseURL.absoluteString == "https://api.appstoreconnect.apple.com")
     }
 }

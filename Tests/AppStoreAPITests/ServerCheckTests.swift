@@ -49,7 +49,7 @@ struct ServerCheckTests {
         defer { withExtendedLifetime(stub) {} }
         let check = AppStoreServerCheck(client: try APIFixtures.serverClient(stub))
         let prompter = try ScriptedPrompter(jsonLines: Data(answer.utf8), path: "answers.jsonl")
-        let adapter = GuidedAdapter(environment: "sandbox", schedule: .sandbox(.default), build: "1", device: "d", os: "o",
+        let adapter = GuidedAdapter(environment: .sandbox, schedule: .sandbox(.default), build: "1", device: "d", os: "o",
                                     prompter: prompter, serverCheck: check)
         let sink = CollectingSink()
         _ = try await Runner(matrix: Self.matrix, adapter: adapter,

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import AppStoreAPI
+@testable import MatrixModel
 @testable import SignedData
 @testable import TestSupport
 
 /// Every signed item in an answer is verified: chain to the configured root, bundle id, environment.
 @Suite("Verification of signed data in answers")
 struct VerificationTests {
-    func transactionInfo(_ jws: String, environment: ServerEnvironment = .sandbox, credentials: AppStoreCredentials? = nil) async throws(AppStoreAPIError) -> SignedTransaction {
+    func transactionInfo(_ jws: String, environment: SignedEnvironment = .sandbox, credentials: AppStoreCredentials? = nil) async throws(AppStoreAPIError) -> SignedTransaction {
         let server = StubHTTPServer([.json(200, object: ["signedTransactionInfo": jws])])
         do {
             return try await APIFixtures.serverClient(server, environment: environment, credentials: credentials).transactionInfo(transactionId: "1")

@@ -11,7 +11,7 @@ import Testing
 struct RunnerIntegrationTests {
     /// Grants `pro` after a purchase; a refund is not noticed (so a refund expectation fails).
     struct StubAdapter: EnvironmentAdapter {
-        var description: EnvironmentDescription { EnvironmentDescription(name: "exec") }
+        var description: EnvironmentDescription { EnvironmentDescription(.exec) }
 
         func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
             StubSession()
@@ -155,7 +155,7 @@ struct RunnerIntegrationTests {
     /// Stops the run (cancels its task) while performing step 1 of case `stopIn`.
     struct StoppingAdapter: EnvironmentAdapter {
         let stopIn: String
-        var description: EnvironmentDescription { EnvironmentDescription(name: "exec") }
+        var description: EnvironmentDescription { EnvironmentDescription(.exec) }
 
         func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
             StoppingSession(stops: matrixCase.id == stopIn)
@@ -200,7 +200,7 @@ struct RunnerIntegrationTests {
     /// Stops the run (cancels its task) when case `stopIn` starts, before any of its steps.
     struct StoppingAdapterAtStart: EnvironmentAdapter {
         let stopIn: String
-        var description: EnvironmentDescription { EnvironmentDescription(name: "exec") }
+        var description: EnvironmentDescription { EnvironmentDescription(.exec) }
 
         func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
             if matrixCase.id == stopIn { withUnsafeCurrentTask { $0?.cancel() } }

@@ -26,15 +26,15 @@ struct LocalDriverTests {
     // Apple: https://developer.apple.com/documentation/appstoreservernotifications/data (appAppleId, Production)
     @Test("Production signed data needs the matrix's app.appAppleId, as matrix run requires")
     func productionNeedsAppAppleId() async throws {
-        let driver = LocalDriver(signedEnvironment: "Production", version: "test")
+        let driver = LocalDriver(signedEnvironment: .production, version: "test")
         let withoutId = try params(appAppleId: nil)
         await #expect {
             _ = try await driver.initialize(withoutId)
         } throws: { error in
             String(describing: error).contains("--signed-environment Production needs app.appAppleId in the matrix")
         }
-        let result = try await LocalDriver(signedEnvironment: "Production", version: "test").initialize(try params(appAppleId: 1_234_567_890))
+        let result = try await LocalDriver(signedEnvironment: .production, version: "test").initialize(try params(appAppleId: 1_234_567_890))
         #expect(result.environment == "local-driver")
-        _ = try await LocalDriver(signedEnvironment: "Sandbox", version: "test").initialize(withoutId)
+        _ = try await LocalDriver(signedEnvironment: .sandbox, version: "test").initialize(withoutId)
     }
 }

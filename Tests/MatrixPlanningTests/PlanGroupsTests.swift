@@ -15,7 +15,7 @@ struct PlanGroupsTests {
                    steps: [Step(action: .launch), Step(action: .purchase, product: ExampleMatrix.monthly)] + steps)
     }
 
-    func plan(_ cases: [MatrixCase], environment: RunPlanner.Environment = .sandbox, lanes: Int = 1) async -> RunPlan {
+    func plan(_ cases: [MatrixCase], environment: EnvironmentKind = .sandbox, lanes: Int = 1) async -> RunPlan {
         let aliases = Set(cases.flatMap { [$0.account] + $0.steps.compactMap(\.account) })
         return await RunPlanner.plan(ExampleMatrix.matrix(accounts: aliases.sorted().map { Account(alias: $0) }, cases: cases),
                                      matrixPath: "m.json", environment: environment, accounts: lanes)
@@ -111,7 +111,7 @@ struct PlanGroupsTests {
     @Test("answering Ask to Buy and reversing a refund are skipped with Apple's pages; the guided run applies the same limits")
     func documentedLimits() async {
         let approve = Step(action: .approveAskToBuy, product: ExampleMatrix.pro)
-        let reason = GuidedLimits.reason(for: approve, environment: "sandbox", schedule: .sandbox(.default), renewalsSoFar: 0)
+        let reason = GuidedLimits.reason(for: approve, environment: .sandbox, schedule: .sandbox(.default), renewalsSoFar: 0)
         #expect(reason == "sandbox cannot answer an Ask to Buy request: Sandbox only simulates the request "
             + "(https://developer.apple.com/documentation/storekit/product/purchaseoption/simulatesasktobuyinsandbox(_:)); Apple documents "
             + "answering it in StoreKit Testing in Xcode only (https://developer.apple.com/documentation/storekittest/sktestsession/asktobuyenabled)")
@@ -120,14 +120,14 @@ struct PlanGroupsTests {
         let item = await plan([pending]).cases[0]
         #expect(item.steps[1].instruction == "buy \(ExampleMatrix.pro) (simulatesAskToBuyInSandbox): it waits for approval")
         #expect(item.steps[2].skipped == "environment limit: " + (reason ?? ""))
-        let reverse = GuidedLimits.reason(for: Step(action: .reverseRefund, product: ExampleMatrix.pro), environment: "testflight",
+        let reverse = GuidedLimits.reason(for: Step(action: .reverseRefund, product: ExampleMatrix.pro), environment: .testflight,
                                           schedule: .testFlight, renewalsSoFar: 0)
         #expect(reverse == "testflight cannot reverse a refund: Apple's refund testing covers approved, declined and prorated refunds only "
             + "(https://developer.apple.com/documentation/storekit/testing-refund-requests)")
-        #expect(GuidedLimits.reason(for: Step(action: .purchase, product: ExampleMatrix.coins, outcome: .failed), environment: "sandbox",
+        #expect(GuidedLimits.reason(for: Step(action: .purchase, product: ExampleMatrix.coins, outcome: .failed), environment: .sandbox,
                                     schedule: .sandbox(.default), renewalsSoFar: 0) == nil)
         // A product's availability in App Store Connect is every customer's; there is no Sandbox-only switch.
-        let offSale = GuidedLimits.reason(for: Step(action: .removeFromSale, product: ExampleMatrix.monthly), environment: "sandbox",
+        let offSale = GuidedLimits.reason(for: Step(action: .removeFromSale, product: ExampleMatrix.monthly), environment: .sandbox,
                                           schedule: .sandbox(.default), renewalsSoFar: 0)
         #expect(offSale == "sandbox has no Sandbox-only way to take a product off sale: App Store Connect's availability applies to every customer")
     }

@@ -11,7 +11,7 @@ struct PlanSetupTests {
     static let signIn = "Sandbox account a: sign in on the device (Settings > Developer > Sandbox Apple Account)"
     static let fresh = "delete the app and install the build again, so that the case starts without app data"
 
-    func plan(_ cases: [MatrixCase], accounts: [Account] = [Account(alias: "a")], environment: RunPlanner.Environment = .sandbox,
+    func plan(_ cases: [MatrixCase], accounts: [Account] = [Account(alias: "a")], environment: EnvironmentKind = .sandbox,
               lanes: Int = 1) async -> RunPlan {
         await RunPlanner.plan(ExampleMatrix.matrix(accounts: accounts, cases: cases), matrixPath: "m.json", environment: environment,
                               accounts: lanes)
@@ -121,7 +121,7 @@ struct PlanSetupTests {
         let shown = Shown()
         let prompter = try ScriptedPrompter(jsonLines: Data(#"{"case": "restore/owner", "step": 0, "access": ["pro"]}"#.utf8),
                                             path: "answers.jsonl", log: { shown.append($0) })
-        let adapter = GuidedAdapter(environment: "sandbox", schedule: .sandbox(.default), build: "1", device: "d", os: "o", prompter: prompter)
+        let adapter = GuidedAdapter(environment: .sandbox, schedule: .sandbox(.default), build: "1", device: "d", os: "o", prompter: prompter)
         let session = try await adapter.startCase(matrixCase, of: matrix)
         _ = try await session.perform(matrixCase.steps[0], index: 0)
         let planned = await RunPlanner.plan(matrix, matrixPath: "m.json", environment: .sandbox)

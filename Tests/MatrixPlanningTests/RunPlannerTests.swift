@@ -10,7 +10,7 @@ struct RunPlannerTests {
     static let hour: Int64 = 3_600_000
     static let day: Int64 = 86_400_000
 
-    func plan(_ steps: [Step], environment: RunPlanner.Environment, schedule: RenewalSchedule? = nil, store: StoreSettings = .init(),
+    func plan(_ steps: [Step], environment: EnvironmentKind, schedule: RenewalSchedule? = nil, store: StoreSettings = .init(),
               timeRate: Int? = nil) async -> RunPlan.CasePlan {
         var matrix = ExampleMatrix.matrix(cases: [MatrixCase(id: "c", kind: "renewal", account: "a", store: store, steps: steps)])
         matrix.catalog.settings.timeRate = timeRate
@@ -115,7 +115,7 @@ struct RunPlannerTests {
     @Test("advanceTime by waits real time in every environment")
     func realTimeDurations() async {
         let steps = buy(ExampleMatrix.season) + [Step(action: .advanceTime, by: ISO8601Duration(days: 2))]
-        for environment in RunPlanner.Environment.allCases {
+        for environment in RunPlanner.environments {
             let planned = await plan(steps, environment: environment)
             #expect(planned.waitMs == 2 * Self.day)
             #expect(planned.steps.map(\.realTime) == [false, false, true])

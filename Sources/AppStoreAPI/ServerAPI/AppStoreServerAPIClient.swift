@@ -1,4 +1,5 @@
 import Foundation
+import MatrixModel
 import SignedData
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -16,7 +17,7 @@ public struct AppStoreServerAPIClient: Sendable {
     /// How the client connects and verifies.
     public struct Configuration: Sendable {
         /// Sandbox (also TestFlight) or Production: the base URL and the verifier's environment.
-        public var environment: ServerEnvironment
+        public var environment: SignedEnvironment
         /// A base URL replacing Apple's, for a proxy or a local mock (`--api-base-url`); its path is kept as a prefix.
         public var baseURL: URL?
         /// Seconds one attempt may take.
@@ -33,7 +34,7 @@ public struct AppStoreServerAPIClient: Sendable {
         public var maximumPages: Int
 
         /// A configuration for `environment` with Apple's base URL, a 30 s timeout and the standard retries.
-        public init(environment: ServerEnvironment, baseURL: URL? = nil, timeout: Double = 30, retry: RetryPolicy = .standard,
+        public init(environment: SignedEnvironment, baseURL: URL? = nil, timeout: Double = 30, retry: RetryPolicy = .standard,
                     clock: any APIClock = SystemAPIClock(), rootCertificates: [X509Certificate]? = nil,
                     session: URLSession = URLSession(configuration: .ephemeral), maximumPages: Int = 100) {
             self.environment = environment
@@ -70,13 +71,17 @@ public struct AppStoreServerAPIClient: Sendable {
             throw AppStoreAPIError(.configuration, "the App Store Server API needs the app's bundle id (the JWT's bid claim); "
                                    + "set bundleId in the credentials file or \(CredentialsLoader.bundleIdVariable)")
         }
+        guard let baseURL = configuration.baseURL ?? configuration.environment.serverAPIBaseURL else {
+            throw AppStoreAPIError(.configuration, "the App Store Server API serves Production and Sandbox only, not "
+                                   + "\(configuration.environment); give a base URL for a server that answers for it")
+        }
         let clock = configuration.clock
         self.configuration = configuration
         decoder = try SignedDataDecoder(environment: configuration.environment, bundleId: bundleId,
                                         appAppleId: appAppleId ?? credentials.appAppleId,
                                         rootCertificates: configuration.rootCertificates, now: { clock.now() })
         transport = APITransport(
-            api: .appStoreServer, session: configuration.session, baseURL: configuration.baseURL ?? configuration.environment.baseURL,
+            api: .appStoreServer, session: configuration.session, baseURL: baseURL,
             tokens: APITokenFactory(issuerId: credentials.issuerId, key: key, audience: .appStoreServerAPI(bundleId: bundleId)),
             retry: configuration.retry, clock: clock, timeout: configuration.timeout,
             redaction: Redaction(secrets: credentials.secrets), interpret: ServerAPIFailure.interpret)

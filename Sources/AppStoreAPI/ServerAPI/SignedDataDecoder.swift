@@ -1,5 +1,6 @@
 import Foundation
 import AppStoreModels
+import MatrixModel
 import SignedData
 
 /// Verifies App Store signed data with ``SignedDataVerifier`` and decodes the payload into MatrixCore's models.
@@ -24,7 +25,7 @@ public struct SignedDataDecoder: Sendable {
     ///   - now: The clock used when a payload has no `signedDate`.
     /// - Throws: ``AppStoreAPIError`` `.configuration` for Production without `appAppleId`, or if the embedded
     ///   Apple root cannot be read.
-    public init(environment: ServerEnvironment, bundleId: String, appAppleId: Int64?, rootCertificates: [X509Certificate]? = nil,
+    public init(environment: SignedEnvironment, bundleId: String, appAppleId: Int64?, rootCertificates: [X509Certificate]? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) throws(AppStoreAPIError) {
         do {
             let roots = try rootCertificates ?? [AppleRootCertificates.rootCAG3]
@@ -76,20 +77,16 @@ public struct SignedDataDecoder: Sendable {
     }
 }
 
-/// Where App Store Server API data lives. TestFlight and Sandbox purchases are in `sandbox`.
-///
-/// Apple: https://developer.apple.com/documentation/appstoreserverapi
-public enum ServerEnvironment: String, Sendable, Hashable, CaseIterable {
-    /// `https://api.storekit.itunes.apple.com`.
-    case production = "Production"
-    /// `https://api.storekit-sandbox.itunes.apple.com` (Sandbox and TestFlight).
-    case sandbox = "Sandbox"
-
-    /// Apple's base URL for the environment.
-    public var baseURL: URL {
+extension SignedEnvironment {
+    /// Apple's App Store Server API base URL for the environment: `https://api.storekit.itunes.apple.com` for
+    /// Production, `https://api.storekit-sandbox.itunes.apple.com` for Sandbox (and TestFlight); `nil` for Xcode
+    /// and LocalTesting, which the App Store does not serve.
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi
+    public var serverAPIBaseURL: URL? {
         switch self {
-        case .production: URL(string: "https://api.storekit.itunes.apple.com") ?? URL(fileURLWithPath: "/")
-        case .sandbox: URL(string: "https://api.storekit-sandbox.itunes.apple.com") ?? URL(fileURLWithPath: "/")
+        case .production: URL(string: "https://api.storekit.itunes.apple.com")
+        case .sandbox: URL(string: "https://api.storekit-sandbox.itunes.apple.com")
+        case .xcode, .localTesting: nil
         }
     }
 }

@@ -44,10 +44,7 @@ struct DriverCommand {
             }
             fault = known
         }
-        let signedEnvironment = args.value("--signed-environment") ?? "Sandbox"
-        guard ["Sandbox", "Production", "Xcode", "LocalTesting"].contains(signedEnvironment) else {
-            throw .usage("--signed-environment must be Sandbox, Production, Xcode or LocalTesting")
-        }
+        let signedEnvironment = try RunCommand.signedEnvironment(args.value("--signed-environment"))
         let driver = LocalDriver(signedEnvironment: signedEnvironment, fault: fault, signing: !args.has("--no-signing"),
                                  clock: args.value("--clock"), version: MatrixCommand.version)
         switch await DriverServer.serveStandardIO(driver) {

@@ -42,8 +42,9 @@ struct PlanCommand {
             throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to plan)" : "plan takes one MATRIX, got \(args.positionals.count)")
         }
         guard let envName = args.value("--env") else { throw .usage("missing --env (sandbox, testflight or xcode)") }
-        guard let environment = RunPlanner.Environment(rawValue: envName.lowercased()) else {
-            let hint = Suggestion.nearest(envName, among: RunPlanner.Environment.allCases.map(\.rawValue)).map { "; did you mean \($0)?" } ?? ""
+        let environment = EnvironmentKind(envName)
+        guard RunPlanner.environments.contains(environment) else {
+            let hint = Suggestion.nearest(envName, among: RunPlanner.environments.map(\.name)).map { "; did you mean \($0)?" } ?? ""
             throw .usage("--env must be sandbox, testflight or xcode, not \"\(envName)\"\(hint)")
         }
         let accounts = try args.int("--accounts", in: 1...1000) ?? 1
@@ -61,9 +62,9 @@ struct PlanCommand {
         if let clock = args.value("--clock") {
             switch RenewalSchedule.parse(clock, storeKitTimeRate: matrix.catalog.settings.timeRate) {
             case .success(let parsed):
-                guard environment.owns(parsed) else {
-                    throw .usage("--clock \(clock) is not a clock of \(environment.name); use "
-                        + ["sandbox": "sandbox:<3|5|15|30|60>", "testflight": "testflight", "xcode": "xcode or xcode:<timeRate>"][environment.rawValue, default: ""])
+                guard parsed.environment == environment else {
+                    throw .usage("--clock \(clock) is not a clock of \(environment.displayName); use "
+                        + ["sandbox": "sandbox:<3|5|15|30|60>", "testflight": "testflight", "xcode": "xcode or xcode:<timeRate>"][environment.name, default: ""])
                 }
                 schedule = parsed
             case .failure(let problem):

@@ -132,7 +132,7 @@ struct RunCommand {
         let environment = args.value("--env") ?? "local"
         let exec = try ExecOptions(args, environment: environment)
         let (matrix, bytes, catalogBytes, warnings) = try loadMatrix(path, strict: args.has("--strict"))
-        if signedEnvironment == "Production", matrix.app.appAppleId == nil, exec == nil, environment == "local" {
+        if signedEnvironment == .production, matrix.app.appAppleId == nil, exec == nil, environment == "local" {
             // Apple's verifiers compare a Production notification's appAppleId with the app's; data without one
             // would fail every backend's check. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
             throw .usage("--signed-environment Production needs app.appAppleId in the matrix (the app's Apple ID in App Store Connect): "
@@ -164,7 +164,7 @@ struct RunCommand {
         manifest.appFault = fault?.rawValue
         manifest.warnings = warnings.isEmpty ? nil : warnings
         manifest.guidance = guided?.guidance
-        manifest.signedEnvironment = exec == nil ? signedEnvironment : nil
+        manifest.signedEnvironment = exec == nil ? signedEnvironment.rawValue : nil
         manifest.driver = exec?.arguments
         manifest.shard = shard?.description
         manifest.shardCases = shard.map { _ in cases.map { matrix.cases[$0].id } }
@@ -259,7 +259,7 @@ struct RunCommand {
         } else {
             if args.value("--step-timeout") != nil { throw .usage("--step-timeout is for runs of --env exec") }
             adapter = try makeAdapter(manifest.environment, schedule: schedule, clockGiven: manifest.clock != nil,
-                                      signedEnvironment: manifest.signedEnvironment ?? "Sandbox", fault: fault, guided: guided, args: args)
+                                      signedEnvironment: manifest.signedEnvironment.flatMap(SignedEnvironment.init(rawValue:)) ?? .sandbox, fault: fault, guided: guided, args: args)
         }
         let context = RunContext(runID: manifest.runId, environment: manifest.environment, build: manifest.build,
                                  device: manifest.device, os: manifest.os, accountHashes: guided?.hashes ?? [:],
@@ -385,7 +385,7 @@ struct RunCommand {
         }
     }
 
-    func makeAdapter(_ environment: String, schedule: RenewalSchedule, clockGiven: Bool, signedEnvironment: String,
+    func makeAdapter(_ environment: String, schedule: RenewalSchedule, clockGiven: Bool, signedEnvironment: SignedEnvironment,
                      fault: AppFault?, guided: Guided?, args: Arguments) throws(CommandFailure) -> any EnvironmentAdapter {
         switch environment {
         case "local":
@@ -404,7 +404,7 @@ struct RunCommand {
                 }
                 guidedSchedule = schedule
             }
-            return GuidedAdapter(environment: environment, schedule: guidedSchedule, build: guided.build, device: guided.device,
+            return GuidedAdapter(environment: EnvironmentKind(environment), schedule: guidedSchedule, build: guided.build, device: guided.device,
                                  os: guided.os, accounts: guided.identifiers, prompter: guided.prompter, serverCheck: guided.serverCheck)
         case "xcode", "server":
             // Named by the design, not built yet: the environment exists, this version cannot reach it.
@@ -427,10 +427,10 @@ struct RunCommand {
         return value
     }
 
-    static func signedEnvironment(_ text: String?) throws(CommandFailure) -> String {
-        let value = text ?? "Sandbox"
-        guard ["Sandbox", "Production", "Xcode", "LocalTesting"].contains(value) else {
-            throw .usage("--signed-environment must be Sandbox, Production, Xcode or LocalTesting")
+    static func signedEnvironment(_ text: String?) throws(CommandFailure) -> SignedEnvironment {
+        guard let text else { return .sandbox }
+        guard let value = SignedEnvironment(rawValue: text) else {
+            throw .usage("--signed-environment must be \(SignedEnvironment.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return value
     }

@@ -18,13 +18,7 @@ public enum EnvironmentRole: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The role of an environment name; names compare without regard to case.
     public init(environment: String) {
-        switch environment.lowercased() {
-        case "local": self = .reference
-        case "sandbox": self = .sandbox
-        case "testflight": self = .testflight
-        case "server": self = .server
-        default: self = .app
-        }
+        self = EnvironmentKind(environment).role
     }
 
     /// Where the role sits on the path from the reference to a distributed build: reference 0, app 1,

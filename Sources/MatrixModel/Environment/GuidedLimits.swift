@@ -12,7 +12,7 @@ package enum GuidedLimits {
     /// billing problems, failed or interrupted purchases (Sandbox Apple Account settings).
     ///
     /// - Parameter renewalsSoFar: renewals the subscription the step renews has had in the case so far.
-    package static func reason(for step: Step, environment: String, schedule: RenewalSchedule, renewalsSoFar: Int) -> String? {
+    package static func reason(for step: Step, environment: EnvironmentKind, schedule: RenewalSchedule, renewalsSoFar: Int) -> String? {
         let ownAccount = schedule.kind == .testFlight
         switch step.action {
         case .failRenewal, .recoverBilling:

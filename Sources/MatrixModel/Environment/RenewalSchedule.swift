@@ -140,37 +140,37 @@ public struct RenewalSchedule: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// How many renewals the environment performs before auto-renew stops, if it limits them.
-    ///
-    /// - Sandbox: 12. "Subscriptions automatically renew up to 12 times before auto-renewal turns off on the
-    ///   thirteenth renewal attempt."
-    ///   Apple: https://developer.apple.com/documentation/storekit/testing-an-auto-renewable-subscription
-    /// - TestFlight: 6. "Each subscription is renewed daily, up to 6 times within a one-week period."
-    ///   Apple: https://developer.apple.com/help/app-store-connect/test-a-beta-version/testing-subscriptions-and-in-app-purchases-in-testflight
-    /// - Production and Xcode: no limit (Apple documents none for StoreKit Testing in Xcode; this type's choice).
-    public var maximumRenewals: Int? {
+    /// The Apple environment whose clock this is: `nil` for Production's calendar.
+    public var environment: EnvironmentKind? {
         switch kind {
-        case .real, .xcode: nil
-        case .sandbox: 12
-        case .testFlight: 6
+        case .real: nil
+        case .xcode: .xcode
+        case .sandbox: .sandbox
+        case .testFlight: .testflight
         }
     }
 
-    /// Whether a renewal can fail with a billing issue and enter billing retry (and a billing grace period).
-    ///
-    /// False for TestFlight only: "To test subscriptions entering or exiting billing retry, you must test with a
-    /// Sandbox Apple Account". ``billingRetryUnsupportedReason`` says why.
-    /// Apple: https://developer.apple.com/help/app-store-connect/test-a-beta-version/testing-subscriptions-and-in-app-purchases-in-testflight
+    /// How many renewals the environment performs before auto-renew stops, if it limits them
+    /// (``EnvironmentKind/renewalLimit``).
+    public var maximumRenewals: Int? { environment?.renewalLimit }
+
+    /// Whether a renewal can fail with a billing issue and enter billing retry (and a billing grace period):
+    /// not in TestFlight (``EnvironmentKind/billingRetryUnsupportedReason``).
     public var supportsBillingRetry: Bool {
         billingRetryUnsupportedReason == nil
     }
 
     /// Why the environment cannot enter billing retry, with what to use instead; `nil` when it can.
-    public var billingRetryUnsupportedReason: String? {
-        guard case .testFlight = kind else { return nil }
-        return "TestFlight purchases cannot fail to renew: to test billing retry or a billing grace period, subscribe "
-            + "with a Sandbox Apple Account (clock sandbox:<rate>) and turn off Allow Purchases & Renewals "
-            + "(https://developer.apple.com/help/app-store-connect/test-a-beta-version/testing-subscriptions-and-in-app-purchases-in-testflight)"
+    public var billingRetryUnsupportedReason: String? { environment?.billingRetryUnsupportedReason }
+
+    /// The Apple environment a clock's text form models (`sandbox`, `sandbox:<rate>`, `testflight`, `xcode…`), read
+    /// leniently from evidence: `nil` for `real`, no clock, or text that names no environment.
+    public static func environment(ofClock clock: String?) -> EnvironmentKind? {
+        let text = clock?.lowercased() ?? ""
+        for environment in [EnvironmentKind.sandbox, .testflight, .xcode] where text == environment.name || text.hasPrefix(environment.name + ":") {
+            return environment
+        }
+        return nil
     }
 
     /// Whether periods follow the calendar (`real`, `xcode:0`) rather than a compressed clock, so that their
@@ -262,8 +262,8 @@ public struct RenewalSchedule: Sendable, Hashable, CustomStringConvertible {
                        url: "https://developer.apple.com/help/app-store-connect/test-in-app-purchases/manage-sandbox-apple-account-settings"),
                 Source(rule: "renewal time per period for each renewal rate",
                        url: "https://developer.apple.com/help/app-store-connect/test-in-app-purchases-main/test-in-app-purchases"),
-                Source(rule: "at most 12 renewals",
-                       url: "https://developer.apple.com/documentation/storekit/testing-an-auto-renewable-subscription"),
+                Source(rule: "at most \(EnvironmentKind.sandbox.renewalLimit ?? 0) renewals",
+                       url: EnvironmentKind.sandbox.limitsPage ?? ""),
                 Source(rule: "renewal rates (subscriptionRenewalRate)",
                        url: "https://developer.apple.com/documentation/appstoreconnectapi/patch-v2-sandboxtesters-_id_"),
             ]
@@ -274,8 +274,8 @@ public struct RenewalSchedule: Sendable, Hashable, CustomStringConvertible {
             return sources
         case .testFlight:
             return [
-                Source(rule: "daily renewals, at most 6; no billing retry",
-                       url: "https://developer.apple.com/help/app-store-connect/test-a-beta-version/testing-subscriptions-and-in-app-purchases-in-testflight"),
+                Source(rule: "daily renewals, at most \(EnvironmentKind.testflight.renewalLimit ?? 0); no billing retry",
+                       url: EnvironmentKind.testFlightPage),
             ]
         }
     }

@@ -30,19 +30,16 @@ public enum StepText {
     /// The environment as a report's metadata shows it: its name, and for the embedded environments what a
     /// pass there shows.
     public static func environment(_ name: String) -> String {
-        switch name {
-        case "local", "local-driver":
-            "\(name) (the embedded App Store simulator and reference app: a pass shows the matrix agrees with StoreKit's "
-                + "rules, not that your build does; run your build with --env exec, sandbox or testflight)"
-        default: name
-        }
+        guard EnvironmentKind(name).isEmbeddedReference else { return name }
+        return "\(name) (the embedded App Store simulator and reference app: a pass shows the matrix agrees with StoreKit's "
+            + "rules, not that your build does; run your build with --env exec, sandbox or testflight)"
     }
 
     /// The clock as a report's metadata shows it: `real` is Apple's production schedule, modelled on the
     /// simulator's virtual clock for the embedded environments.
     public static func clock(_ clock: String, environment: String) -> String {
         guard clock == "real" else { return clock }
-        return environment == "local" || environment == "local-driver"
+        return EnvironmentKind(environment).isEmbeddedReference
             ? "real (Apple's production renewal schedule, on the simulator's virtual clock)" : "real (Apple's production renewal schedule)"
     }
 

@@ -5,7 +5,7 @@ public struct StoreConfiguration: Sendable, Hashable {
     public var bundleId: String
     public var appAppleId: Int64?
     /// The `environment` written into signed data: `Sandbox`, `Production`, `Xcode` or `LocalTesting`.
-    public var signedEnvironment: String
+    public var signedEnvironment: SignedEnvironment
     /// ISO 3166-1 alpha-3 storefront, e.g. `USA`.
     public var storefront: String
     /// Purchases wait for a parent's approval.
@@ -22,7 +22,7 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// 2026-01-01T12:00:00Z: a fixed start so that runs are reproducible.
     public static let defaultStartTime: Int64 = 1_767_268_800_000
 
-    public init(bundleId: String, appAppleId: Int64? = nil, signedEnvironment: String = "Sandbox", storefront: String = "USA",
+    public init(bundleId: String, appAppleId: Int64? = nil, signedEnvironment: SignedEnvironment = .sandbox, storefront: String = "USA",
                 askToBuy: Bool = false, gracePeriodDays: Int = 0, schedule: RenewalSchedule = .real,
                 startTime: Int64 = StoreConfiguration.defaultStartTime, includeConsumableInAppPurchaseHistory: Bool = false) {
         self.bundleId = bundleId
@@ -39,7 +39,7 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// The configuration a matrix case runs with: case settings over matrix settings over the `.storekit`
     /// settings. A grace period switched on in the `.storekit` file without a duration is 16 days, App Store
     /// Connect's default.
-    public init(matrix: Matrix, case matrixCase: MatrixCase, signedEnvironment: String = "Sandbox", schedule: RenewalSchedule = .real) {
+    public init(matrix: Matrix, case matrixCase: MatrixCase, signedEnvironment: SignedEnvironment = .sandbox, schedule: RenewalSchedule = .real) {
         let settings = matrix.storeSettings(for: matrixCase)
         let fileSettings = matrix.catalog.settings
         self.init(

@@ -1,5 +1,6 @@
 import Foundation
 @testable import AppStoreAPI
+@testable import MatrixModel
 @testable import SignedData
 @testable import TestSupport
 
@@ -98,7 +99,7 @@ enum APIFixtures {
     static let start = Date(timeIntervalSince1970: 1_735_689_600)
 
     static func serverClient(_ server: StubHTTPServer, clock: ManualClock = ManualClock(), retry: RetryPolicy = APIFixtures.retry,
-                             timeout: Double = 5, environment: ServerEnvironment = .sandbox,
+                             timeout: Double = 5, environment: SignedEnvironment = .sandbox,
                              credentials: AppStoreCredentials? = nil) throws -> AppStoreServerAPIClient {
         try AppStoreServerAPIClient(
             credentials: credentials ?? APIFixtures.credentials(),
