@@ -12,25 +12,26 @@ extension LocalSession {
     /// transaction or renewal info that a notification embeds is the very JWS signed for the step, not a second
     /// signature of the same payload.
     /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/responsebodyv2decodedpayload
-    func sign(touched: [String], notifications: [StoreNotification]) -> [SignedItem] {
+    /// - Throws: ``SigningFailure`` when an item cannot be signed: the step is then an `error`, never evidence with
+    ///   an item left out.
+    func sign(touched: [String], notifications: [StoreNotification]) throws(SigningFailure) -> [SignedItem] {
         guard let signer else { return [] }
         var signed = SignedThisStep()
         var items: [SignedItem] = []
         var groups: [String] = []
         for id in touched {
-            guard let transaction = store.transaction(id), let jws = signedTransaction(transaction, signer, &signed) else { continue }
+            guard let transaction = store.transaction(id) else { continue }
+            let jws = try signedTransaction(transaction, signer, &signed)
             items.append(SignedItem(kind: "transaction", jws: jws))
             if let group = transaction.subscriptionGroupIdentifier, !groups.contains(group) { groups.append(group) }
         }
         for group in groups {
             guard let transaction = touched.compactMap({ store.transaction($0) }).first(where: { $0.subscriptionGroupIdentifier == group }),
-                  let jws = signedRenewalInfo(account: transaction.account, groupID: group, signer, &signed) else { continue }
+                  let jws = try signedRenewalInfo(account: transaction.account, groupID: group, signer, &signed) else { continue }
             items.append(SignedItem(kind: "renewalInfo", jws: jws))
         }
         for notification in notifications {
-            if let jws = signedNotification(notification, signer, &signed) {
-                items.append(SignedItem(kind: "notification", jws: jws))
-            }
+            items.append(SignedItem(kind: "notification", jws: try signedNotification(notification, signer, &signed)))
         }
         return items
     }
@@ -41,43 +42,48 @@ extension LocalSession {
         var renewalInfos: [AppStoreSimulator.SubscriptionKey: String] = [:]
     }
 
-    /// Signs a payload's compact JSON; `nil` when signing fails.
-    func sign(_ payload: [UInt8], _ signer: any PayloadSigner) -> String? {
-        try? signer.sign(Data(payload))
+    /// Signs a payload's compact JSON.
+    /// - Throws: ``SigningFailure`` naming what could not be signed and why.
+    func sign(_ payload: [UInt8], _ signer: any PayloadSigner, what: String) throws(SigningFailure) -> String {
+        do {
+            return try signer.sign(Data(payload))
+        } catch {
+            throw SigningFailure(message: "cannot sign the \(what): \(error)")
+        }
     }
 
-    func signedTransaction(_ transaction: StoreTransaction, _ signer: any PayloadSigner, _ signed: inout SignedThisStep) -> String? {
+    func signedTransaction(_ transaction: StoreTransaction, _ signer: any PayloadSigner, _ signed: inout SignedThisStep) throws(SigningFailure) -> String {
         if let jws = signed.transactions[transaction.transactionId] { return jws }
         let payload = transaction.payload(bundleId: store.configuration.bundleId, environment: store.configuration.signedEnvironment.rawValue,
                                           signedDate: store.now)
-        let jws = sign(payload.compactJSON, signer)
+        let jws = try sign(payload.compactJSON, signer, what: "transaction \(transaction.transactionId)")
         signed.transactions[transaction.transactionId] = jws
         return jws
     }
 
-    func signedRenewalInfo(account: String, groupID: String, _ signer: any PayloadSigner, _ signed: inout SignedThisStep) -> String? {
+    func signedRenewalInfo(account: String, groupID: String, _ signer: any PayloadSigner, _ signed: inout SignedThisStep) throws(SigningFailure) -> String? {
         let key = AppStoreSimulator.SubscriptionKey(account: account, groupID: groupID)
         if let jws = signed.renewalInfos[key] { return jws }
         guard let sub = store.subscriptions[key] else { return nil }
         let price = store.catalog.product(sub.autoRenewProductId)?.priceMilliunits ?? 0
         let payload = sub.payload(environment: store.configuration.signedEnvironment.rawValue, signedDate: store.now, renewalPrice: price,
                                   currency: store.configuration.currencyAndStorefrontId.currency)
-        let jws = sign(payload.compactJSON, signer)
+        let jws = try sign(payload.compactJSON, signer, what: "renewal info of \(account) in group \(groupID)")
         signed.renewalInfos[key] = jws
         return jws
     }
 
-    func signedNotification(_ notification: StoreNotification, _ signer: any PayloadSigner, _ signed: inout SignedThisStep) -> String? {
+    func signedNotification(_ notification: StoreNotification, _ signer: any PayloadSigner, _ signed: inout SignedThisStep) throws(SigningFailure) -> String {
         var data = ResponseBodyV2DecodedPayload.NotificationData()
         data.appAppleId = store.configuration.appAppleId
         data.bundleId = store.configuration.bundleId
         data.bundleVersion = "1"
         data.environment = store.configuration.signedEnvironment.rawValue
         if let id = notification.transactionId, let transaction = store.transaction(id) {
-            data.signedTransactionInfo = signedTransaction(transaction, signer, &signed)
+            data.signedTransactionInfo = try signedTransaction(transaction, signer, &signed)
         }
         if let group = notification.groupID {
-            data.signedRenewalInfo = signedRenewalInfo(account: notification.account, groupID: group, signer, &signed)
+            data.signedRenewalInfo = try signedRenewalInfo(account: notification.account, groupID: group, signer, &signed)
             data.status = store.subscriptions[AppStoreSimulator.SubscriptionKey(account: notification.account, groupID: group)]?.state.statusCode
         }
         var payload = ResponseBodyV2DecodedPayload()
@@ -87,6 +93,11 @@ extension LocalSession {
         payload.data = data
         payload.version = "2.0"
         payload.signedDate = MillisecondsDate(notification.signedDate)
-        return sign(payload.compactJSON, signer)
+        return try sign(payload.compactJSON, signer, what: "notification \(notification.notificationUUID)")
     }
+}
+
+/// An item of a step's evidence could not be signed; the step is recorded as `error` with this message.
+struct SigningFailure: Error, Sendable {
+    var message: String
 }

@@ -83,6 +83,8 @@ public final class LocalSession: CaseSession {
             throw AdapterError(error.message)
         } catch let error as AdapterError {
             throw error
+        } catch let error as SigningFailure {
+            throw AdapterError(error.message)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -201,7 +203,7 @@ public final class LocalSession: CaseSession {
         if message == nil, !device.app.isRunning, step.action != .quit, step.action != .switchDevice {
             message = "the app is not running"
         }
-        let observation = await observe(account: account, device: device, result: result, message: message, touched: touched)
+        let observation = try await observe(account: account, device: device, result: result, message: message, touched: touched)
         return .observed(observation, modelledWallTimeMs: store.now - startTime)
     }
 
@@ -221,7 +223,7 @@ public final class LocalSession: CaseSession {
     }
 
     /// What the acting account sees now.
-    func observe(account: String, device: InstalledApp, result: String?, message: String?, touched: [String]) async -> Observation {
+    func observe(account: String, device: InstalledApp, result: String?, message: String?, touched: [String]) async throws(SigningFailure) -> Observation {
         let start = notificationCursor[account] ?? 0
         let all = store.notifications
         let sent = all[min(start, all.count)...].filter { $0.account == account }
@@ -229,6 +231,7 @@ public final class LocalSession: CaseSession {
         let transactions = matrix.catalog.products.compactMap {
             store.lastTransaction(account: account, productID: $0.productID)?.observed
         }
+        let signedData = try sign(touched: touched, notifications: sent)
         let access = matrix.access(for: await device.app.entitledProductIDs()).sorted()
         let balances = await device.app.balances()
         return Observation(
@@ -243,7 +246,7 @@ public final class LocalSession: CaseSession {
             renewalInfo: store.renewalInfo(account: account),
             eligibleForIntroOffer: store.introOfferEligibility(account: account),
             transactionIds: touched,
-            signedData: sign(touched: touched, notifications: sent),
+            signedData: signedData,
             message: message,
             storeTime: store.now)
     }

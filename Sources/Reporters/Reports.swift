@@ -39,26 +39,25 @@ public enum Reports {
     /// - Parameters:
     ///   - records: the run's evidence, in any order (reports sort by `seq` and step).
     ///   - manifest: the run's manifest; its metadata, status and times appear in the reports.
-    public static func renderAll(records: [EvidenceRecord], manifest: RunManifest) -> [String: Data] {
+    /// - Throws: ``EvidenceWriteError`` when a report cannot be composed (in memory this means a bug).
+    public static func renderAll(records: [EvidenceRecord], manifest: RunManifest) throws -> [String: Data] {
         var files: [String: Data] = [:]
         for format in runDirectoryFormats {
-            files[format.fileName] = render(format, records: records, manifest: manifest)
+            files[format.fileName] = try render(format, records: records, manifest: manifest)
         }
         return files
     }
 
     /// One report, UTF-8.
-    public static func render(_ format: ReportFormat, records: [EvidenceRecord], manifest: RunManifest) -> Data {
-        // In memory nothing can fail to be written.
-        guard let composer = try? ReportComposer(formats: [format], spoolDirectory: nil) else { return Data() }
+    /// - Throws: ``EvidenceWriteError`` when the report cannot be composed (in memory this means a bug); a
+    ///   report is never left empty in silence.
+    public static func render(_ format: ReportFormat, records: [EvidenceRecord], manifest: RunManifest) throws -> Data {
+        let composer = try ReportComposer(formats: [format], spoolDirectory: nil)
+        defer { composer.close() }
         composer.unfinished = manifest.unfinished
         let sink = MemorySink()
-        do {
-            for matrixCase in CaseEvidence.group(records) { try composer.add(matrixCase) }
-            try composer.write(format, manifest: manifest, to: sink)
-        } catch {
-            return Data()
-        }
+        for matrixCase in CaseEvidence.group(records) { try composer.add(matrixCase) }
+        try composer.write(format, manifest: manifest, to: sink)
         return Data(sink.bytes)
     }
 }

@@ -7,7 +7,7 @@ import Testing
 @Suite("Extreme values in evidence")
 struct ExtremeValuesTests {
     @Test("store times at Int64's ends and wall times years apart render in every format", arguments: ReportFormat.allCases)
-    func extremeTimes(format: ReportFormat) {
+    func extremeTimes(format: ReportFormat) throws {
         var records = SampleRun.records
         records[0].storeTime = .min
         records[1].storeTime = .max
@@ -15,7 +15,7 @@ struct ExtremeValuesTests {
         records[2].wallEnd = "99999-12-31T00:00:00Z"
         records[3].wallStart = "0001-01-01T00:00:00Z"
         records[3].wallEnd = "99999-12-31T00:00:00Z"
-        let data = Reports.render(format, records: records + records.map { var copy = $0; copy.case += "-again"; return copy },
+        let data = try Reports.render(format, records: records + records.map { var copy = $0; copy.case += "-again"; return copy },
                                   manifest: SampleRun.manifest)
         #expect(!data.isEmpty)
     }

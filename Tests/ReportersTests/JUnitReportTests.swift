@@ -7,7 +7,7 @@ import Testing
 @Suite("JUnit report")
 struct JUnitReportTests {
     private func parse(_ records: [EvidenceRecord] = SampleRun.records) throws -> ParsedXML {
-        let xml = JUnitReport.render(records: records, manifest: SampleRun.manifest)
+        let xml = try JUnitReport.render(records: records, manifest: SampleRun.manifest)
         return try #require(ParsedXML.parse(Data(xml.utf8)), "junit.xml is not well-formed XML")
     }
 

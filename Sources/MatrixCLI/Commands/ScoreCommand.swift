@@ -56,12 +56,10 @@ struct ScoreCommand {
                 var caught: Int
                 var score: Int
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let report = Report(matrix: path, referencePasses: score.referencePasses,
                                 referenceProblem: reference.map { "\($0.case) #\($0.step): \($0.reason ?? $0.verdict.rawValue)" },
                                 faults: score.results, applicable: score.applicable, caught: score.caught, score: score.percent)
-            console.outputData(((try? encoder.encode(report)) ?? Data()) + Data("\n".utf8))
+            console.outputData(try JSONOutput.encode(report) + Data("\n".utf8))
         } else {
             if let reference {
                 console.info(console.paint("reference app FAILS", .red) + " at \(reference.case) #\(reference.step) \(reference.action.action.rawValue): \(reference.reason ?? reference.verdict.rawValue)", always: true)

@@ -47,11 +47,9 @@ struct ValidateCommand {
             all += args.has("--strict") ? diagnostics.map(\.strict) : diagnostics
         }
         if format == "json" {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let rows = all.map(DiagnosticRow.init)
             // An empty array on one line (the pretty printer spreads it over three).
-            let data = rows.isEmpty ? Data("[]".utf8) : (try? encoder.encode(rows)) ?? Data("[]".utf8)
+            let data = rows.isEmpty ? Data("[]".utf8) : try JSONOutput.encode(rows)
             console.outputData(data + Data("\n".utf8))
         } else {
             // Unreadable files were reported above, as they were met.

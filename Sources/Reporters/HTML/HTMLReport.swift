@@ -11,8 +11,9 @@ public enum HTMLReport {
     public static let fileName = "report.html"
 
     /// The HTML document, UTF-8 text ending with a newline.
-    public static func render(records: [EvidenceRecord], manifest: RunManifest) -> String {
-        String(decoding: Reports.render(.html, records: records, manifest: manifest), as: UTF8.self)
+    /// - Throws: as ``Reports/render(_:records:manifest:)``.
+    public static func render(records: [EvidenceRecord], manifest: RunManifest) throws -> String {
+        String(decoding: try Reports.render(.html, records: records, manifest: manifest), as: UTF8.self)
     }
 
     /// Everything before the cases' sections: metadata, counts, filters and the index of cases.

@@ -13,8 +13,9 @@ public enum JUnitReport {
     public static let fileName = "junit.xml"
 
     /// The XML document, UTF-8 text ending with a newline.
-    public static func render(records: [EvidenceRecord], manifest: RunManifest) -> String {
-        String(decoding: Reports.render(.junit, records: records, manifest: manifest), as: UTF8.self)
+    /// - Throws: as ``Reports/render(_:records:manifest:)``.
+    public static func render(records: [EvidenceRecord], manifest: RunManifest) throws -> String {
+        String(decoding: try Reports.render(.junit, records: records, manifest: manifest), as: UTF8.self)
     }
 
     /// The XML declaration and the opening `<testsuites>` with the run's totals.

@@ -9,8 +9,9 @@ public enum MarkdownSummary {
     public static let fileName = "summary.md"
 
     /// The Markdown text, ending with a newline.
-    public static func render(records: [EvidenceRecord], manifest: RunManifest) -> String {
-        String(decoding: Reports.render(.markdown, records: records, manifest: manifest), as: UTF8.self)
+    /// - Throws: as ``Reports/render(_:records:manifest:)``.
+    public static func render(records: [EvidenceRecord], manifest: RunManifest) throws -> String {
+        String(decoding: try Reports.render(.markdown, records: records, manifest: manifest), as: UTF8.self)
     }
 
     /// Everything before the table's rows (``caseRow(_:)``) and the failures: title, metadata, counts and the

@@ -8,8 +8,8 @@ extension AppStoreSimulator {
 
     /// Moves the virtual clock to `target` (ms since 1970), performing every renewal, billing failure, grace
     /// period end and expiration due on the way, in time order. The clock never moves back.
-    /// - Throws: ``StoreError`` when more than ``maximumEventsPerAdvance`` events fall due on the way; the
-    ///   clock then stays where the last event left it.
+    /// - Throws: ``StoreError`` when more than ``maximumEventsPerAdvance`` events fall due on the way, or a
+    ///   renewal cannot be made (its product has no period); the clock then stays where the last event left it.
     public func advance(to target: Int64) throws(StoreError) {
         guard target <= Self.latestTime else {
             throw StoreError("the store clock cannot pass 9999-12-31T23:59:59.999Z: signed dates are ISO 8601 with four-digit "
@@ -23,7 +23,7 @@ extension AppStoreSimulator {
                                  + "\(Self.maximumEventsPerAdvance) renewals and expirations; advance by less, or turn auto-renew off first")
             }
             now = max(now, time)
-            process(key)
+            try process(key)
         }
         now = max(now, target)
     }
@@ -48,7 +48,8 @@ extension AppStoreSimulator {
     }
 
     /// Performs the event due now for one subscription.
-    func process(_ key: SubscriptionKey) {
+    /// - Throws: ``StoreError`` when a renewal that is due cannot be made.
+    func process(_ key: SubscriptionKey) throws(StoreError) {
         guard let sub = subscriptions[key] else { return }
         switch sub.state {
         case .subscribed:
@@ -68,7 +69,7 @@ extension AppStoreSimulator {
             } else if sub.pendingBillingIssue {
                 failRenewal(key)
             } else {
-                _ = try? renew(key, periodStart: sub.expiresDate, purchaseDate: sub.expiresDate)
+                _ = try renew(key, periodStart: sub.expiresDate, purchaseDate: sub.expiresDate)
             }
         case .inGracePeriod:
             // Grace period over without recovery: access ends, billing retry continues.
