@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import DriverKit
 
 /// A running driver: the child process in its own process group, a writer to its stdin, the lines of its
@@ -12,11 +13,11 @@ final class DriverProcess: Sendable {
     /// The driver's process ID, which is also its process group ID.
     let pid: Int32
     let input: LineWriter
-    let output: AsyncStream<LineEvent>
+    let output: LineEvents
     let log: OutputTail
     private let termination: TerminationBox
 
-    private init(pid: Int32, input: LineWriter, output: AsyncStream<LineEvent>, log: OutputTail, termination: TerminationBox) {
+    private init(pid: Int32, input: LineWriter, output: LineEvents, log: OutputTail, termination: TerminationBox) {
         self.pid = pid
         self.input = input
         self.output = output
@@ -146,8 +147,8 @@ final class DriverProcess: Sendable {
 
 /// The last lines a driver wrote on stderr, for error messages.
 final class OutputTail: Sendable {
-    private let lines = Locked<[String]>([])
-    private let ended = Locked(false)
+    private let lines = Mutex<[String]>([])
+    private let ended = Mutex(false)
     static let keptLines = 20
 
     /// The driver's stderr has ended.
@@ -178,25 +179,8 @@ final class OutputTail: Sendable {
 
 /// How the process ended, set once by the termination handler.
 final class TerminationBox: Sendable {
-    private let state = Locked<String?>(nil)
+    private let state = Mutex<String?>(nil)
 
     func set(_ value: String) { state.withLock { $0 = value } }
     var value: String? { state.withLock { $0 } }
-}
-
-/// A value behind a lock.
-// @unchecked Sendable: every access to `value` holds `lock`.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Guides a tester at a terminal: instructions on stderr, answers typed on stdin, waits as a countdown.
 public struct TerminalPrompter: Prompter {
@@ -94,26 +95,28 @@ public struct TerminalPrompter: Prompter {
 }
 
 /// Resumes a continuation once, from whichever comes first: the line, or a cancellation.
-// @unchecked Sendable: every access holds `lock`.
-private final class LineBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<String?, any Error>?
-    private var early: Result<String?, any Error>?
+private final class LineBox: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<String?, any Error>?
+        var early: Result<String?, any Error>?
+    }
+
+    private let state = Mutex(State())
 
     func install(_ continuation: CheckedContinuation<String?, any Error>) {
-        let pending = lock.withLock { () -> Result<String?, any Error>? in
-            if let early { return early }
-            self.continuation = continuation
+        let pending = state.withLock { state -> Result<String?, any Error>? in
+            if let early = state.early { return early }
+            state.continuation = continuation
             return nil
         }
         if let pending { continuation.resume(with: pending) }
     }
 
     func resume(_ result: Result<String?, any Error>) {
-        let waiting = lock.withLock { () -> CheckedContinuation<String?, any Error>? in
-            defer { continuation = nil }
-            if continuation == nil, early == nil { early = result }
-            return continuation
+        let waiting = state.withLock { state -> CheckedContinuation<String?, any Error>? in
+            defer { state.continuation = nil }
+            if state.continuation == nil, state.early == nil { state.early = result }
+            return state.continuation
         }
         waiting?.resume(with: result)
     }

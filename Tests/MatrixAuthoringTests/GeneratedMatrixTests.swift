@@ -30,9 +30,6 @@ struct GeneratedMatrixTests {
         let output = try MatrixGenerator.generate(configuration, options: .init(catalogReference: fileName))
         let loaded = MatrixLoader.load(output.bytes, file: "generated.json") { path in
             path == fileName ? .contents(bytes, displayPath: fileName) : .unreadable(reason: "no such file")
-        } checkClock: { text in
-            if case .failure(let problem) = RenewalSchedule.parse(text, storeKitTimeRate: nil) { return problem.message }
-            return nil
         }
         return (loaded.matrix, loaded.diagnostics, output)
     }

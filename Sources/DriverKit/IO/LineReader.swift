@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,7 +39,7 @@ public enum LineReader {
     ///     blocks on its own writes instead of filling this process's memory.
     public static func lines(from fileDescriptor: Int32, maximumLength: Int = DriverProtocol.maximumLineBytes,
                              bufferedBytes: Int = 32 << 20,
-                             onClose: @escaping @Sendable () -> Void = {}) -> AsyncStream<LineEvent> {
+                             onClose: @escaping @Sendable () -> Void = {}) -> LineEvents {
         let (inner, continuation) = AsyncStream.makeStream(of: LineEvent.self, bufferingPolicy: .unbounded)
         let pending = PendingBytes(limit: bufferedBytes)
         BlockingThread.start(name: "matrix-reader") {
@@ -68,20 +69,37 @@ public enum LineReader {
             continuation.finish()
             onClose()
         }
-        let iterator = SharedIterator(inner.makeAsyncIterator())
-        return AsyncStream(unfolding: {
-            let event = await iterator.next()
+        return LineEvents(stream: inner, pending: pending)
+    }
+}
+
+/// The lines a ``LineReader`` reads, for one consumer: taking a line makes room for the reader.
+public struct LineEvents: AsyncSequence, Sendable {
+    public typealias Element = LineEvent
+    let stream: AsyncStream<LineEvent>
+    let pending: PendingBytes
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(base: stream.makeAsyncIterator(), pending: pending)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncStream<LineEvent>.Iterator
+        let pending: PendingBytes
+
+        public mutating func next() async -> LineEvent? {
+            let event = await base.next()
             if let event { pending.remove(event.byteCount) }
             return event
-        })
+        }
     }
 }
 
 /// The bytes of lines read but not yet taken by the consumer, and a wait for room below a limit.
-private final class PendingBytes: @unchecked Sendable {
+final class PendingBytes: Sendable {
     private let condition = NSCondition()
     private let limit: Int
-    private var bytes = 0
+    private let bytes = Atomic<Int>(0)
 
     init(limit: Int) {
         self.limit = limit
@@ -90,34 +108,21 @@ private final class PendingBytes: @unchecked Sendable {
     /// Blocks the reading thread while more than the limit is waiting.
     func waitForRoom() {
         condition.lock()
-        while bytes > limit { condition.wait() }
+        while bytes.load(ordering: .acquiring) > limit { condition.wait() }
         condition.unlock()
     }
 
     func add(_ count: Int) {
-        condition.lock()
-        bytes += count
-        condition.unlock()
+        bytes.add(count, ordering: .releasing)
     }
 
+    /// Takes `count` bytes off; a reader waiting for room is woken (under the condition's lock, so the wake-up
+    /// cannot fall between its check and its wait).
     func remove(_ count: Int) {
+        bytes.subtract(count, ordering: .releasing)
         condition.lock()
-        bytes -= count
         condition.signal()
         condition.unlock()
-    }
-}
-
-/// The one iterator of a stream with one consumer, held where an `AsyncStream(unfolding:)` closure can reach it.
-private final class SharedIterator: @unchecked Sendable {
-    private var base: AsyncStream<LineEvent>.Iterator
-
-    init(_ base: AsyncStream<LineEvent>.Iterator) {
-        self.base = base
-    }
-
-    func next() async -> LineEvent? {
-        await base.next()
     }
 }
 

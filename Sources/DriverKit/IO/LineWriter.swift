@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,7 +15,8 @@ import Darwin
 public final class LineWriter: Sendable {
     private let handle: FileHandle
     private let queue = DispatchQueue(label: "storekit-matrix.line-writer")
-    private let state = WriterState()
+    /// Whether the descriptor is closed, and the write failure that ended the output; touched on `queue`.
+    private let state = Mutex(WriterState())
 
     /// A writer to `handle` (a pipe or a file); ``close()`` closes it.
     public init(_ handle: FileHandle) {
@@ -46,16 +48,19 @@ public final class LineWriter: Sendable {
     /// Closes the descriptor after every queued write (the peer reads end of file).
     public func close() {
         queue.async {
-            guard !self.state.closed else { return }
-            self.state.closed = true
+            guard self.state.withLock({ state in
+                defer { state.closed = true }
+                return !state.closed
+            }) else { return }
             try? self.handle.close()
         }
     }
 
     /// Runs on `queue`.
     private func writeNow(_ bytes: [UInt8]) -> LineWriterError? {
-        if state.closed { return LineWriterError(message: "the output is closed") }
-        if let failure = state.failure { return failure }
+        let (closed, earlier) = state.withLock { ($0.closed, $0.failure) }
+        if closed { return LineWriterError(message: "the output is closed") }
+        if let earlier { return earlier }
         let fd = handle.fileDescriptor
         var offset = 0
         while offset < bytes.count {
@@ -74,14 +79,13 @@ public final class LineWriter: Sendable {
                 continue
             }
             let failure = LineWriterError(message: String(cString: strerror(number)))
-            state.failure = failure
+            state.withLock { $0.failure = failure }
             return failure
         }
         return nil
     }
 
-    // @unchecked Sendable: only touched on the writer's serial queue.
-    private final class WriterState: @unchecked Sendable {
+    private struct WriterState {
         var closed = false
         var failure: LineWriterError?
     }

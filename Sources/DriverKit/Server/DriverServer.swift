@@ -23,7 +23,7 @@ public enum DriverServer {
     /// - Parameters:
     ///   - lines: request lines (see ``LineReader``).
     ///   - write: writes one line (newline included); throws when the output is gone.
-    public static func serve(_ driver: some Driver, lines: AsyncStream<LineEvent>,
+    public static func serve(_ driver: some Driver, lines: some AsyncSequence<LineEvent, Never>,
                              write: @escaping @Sendable ([UInt8]) async throws -> Void) async -> Ending {
         var initialized = false
         for await event in lines {

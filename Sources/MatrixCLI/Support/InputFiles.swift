@@ -46,9 +46,6 @@ package enum InputFiles {
             } catch {
                 return .unreadable(reason: "\(resolved): \(error.reason)")
             }
-        } checkClock: { text in
-            if case .failure(let problem) = RenewalSchedule.parse(text, storeKitTimeRate: nil) { return problem.message }
-            return nil
         }
         return LoadedMatrix(matrix: result.matrix, diagnostics: result.diagnostics, bytes: bytes, catalogBytes: catalogBytes)
     }

@@ -1,18 +1,24 @@
+import Synchronization
 /// Collects diagnostics for one file while a ``JSONValue`` tree is decoded by hand.
 ///
-/// Decoders report every problem and carry on with a best guess, so a user sees all problems at once.
-public final class DiagnosticCollector {
+/// Decoders report every problem and carry on with a best guess, so a user sees all problems at once. A
+/// collector may be shared by decoders on several threads.
+public final class DiagnosticCollector: Sendable {
     /// The file name used in every diagnostic.
     public let file: String?
-    public private(set) var diagnostics: [Diagnostic] = []
+    private let collected = Mutex<[Diagnostic]>([])
 
     public init(file: String?) {
         self.file = file
     }
 
+    /// Every diagnostic reported so far, in the order reported.
+    public var diagnostics: [Diagnostic] { collected.withLock { $0 } }
+
     public func add(_ severity: Diagnostic.Severity, _ code: DiagnosticCode, _ message: String,
                     pointer: String, at location: SourceLocation, hint: String? = nil) {
-        diagnostics.append(Diagnostic(severity, code, message, file: file, pointer: pointer, location: location, hint: hint))
+        let diagnostic = Diagnostic(severity, code, message, file: file, pointer: pointer, location: location, hint: hint)
+        collected.withLock { $0.append(diagnostic) }
     }
 
     public func error(_ code: DiagnosticCode, _ message: String, pointer: String, at location: SourceLocation, hint: String? = nil) {
@@ -24,14 +30,14 @@ public final class DiagnosticCollector {
     }
 
     public func append(contentsOf other: [Diagnostic]) {
-        diagnostics.append(contentsOf: other)
+        collected.withLock { $0.append(contentsOf: other) }
     }
 
     public var hasErrors: Bool { diagnostics.hasErrors }
 }
 
 /// A value in the tree together with its JSON Pointer, the unit that hand-written decoders pass around.
-public struct JSONField {
+public struct JSONField: Sendable {
     public var value: JSONValue
     /// The pointer of the value that contains this one, and this value's key or index in it: the whole pointer
     /// is put together only when asked for (for a diagnostic, or for this value's own members).

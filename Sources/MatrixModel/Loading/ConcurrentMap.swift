@@ -1,34 +1,37 @@
 import Dispatch
 import Foundation
+import Synchronization
 
-extension Array {
+extension Array where Element: Sendable {
     /// `map` over every core: the elements are split into a few chunks per core, each mapped on one thread, and
-    /// the results come back in order.
-    ///
-    /// `transform` is called from several threads at once: it may read state it shares with other calls, never
-    /// write it. Below `minimumCount` elements it runs on the caller's thread alone.
-    func concurrentMap<Result>(minimumCount: Int = 64, _ transform: (Element) -> Result) -> [Result] {
+    /// the results come back in order. Below `minimumCount` elements it runs on the caller's thread alone.
+    func concurrentMap<Result: Sendable>(minimumCount: Int = 64, _ transform: @Sendable (Element) -> Result) -> [Result] {
         let count = self.count
         let cores = ProcessInfo.processInfo.activeProcessorCount
         guard count >= minimumCount, cores > 1 else { return map(transform) }
         let chunks = Swift.min(count, cores * 4)
-        return withoutActuallyEscaping(transform) { transform in
-            [Result](unsafeUninitializedCapacity: count) { buffer, initialized in
-                let shared = UncheckedSendable((elements: self, transform: transform, results: buffer.baseAddress.unsafelyUnwrapped))
-                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                    let (elements, transform, results) = shared.value
-                    for index in chunk * count / chunks ..< (chunk + 1) * count / chunks {
-                        (results + index).initialize(to: transform(elements[index]))
-                    }
-                }
-                initialized = count
-            }
+        let mapped = ChunkResults<Result>(count: chunks)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let results = self[chunk * count / chunks ..< (chunk + 1) * count / chunks].map(transform)
+            mapped.store(results, at: chunk)
         }
+        return mapped.joined()
     }
 }
 
-/// Hands a value to other threads on the promise, made where it is used, that they only read what it shares.
-private struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+/// The results of each chunk of a ``Swift/Array/concurrentMap(minimumCount:_:)``, stored as each chunk ends.
+private final class ChunkResults<Result: Sendable>: Sendable {
+    private let chunks: Mutex<[[Result]]>
+
+    init(count: Int) {
+        chunks = Mutex(Array(repeating: [], count: count))
+    }
+
+    func store(_ results: [Result], at chunk: Int) {
+        chunks.withLock { $0[chunk] = results }
+    }
+
+    func joined() -> [Result] {
+        chunks.withLock { Array($0.joined()) }
+    }
 }

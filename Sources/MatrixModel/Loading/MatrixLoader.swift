@@ -25,31 +25,25 @@ public enum MatrixLoader {
     ///   - bytes: the matrix file, UTF-8 JSON.
     ///   - file: the matrix path as the user named it, for diagnostics.
     ///   - readCatalog: reads the catalog path written in the matrix (relative to the matrix file).
-    ///   - checkClock: says what is wrong with a `store.clock` value, or `nil` when it names a clock; the
-    ///     environments know their clocks, the core does not. Cases are decoded in parallel, so it may be called
-    ///     from several threads at once.
-    public static func load(_ bytes: some Collection<UInt8>, file: String?, readCatalog: (String) -> CatalogFile,
-                            checkClock: @Sendable (String) -> String? = { _ in nil }) -> Result {
+    public static func load(_ bytes: some Collection<UInt8>, file: String?, readCatalog: (String) -> CatalogFile) -> Result {
         let document = JSONReader.read(bytes, file: file)
         guard let root = document.value else { return Result(matrix: nil, diagnostics: document.diagnostics.sortedByLocation) }
         let sink = DiagnosticCollector(file: file)
         sink.append(contentsOf: document.diagnostics)
-        let (matrix, catalogDiagnostics) = withoutActuallyEscaping(readCatalog) { readCatalog in
-            withoutActuallyEscaping(checkClock) { checkClock in
-                var decoder = MatrixDecoder(sink: sink, readCatalog: readCatalog, checkClock: checkClock)
-                return (decoder.decode(JSONField(root, pointer: "")), decoder.catalogDiagnostics)
-            }
-        }
+        var decoder = MatrixDecoder(sink: sink)
+        let matrix = decoder.decode(JSONField(root, pointer: ""), readCatalog: readCatalog)
+        let catalogDiagnostics = decoder.catalogDiagnostics
         let diagnostics = sink.diagnostics + catalogDiagnostics
         return Result(matrix: diagnostics.hasErrors ? nil : matrix, diagnostics: diagnostics.sortedByLocation)
     }
 }
 
 /// The hand-written decoder behind ``MatrixLoader``: decodes and validates in one pass over the tree.
-struct MatrixDecoder {
+///
+/// Cases are decoded in parallel by copies of the decoder, each with a collector of its own, after the sections
+/// they are checked against (catalog, tiers, accounts) are decoded.
+struct MatrixDecoder: Sendable {
     var sink: DiagnosticCollector
-    let readCatalog: (String) -> MatrixLoader.CatalogFile
-    let checkClock: @Sendable (String) -> String?
     var catalogDiagnostics: [Diagnostic] = []
     var catalog = StoreKitConfiguration()
     var catalogKnown = false
@@ -59,14 +53,11 @@ struct MatrixDecoder {
     /// Account aliases, or `nil` when `accounts` is missing or malformed (so aliases are not checked again).
     var accountAliases: [String]?
 
-    init(sink: DiagnosticCollector, readCatalog: @escaping (String) -> MatrixLoader.CatalogFile,
-         checkClock: @escaping @Sendable (String) -> String? = { _ in nil }) {
+    init(sink: DiagnosticCollector) {
         self.sink = sink
-        self.readCatalog = readCatalog
-        self.checkClock = checkClock
     }
 
-    mutating func decode(_ root: JSONField) -> Matrix? {
+    mutating func decode(_ root: JSONField, readCatalog: (String) -> MatrixLoader.CatalogFile) -> Matrix? {
         if let object = root.value.objectValue, object["schemaVersion"] == nil, object["version"] != nil,
            object["products"] != nil || object["subscriptionGroups"] != nil {
             sink.error(.missingField, "this is a StoreKit configuration (.storekit), not a matrix", pointer: "", at: root.location,
@@ -91,7 +82,7 @@ struct MatrixDecoder {
         }
         var catalogPath: String?
         if let catalogField = fields.required("catalog", "a path to a .storekit file, or an inline product list") {
-            catalogPath = decodeCatalog(catalogField)
+            catalogPath = decodeCatalog(catalogField, readCatalog: readCatalog)
         }
         var tiers: [Tier] = []
         if let tiersField = fields.required("tiers", "tier names mapped to the product IDs that grant them") {
@@ -138,7 +129,7 @@ struct MatrixDecoder {
     }
 
     /// Reads the catalog (path or inline object) into `catalog`; returns the path when one was given.
-    mutating func decodeCatalog(_ field: JSONField) -> String? {
+    mutating func decodeCatalog(_ field: JSONField, readCatalog: (String) -> MatrixLoader.CatalogFile) -> String? {
         if field.value.objectValue != nil {
             let inline = DiagnosticCollector(file: sink.file)
             if let configuration = StoreKitConfigurationReader.decode(field, inline, requireVersion: false) {
@@ -294,8 +285,8 @@ struct MatrixDecoder {
         }
         settings.storefront = fields.optional("storefront")?.string(sink)
         if let clockField = fields.optional("clock"), let clock = clockField.string(sink) {
-            if let problem = checkClock(clock) {
-                sink.error(.invalidValue, problem, pointer: clockField.pointer, at: clockField.location)
+            if case .failure(let problem) = RenewalSchedule.parse(clock, storeKitTimeRate: nil) {
+                sink.error(.invalidValue, problem.message, pointer: clockField.pointer, at: clockField.location)
             }
             settings.clock = clock
         }
