@@ -1,34 +1,57 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// The target graph (docs/architecture.md): each target has one job and depends only on targets above it.
-// `scripts/check-imports.py` fails CI when a target imports a module it does not declare here, or declares one
-// it never imports.
+// The target graph (docs/architecture.md): each target has one job, and depends only on targets listed before
+// it. `scripts/check-imports.py` fails CI when a target imports a package module it does not declare below, declares
+// one it never imports, or when this comment and the declarations disagree.
 //
-//   MatrixJSON                        positioned JSON reader, JSON values, writers
-//   AppStoreModels    → MatrixJSON    App Store payloads (transactions, renewal info, notifications)
+//   MatrixJSON        → (nothing)
+//                       positioned JSON reader, JSON values, writers, diagnostics
+//   AppStoreModels    → MatrixJSON
+//                       App Store payloads: transactions, renewal info, notifications
 //   MatrixModel       → MatrixJSON, AppStoreModels
-//                                     matrix, catalog, diagnostics, loading, environments and their facts,
-//                                     evidence records and run manifests, judging
-//   MatrixEngine      → MatrixModel   runner, adapter protocols, shards
-//   StoreSimulator    → MatrixModel, AppStoreModels
-//                                     the App Store on a virtual clock
+//                       matrix, catalog, loading, environments and their facts, evidence records, judging
+//   MatrixEngine      → MatrixJSON, MatrixModel
+//                       runner, adapter protocols, shards
+//   StoreSimulator    → MatrixJSON, AppStoreModels, MatrixModel
+//                       the App Store on a virtual clock; StoreConnection, AppUnderTest
 //   ReferenceApp      → MatrixModel, StoreSimulator
-//                                     the app that follows Apple's guidance, and its known faults
-//   COpenSSL, SignedData              ES256 JWS, X.509 chains, the simulator PKI (libcrypto)
-//   DriverKit         → MatrixModel   the driver protocol, for drivers written in Swift
-//   LocalEnvironment  → MatrixEngine, StoreSimulator, ReferenceApp, SignedData, DriverKit
-//   ExecEnvironment   → MatrixEngine, DriverKit
-//   MatrixPlanning    → MatrixModel, LocalEnvironment
-//   AppStoreAPI       → MatrixModel, AppStoreModels, SignedData
-//   GuidedEnvironment → MatrixEngine, MatrixPlanning, AppStoreAPI
-//   MatrixAuthoring   → MatrixModel   `matrix init`
-//   MatrixComparison  → MatrixModel   `matrix compare`
-//   Reporters         → MatrixModel, MatrixComparison
-//                                     JUnit, Markdown, HTML and JSON reports, rendering only
-//   EvidenceStore     → MatrixEngine, Reporters, SignedData, COpenSSL
-//                                     run directories, evidence writer and reader, archives, verification, merge
-//   MatrixCLI         → everything above; `matrix` is its tiny executable
+//                       the app that follows Apple's guidance, and its known faults
+//   COpenSSL          → (nothing)
+//                       libcrypto
+//   SignedData        → COpenSSL
+//                       ES256 JWS, X.509 chains, the simulator PKI
+//   DriverKit         → MatrixModel
+//                       the driver protocol, for drivers written in Swift
+//   FileIO            → (nothing)
+//                       bounded reads, durable and buffered writes, scratch directories
+//   LocalEnvironment  → MatrixModel, MatrixEngine, StoreSimulator, ReferenceApp, SignedData, AppStoreModels,
+//                       DriverKit
+//                       `local`: the simulator and an app under test, signed evidence
+//   ExecEnvironment   → MatrixModel, MatrixEngine, DriverKit
+//                       `exec`: external driver processes
+//   MatrixPlanning    → MatrixModel, MatrixEngine, LocalEnvironment
+//                       `matrix plan`
+//   AppStoreAPI       → MatrixJSON, MatrixModel, AppStoreModels, SignedData
+//                       App Store Server API and App Store Connect API clients
+//   GuidedEnvironment → MatrixJSON, MatrixModel, MatrixEngine, MatrixPlanning, AppStoreAPI, AppStoreModels
+//                       `sandbox`, `testflight`: a person guided step by step
+//   MatrixAuthoring   → MatrixModel, MatrixJSON
+//                       `matrix init`
+//   MatrixComparison  → MatrixModel
+//                       `matrix compare`
+//   Reporters         → MatrixJSON, MatrixModel, MatrixComparison, FileIO
+//                       JUnit, Markdown, HTML and JSON reports: rendering only
+//   EvidenceStore     → MatrixJSON, MatrixModel, MatrixEngine, FileIO, Reporters, SignedData, COpenSSL
+//                       run directories, evidence writer and reader, archives, verification
+//   MatrixCLI         → MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
+//                       LocalEnvironment, ExecEnvironment, GuidedEnvironment, MatrixPlanning, AppStoreAPI,
+//                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore
+//                       the commands
+//   matrix            → MatrixCLI
+//                       the executable
+//   TestSupport       → MatrixJSON, MatrixModel, MatrixComparison, EvidenceStore
+//                       code shared by the tests
 let package = Package(
     name: "StoreKitMatrix",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -65,30 +88,30 @@ let package = Package(
         .target(name: "EvidenceStore",
                 dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "SignedData", "COpenSSL"]),
         .target(name: "MatrixCLI", dependencies: [
-            "MatrixJSON", "MatrixModel", "MatrixEngine", "StoreSimulator", "ReferenceApp", "SignedData", "DriverKit",
+            "MatrixJSON", "MatrixModel", "MatrixEngine", "ReferenceApp", "SignedData", "DriverKit",
             "LocalEnvironment", "ExecEnvironment", "GuidedEnvironment", "MatrixPlanning", "AppStoreAPI",
             "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore",
         ]),
         .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
-        .target(name: "TestSupport", dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel", "MatrixComparison", "EvidenceStore"]),
+        .target(name: "TestSupport", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "EvidenceStore"]),
 
         .testTarget(name: "MatrixJSONTests", dependencies: ["MatrixJSON", "TestSupport"]),
-        .testTarget(name: "MatrixModelTests", dependencies: ["MatrixModel", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MatrixModelTests", dependencies: ["MatrixModel", "MatrixJSON", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AppStoreModelsTests", dependencies: ["AppStoreModels", "TestSupport"]),
-        .testTarget(name: "MatrixEngineTests", dependencies: ["MatrixEngine", "TestSupport"]),
-        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "LocalEnvironment", "TestSupport"]),
-        .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "TestSupport"]),
-        .testTarget(name: "LocalEnvironmentTests", dependencies: ["LocalEnvironment", "TestSupport"]),
-        .testTarget(name: "ExecEnvironmentTests", dependencies: ["ExecEnvironment", "TestSupport"], exclude: ["Drivers"]),
-        .testTarget(name: "MatrixPlanningTests", dependencies: ["MatrixPlanning", "GuidedEnvironment", "TestSupport"]),
-        .testTarget(name: "GuidedEnvironmentTests", dependencies: ["GuidedEnvironment", "TestSupport"]),
-        .testTarget(name: "AppStoreAPITests", dependencies: ["AppStoreAPI", "GuidedEnvironment", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MatrixAuthoringTests", dependencies: ["MatrixAuthoring", "LocalEnvironment", "TestSupport"]),
-        .testTarget(name: "MatrixComparisonTests", dependencies: ["MatrixComparison", "TestSupport"]),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "EvidenceStoreTests", dependencies: ["EvidenceStore", "LocalEnvironment", "TestSupport"]),
-        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "TestSupport"], exclude: ["SchemaSamples"]),
+        .testTarget(name: "MatrixEngineTests", dependencies: ["MatrixEngine", "MatrixModel", "TestSupport"]),
+        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "TestSupport"]),
+        .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "MatrixModel", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "MatrixModel", "TestSupport"]),
+        .testTarget(name: "LocalEnvironmentTests", dependencies: ["LocalEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "StoreSimulator", "TestSupport"]),
+        .testTarget(name: "ExecEnvironmentTests", dependencies: ["ExecEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "Reporters", "TestSupport"], exclude: ["Drivers"]),
+        .testTarget(name: "MatrixPlanningTests", dependencies: ["MatrixPlanning", "GuidedEnvironment", "MatrixModel", "TestSupport"]),
+        .testTarget(name: "GuidedEnvironmentTests", dependencies: ["GuidedEnvironment", "MatrixEngine"]),
+        .testTarget(name: "AppStoreAPITests", dependencies: ["AppStoreAPI", "GuidedEnvironment", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MatrixAuthoringTests", dependencies: ["MatrixAuthoring", "LocalEnvironment", "MatrixJSON", "MatrixModel", "ReferenceApp", "TestSupport"]),
+        .testTarget(name: "MatrixComparisonTests", dependencies: ["MatrixComparison", "MatrixModel", "TestSupport"]),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EvidenceStore", "FileIO", "MatrixComparison", "MatrixJSON", "MatrixModel", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "EvidenceStoreTests", dependencies: ["EvidenceStore", "FileIO", "MatrixEngine", "MatrixJSON", "MatrixModel", "Reporters", "TestSupport"]),
+        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "EvidenceStore", "MatrixEngine", "MatrixModel", "Reporters", "SignedData", "TestSupport"], exclude: ["SchemaSamples"]),
     ],
     swiftLanguageModes: [.v6]
 )
