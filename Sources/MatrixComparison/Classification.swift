@@ -1,4 +1,4 @@
-/// Where a difference between runs comes from (DESIGN.md §5, docs/compare.md).
+/// Where a difference between runs comes from (docs/compare.md).
 public enum Classification: String, Sendable, Hashable, Codable, CaseIterable {
     /// The step fails or errors in `local`, the reference: the expectation contradicts documented StoreKit
     /// behaviour.

@@ -1,6 +1,6 @@
 import MatrixModel
 
-/// Joins runs on case id and step index and classifies every step whose verdicts differ (DESIGN.md §5).
+/// Joins runs on case id and step index and classifies every step whose verdicts differ (docs/compare.md).
 ///
 /// Pure: it reads no files and keeps no state. The rules are listed in docs/compare.md.
 public enum Comparator {

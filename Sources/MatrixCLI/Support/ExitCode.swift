@@ -1,6 +1,6 @@
 import Foundation
 import EvidenceStore
-/// Exit codes, as DESIGN.md §6 lists them (sysexits.h values where one fits).
+/// Exit codes, as README and docs/architecture.md list them (sysexits.h values where one fits).
 public enum ExitCode: Int32, Sendable {
     /// Every step passed.
     case success = 0

@@ -25,7 +25,7 @@ struct LoadedRun {
     }
 }
 
-/// Reads run directories named on the command line, with the exit codes DESIGN.md §6 gives: 66 when the
+/// Reads run directories named on the command line, with the exit codes of docs/architecture.md: 66 when the
 /// directory or one of its files cannot be read, 65 when it is not a run directory (no `run.json` or
 /// `evidence.jsonl`, a manifest this version cannot read, evidence damaged before its last line).
 enum RunInput {

@@ -1,4 +1,4 @@
-/// What an environment stands for when runs are compared (DESIGN.md §5).
+/// What an environment stands for when runs are compared (docs/compare.md).
 ///
 /// `local` is the reference: the embedded simulator and a reference app that follows Apple's guidance.
 /// `sandbox` and `testflight` are Apple's test environments, `server` is the user's backend, and every other
