@@ -1,7 +1,7 @@
 // libFuzzer harness: bytes a driver process or the runner could write on the driver protocol's pipes, split into
 // lines by LineSplitter in chunks of every size, each line read as a driver's output (DriverOutput.parse, what
 // the runner reads) and as a request (DriverRequest.parse, what a driver built on DriverKit reads). Linked by
-// fuzz/run.sh against Sources/DriverKit and Sources/MatrixCore. The first byte picks the chunk size and the
+// fuzz/run.sh against Sources/DriverKit and the modules below it. The first byte picks the chunk size and the
 // line limit. Any input must give lines, overlong-line reports and parse errors: never a crash or a hang.
 import DriverKit
 import Foundation

@@ -1,5 +1,5 @@
 // libFuzzer harness: text as a compact JWS through JWS.decode and SignedDataVerifier (trusting the simulator's
-// test root), linked by fuzz/run.sh against Sources/SignedData and Sources/MatrixCore. The first byte picks the
+// test root), linked by fuzz/run.sh against Sources/SignedData. The first byte picks the
 // kind of signed data; the rest is the JWS. Any input must verify or throw SignedDataError, never crash or hang.
 import Foundation
 import SignedData

@@ -1,4 +1,4 @@
-// libFuzzer harness: a matrix file through MatrixLoader.load, compiled into one module with Sources/MatrixCore
+// libFuzzer harness: a matrix file through MatrixLoader.load, compiled into one module with Sources/MatrixModel
 // by fuzz/run.sh. Any input must give a matrix or diagnostics: never a crash, a hang or unbounded memory.
 import Foundation
 

@@ -24,7 +24,7 @@ build="fuzz/.build/$target"
 corpus="fuzz/corpus/$target"
 artifacts="fuzz/artifacts/$target"
 mkdir -p "$build" "$corpus" "$artifacts"
-flags=(-O -g -swift-version 6 -parse-as-library -sanitize=fuzzer,address)
+flags=(-O -g -swift-version 6 -parse-as-library -package-name StoreKitMatrix -sanitize=fuzzer,address)
 openssl=(-I Sources/COpenSSL -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap)
 
 # A library module built from a source folder, instrumented like the harness.
@@ -51,8 +51,11 @@ exec 3>&2
 exec 2> >(grep -v "Cannot export local symbol" >&3)
 case "$target" in
     matrix)
-        find Sources/MatrixCore -name '*.swift' | sort > "$build/sources"
-        "$swiftc" "${flags[@]}" -module-name FuzzMatrix -o "$build/fuzzer" fuzz/matrix.swift @"$build/sources"
+        module MatrixJSON Sources/MatrixJSON
+        module AppStoreModels Sources/AppStoreModels
+        find Sources/MatrixModel -name '*.swift' | sort > "$build/sources"
+        "$swiftc" "${flags[@]}" -I "$build" -module-name FuzzMatrix -o "$build/fuzzer" fuzz/matrix.swift @"$build/sources" \
+            "$build/libAppStoreModels.a" "$build/libMatrixJSON.a"
         seed matrices/*.json Tests/MatrixModelTests/Fixtures/*/*.json
         # The release matrix with its catalog inline instead of named.
         python3 - "$corpus/seed-inline-catalog.json" <<'PY'
@@ -65,15 +68,17 @@ PY
         export FUZZ_CATALOG="$PWD/matrices/Products.storekit"
         ;;
     storekit)
-        find Sources/MatrixCore -name '*.swift' | sort > "$build/sources"
-        "$swiftc" "${flags[@]}" -module-name FuzzStoreKit -o "$build/fuzzer" fuzz/storekit.swift @"$build/sources"
+        module MatrixJSON Sources/MatrixJSON
+        module AppStoreModels Sources/AppStoreModels
+        find Sources/MatrixModel -name '*.swift' | sort > "$build/sources"
+        "$swiftc" "${flags[@]}" -I "$build" -module-name FuzzStoreKit -o "$build/fuzzer" fuzz/storekit.swift @"$build/sources" \
+            "$build/libAppStoreModels.a" "$build/libMatrixJSON.a"
         seed matrices/*.storekit Tests/MatrixModelTests/Fixtures/storekit/*.storekit ../shared/fixtures/storekit/*.storekit
         ;;
     jws)
-        module MatrixCore Sources/MatrixCore
         module SignedData Sources/SignedData "${openssl[@]}"
         "$swiftc" "${flags[@]}" "${openssl[@]}" -I "$build" -module-name FuzzJWS -o "$build/fuzzer" fuzz/jws.swift \
-            "$build/libSignedData.a" "$build/libMatrixCore.a" -lcrypto
+            "$build/libSignedData.a" -lcrypto
         # Each seed is a kind selector byte followed by a JWS.
         for file in fuzz/seeds/jws/* Tests/SignedDataTests/Fixtures/mock_signed_data/* Tests/SignedDataTests/Fixtures/xcode/*; do
             for selector in 0 5 10 15; do
@@ -83,10 +88,12 @@ PY
         ;;
     driver)
         [[ -d Sources/DriverKit ]] || { echo "error: Sources/DriverKit is not in this checkout; the driver target needs it" >&2; exit 69; }
-        module MatrixCore Sources/MatrixCore
+        module MatrixJSON Sources/MatrixJSON
+        module AppStoreModels Sources/AppStoreModels
+        module MatrixModel Sources/MatrixModel
         module DriverKit Sources/DriverKit
         "$swiftc" "${flags[@]}" -I "$build" -module-name FuzzDriver -o "$build/fuzzer" fuzz/driver.swift \
-            "$build/libDriverKit.a" "$build/libMatrixCore.a"
+            "$build/libDriverKit.a" "$build/libMatrixModel.a" "$build/libAppStoreModels.a" "$build/libMatrixJSON.a"
         # Each seed is a chunk-size byte followed by lines.
         for file in fuzz/seeds/driver/*; do
             for selector in 0 7 64 127; do

@@ -1,5 +1,5 @@
 // libFuzzer harness: a `.storekit` file through StoreKitConfigurationReader.read, compiled into one module with
-// Sources/MatrixCore by fuzz/run.sh. Any input must give a configuration or diagnostics, never a crash or a hang.
+// Sources/MatrixModel by fuzz/run.sh. Any input must give a configuration or diagnostics, never a crash or a hang.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStoreKit(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
