@@ -59,6 +59,7 @@ let package = Package(
         .executable(name: "matrix", targets: ["matrix"]),
         .library(name: "MatrixModel", targets: ["MatrixModel"]),
         .library(name: "DriverKit", targets: ["DriverKit"]),
+        .library(name: "SimulatedStoreKit", targets: ["SimulatedStoreKit"]),
     ],
     targets: [
         .target(name: "MatrixJSON"),
@@ -66,7 +67,8 @@ let package = Package(
         .target(name: "MatrixModel", dependencies: ["MatrixJSON", "AppStoreModels"]),
         .target(name: "MatrixEngine", dependencies: ["MatrixJSON", "MatrixModel"]),
         .target(name: "StoreSimulator", dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel"]),
-        .target(name: "ReferenceApp", dependencies: ["MatrixModel", "StoreSimulator"]),
+        .target(name: "SimulatedStoreKit", dependencies: ["AppStoreModels", "MatrixModel", "StoreSimulator"]),
+        .target(name: "ReferenceApp", dependencies: ["MatrixModel", "SimulatedStoreKit"]),
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "libcrypto",
@@ -76,7 +78,7 @@ let package = Package(
         .target(name: "DriverKit", dependencies: ["MatrixModel"]),
         .target(name: "FileIO"),
         .target(name: "LocalEnvironment",
-                dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "ReferenceApp", "SignedData", "AppStoreModels", "DriverKit"]),
+                dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "SimulatedStoreKit", "ReferenceApp", "SignedData", "AppStoreModels", "DriverKit"]),
         .target(name: "ExecEnvironment", dependencies: ["MatrixModel", "MatrixEngine", "DriverKit"]),
         .target(name: "MatrixPlanning", dependencies: ["MatrixModel", "MatrixEngine", "LocalEnvironment"]),
         .target(name: "AppStoreAPI", dependencies: ["MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),

@@ -3,6 +3,7 @@ import MatrixEngine
 import MatrixModel
 import ReferenceApp
 import SignedData
+import StoreSimulator
 
 /// The embedded `local` environment: the App Store simulator and the reference app, one fresh instance per
 /// case, every transaction, renewal info and notification signed with the simulator's PKI.

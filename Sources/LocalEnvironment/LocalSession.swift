@@ -2,24 +2,25 @@ import Foundation
 import MatrixEngine
 import MatrixModel
 import ReferenceApp
+import SimulatedStoreKit
 import StoreSimulator
 
-/// Signs App Store payloads as compact JWS; the simulator stays free of cryptography.
-public protocol PayloadSigner: Sendable {
-    /// Signs a JSON payload. - Throws: when signing fails.
-    func sign(_ payload: Data) throws -> String
-}
-
-/// One case running in the embedded environment: a fresh App Store, the accounts' devices, and on each an app
-/// under test (the reference app unless told otherwise). Performs steps and observes what the app and the store
-/// show.
+/// One case running on the embedded App Store: a fresh store, the accounts' devices, and on each an app under
+/// test (the reference app unless told otherwise) that reaches the store through the StoreKit look-alike.
+///
+/// For each step the session plays the App Store's side on the store (renewals, refunds, Ask to Buy answers,
+/// time), asks the app for its side (launch, purchase, restore), delivers what resulted to the running apps'
+/// `Transaction.updates` and waits until they have handled it, then observes the app and the store.
 public final class LocalSession: CaseSession {
     public let matrix: Matrix
     public let matrixCase: MatrixCase
-    public let store: AppStoreSimulator
+    /// The case's store, shared with the apps' StoreKit calls.
+    public let store: SimulatedStore
     /// Installs the app on a device: a new install for the first launch, a reinstall or another device.
-    let install: (StoreConnection) -> any AppUnderTest
+    let install: () -> any AppUnderTest
     let signer: (any PayloadSigner)?
+    /// How long the apps may take to handle what a step delivered to them.
+    let settleLimit: Duration
     /// The device each account currently uses, and the app installed on it.
     var devices: [String: InstalledApp] = [:]
     var deviceCount = 0
@@ -27,25 +28,32 @@ public final class LocalSession: CaseSession {
 
     /// A device with the app installed on it.
     package struct InstalledApp {
-        package var connection: StoreConnection
+        /// StoreKit on the device.
+        package var session: StoreKitSession
         package var app: any AppUnderTest
+        /// Whether the app runs (launched and not quit or killed since).
+        package var running = false
     }
 
     /// - Parameters:
     ///   - install: makes the app under test for a device; by default the reference app with `fault`.
-    ///   - signer: signs transactions, renewal infos and notifications into the evidence; `nil` leaves them out.
+    ///   - signer: signs transactions, renewal infos and notifications into the evidence and for the apps'
+    ///     `jwsRepresentation`; `nil` leaves them out.
+    ///   - settleLimit: how long an app may take to handle the updates of one step before the step errors.
     /// - Throws: ``StoreError`` when an account's starting state cannot be set up.
     public init(matrix: Matrix, matrixCase: MatrixCase, schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox,
-                fault: AppFault? = nil, install: ((StoreConnection) -> any AppUnderTest)? = nil,
-                signer: (any PayloadSigner)? = nil) throws(StoreError) {
+                fault: AppFault? = nil, install: (() -> any AppUnderTest)? = nil, signer: (any PayloadSigner)? = nil,
+                settleLimit: Duration = .seconds(10)) throws(StoreError) {
         self.matrix = matrix
         self.matrixCase = matrixCase
-        self.store = AppStoreSimulator(
+        let simulator = AppStoreSimulator(
             catalog: matrix.catalog,
             configuration: StoreConfiguration(matrix: matrix, case: matrixCase, signedEnvironment: signedEnvironment, schedule: schedule))
-        self.install = install ?? { ReferenceApp(matrix: matrix, store: $0, fault: fault) }
+        try simulator.prepare(Self.accounts(of: matrixCase, in: matrix))
+        self.store = SimulatedStore(simulator, signer: signer)
+        self.install = install ?? { ReferenceApp(matrix: matrix, fault: fault) }
         self.signer = signer
-        try store.prepare(Self.accounts(of: matrixCase, in: matrix))
+        self.settleLimit = settleLimit
     }
 
     /// The accounts a case's store holds: the ones its steps act on, and the families they belong to. Other
@@ -61,6 +69,11 @@ public final class LocalSession: CaseSession {
         }
     }
 
+    /// Runs `body` with the case's store, under its lock.
+    package func withStore<Result: Sendable>(_ body: (AppStoreSimulator) throws -> Result) rethrows -> Result {
+        try store.withStore { simulator in try body(simulator) }
+    }
+
     /// The device `account` uses now (its first device until `switchDevice`), with its app.
     package func device(for account: String) -> InstalledApp {
         if let device = devices[account] { return device }
@@ -70,8 +83,8 @@ public final class LocalSession: CaseSession {
     @discardableResult
     func newDevice(for account: String, name: String) -> InstalledApp {
         deviceCount += 1
-        let connection = StoreConnection(store: store, deviceName: "\(account)/\(name)", account: account)
-        let device = InstalledApp(connection: connection, app: install(connection))
+        let session = StoreKitSession(store: store, deviceName: "\(account)/\(name)", account: account)
+        let device = InstalledApp(session: session, app: install())
         devices[account] = device
         return device
     }
@@ -85,6 +98,8 @@ public final class LocalSession: CaseSession {
             throw error
         } catch let error as SigningFailure {
             throw AdapterError(error.message)
+        } catch let error as AppHarnessError {
+            throw AdapterError(error.message)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -92,14 +107,14 @@ public final class LocalSession: CaseSession {
         }
     }
 
-    public func close() async {}
+    public func close() async {
+        for device in devices.values { device.session.close() }
+    }
 
     func performStep(_ step: Step) async throws -> StepOutcome {
         let account = step.account ?? matrixCase.account
         var device = device(for: account)
-        let startTime = store.now
-        let firstTransaction = store.transactions.count
-        let firstUpdate = store.updateLog.count
+        let (startTime, firstTransaction, firstUpdate) = withStore { ($0.now, $0.transactions.count, $0.updateLog.count) }
         var result: String?
         var message: String?
         var touched: [String] = []
@@ -109,109 +124,167 @@ public final class LocalSession: CaseSession {
         }
         switch step.action {
         case .launch:
-            if device.app.isRunning {
-                throw StoreError("the app is already running on \(device.connection.deviceName); use relaunch")
+            if device.running {
+                throw StoreError("the app is already running on \(device.session.deviceName); use relaunch")
             }
-            try await device.app.launch()
+            try await launch(&device)
         case .relaunch:
-            await device.app.quit()
-            try await device.app.launch()
+            await quit(&device)
+            try await launch(&device)
         case .quit:
-            await device.app.quit()
+            await quit(&device)
         case .reinstall:
-            await device.app.quit()
-            device.connection.discardPendingUpdates()
-            let fresh = InstalledApp(connection: device.connection, app: install(device.connection))
-            devices[account] = fresh
-            device = fresh
-            try await fresh.app.launch()
+            await quit(&device)
+            device.session.discardPendingUpdates()
+            device.app = install()
+            try await launch(&device)
         case .switchDevice:
-            await device.app.quit()
+            await quit(&device)
             newDevice(for: account, name: step.device ?? "device-\(deviceCount + 1)")
         case .purchase:
             guard let product = step.product else { throw StoreError("purchase needs a product") }
-            device.connection.nextPurchaseOutcome = step.outcome ?? .success
-            let report = try await device.app.purchase(AppPurchaseRequest(
-                productID: product, quantity: step.quantity ?? 1, offer: step.offer, appAccountToken: step.appAccountToken,
-                terminate: step.terminate))
+            let report = try await purchase(product, step: step, on: &device)
             result = report.result
             message = report.message
             if let id = report.transactionId { touched.append(id) }
-        case .approveAskToBuy:
-            touched.append(try store.approveAskToBuy(account: account, productID: step.product))
-        case .declineAskToBuy:
-            try store.declineAskToBuy(account: account, productID: step.product)
-        case .resolveIssue:
-            touched.append(try store.resolveIssue(account: account, productID: step.product))
         case .restore:
-            let restore = try await device.app.restore()
-            result = restore.result
-            message = restore.message
-        case .purchaseOutsideApp:
-            touched.append(try store.purchaseOutsideApp(account: account, productID: step.product ?? "", quantity: step.quantity ?? 1,
-                                                        offer: step.offer))
-        case .renew:
-            try store.renew(account: account, productID: step.product, count: step.count ?? 1)
-        case .advanceTime:
-            if let by = step.by {
-                try store.advance(to: by.added(to: store.now))
-            } else if let point = step.to {
-                try store.advance(to: try store.time(of: point, account: account, productID: step.product))
+            let session = device.session
+            let app = device.app
+            let report = try await session.run { try await app.restore() }
+            if let report {
+                (result, message) = (report.result, report.message)
+            } else {
+                let grants = await !session.run { await app.entitledProductIDs() }.isEmpty
+                (result, message) = grants ? ("restored", "Purchases restored") : ("nothingToRestore", "Nothing to restore")
             }
-        case .disableAutoRenew:
-            try store.setAutoRenew(false, account: account, productID: step.product)
-        case .enableAutoRenew:
-            try store.setAutoRenew(true, account: account, productID: step.product)
-        case .expire:
-            try store.expireNow(account: account, productID: step.product)
-        case .failRenewal:
-            try store.failNextRenewal(account: account, productID: step.product, gracePeriod: step.gracePeriod)
-        case .recoverBilling:
-            touched.append(try store.recoverBilling(account: account, productID: step.product))
-        case .refund:
-            touched.append(try store.refund(account: account, productID: step.product ?? "", reason: step.reason ?? 0))
-        case .declineRefund:
-            try store.declineRefund(account: account, productID: step.product ?? "")
-        case .reverseRefund:
-            try store.reverseRefund(account: account, productID: step.product ?? "")
-        case .revokeFamilySharing:
-            try store.revokeFamilySharing(member: account, productID: step.product)
-        case .requestPriceIncrease:
-            try store.requestPriceIncrease(account: account, productID: step.product)
-        case .consentToPriceIncrease:
-            try store.respondToPriceIncrease(consent: true, account: account, productID: step.product)
-        case .declinePriceIncrease:
-            try store.respondToPriceIncrease(consent: false, account: account, productID: step.product)
-        case .removeFromSale:
-            try store.removeFromSale(productID: step.product ?? "")
-        case .observe:
-            break
+        default:
+            touched += try performStoreAction(step, account: account)
         }
+        devices[account] = devices[account].map { current in
+            current.session === device.session ? device : current
+        } ?? device
 
-        // Running apps receive what the step sent through Transaction.updates.
-        for other in devices.values.sorted(by: { $0.connection.deviceName < $1.connection.deviceName }) {
-            other.connection.deliverPendingUpdates()
+        // Running apps receive what the step sent through Transaction.updates and handle it.
+        for other in devices.values.sorted(by: { $0.session.deviceName < $1.session.deviceName }) where other.running {
+            other.session.deliverPendingUpdates()
+            guard await other.session.settle(within: settleLimit) else {
+                throw AdapterError("the app on \(other.session.deviceName) did not finish handling its Transaction.updates within "
+                                   + "\(settleLimit); a listener that never asks for the next update stops the case")
+            }
         }
-        touched += store.transactions[firstTransaction...].map(\.transactionId)
-        touched += store.updateLog[firstUpdate...].filter { $0.account == account }.map(\.transactionId)
-        var seen = Set<String>()
-        touched = touched.filter { seen.insert($0).inserted && store.transaction($0)?.account == account }
-        if message == nil, let limit = store.subscriptions.values.first(where: { $0.account == account && $0.environmentLimit != nil })?.environmentLimit,
-           step.action == .renew || step.action == .advanceTime {
+        for other in devices.values {
+            if let problem = other.session.takeUnboundCalls().first { throw AdapterError(problem) }
+        }
+        let accountTouched = withStore { store in
+            var ids = touched + store.transactions[firstTransaction...].map(\.transactionId)
+            ids += store.updateLog[firstUpdate...].filter { $0.account == account }.map(\.transactionId)
+            var seen = Set<String>()
+            return ids.filter { seen.insert($0).inserted && store.transaction($0)?.account == account }
+        }
+        if message == nil, step.action == .renew || step.action == .advanceTime,
+           let limit = withStore({ store in store.subscriptions.values.first { $0.account == account && $0.environmentLimit != nil }?.environmentLimit }) {
             message = limit
         }
-        if message == nil, !device.app.isRunning, step.action != .quit, step.action != .switchDevice {
+        if message == nil, !device.running, step.action != .quit, step.action != .switchDevice {
             message = "the app is not running"
         }
-        let observation = try await observe(account: account, device: device, result: result, message: message, touched: touched)
-        return .observed(observation, modelledWallTimeMs: store.now - startTime)
+        let observation = try await observe(account: account, device: device, result: result, message: message, touched: accountTouched)
+        return .observed(observation, modelledWallTimeMs: withStore { $0.now } - startTime)
+    }
+
+    /// Launches the device's app, bound to its StoreKit.
+    func launch(_ device: inout InstalledApp) async throws {
+        let app = device.app
+        try await device.session.run { try await app.launch() }
+        device.running = true
+    }
+
+    /// Quits the device's app; its `Transaction.updates` loops end.
+    func quit(_ device: inout InstalledApp) async {
+        let app = device.app
+        if device.running { await device.session.run { await app.quit() } }
+        device.session.endLaunch()
+        device.running = false
+    }
+
+    /// Asks the app to buy `productID`, answered as the step's outcome says.
+    func purchase(_ productID: String, step: Step, on device: inout InstalledApp) async throws -> AppPurchaseReport {
+        let session = device.session
+        let app = device.app
+        session.setNextPurchaseOutcome(step.outcome ?? .success)
+        _ = session.takeLastPurchase()
+        let request = AppPurchaseRequest(productID: productID, quantity: step.quantity ?? 1, offer: step.offer,
+                                         appAccountToken: step.appAccountToken, terminate: step.terminate)
+        let report = try await session.run { try await app.purchase(request) }
+        if report?.terminated == true {
+            session.endLaunch()
+            device.running = false
+        }
+        if let report { return report }
+        guard let record = session.takeLastPurchase() else {
+            throw AppHarnessError("the app did not call Product.purchase(options:) for \(productID)")
+        }
+        return AppPurchaseReport(result: record.result, message: record.message, transactionId: record.transactionId)
+    }
+
+    /// Performs the App Store's side of a step on the store; returns the transactions it made or changed.
+    func performStoreAction(_ step: Step, account: String) throws(StoreError) -> [String] {
+        try store.withStore { store throws(StoreError) -> [String] in
+            switch step.action {
+            case .approveAskToBuy:
+                return [try store.approveAskToBuy(account: account, productID: step.product)]
+            case .declineAskToBuy:
+                try store.declineAskToBuy(account: account, productID: step.product)
+            case .resolveIssue:
+                return [try store.resolveIssue(account: account, productID: step.product)]
+            case .purchaseOutsideApp:
+                return [try store.purchaseOutsideApp(account: account, productID: step.product ?? "", quantity: step.quantity ?? 1,
+                                                     offer: step.offer)]
+            case .renew:
+                try store.renew(account: account, productID: step.product, count: step.count ?? 1)
+            case .advanceTime:
+                if let by = step.by {
+                    try store.advance(to: by.added(to: store.now))
+                } else if let point = step.to {
+                    try store.advance(to: try store.time(of: point, account: account, productID: step.product))
+                }
+            case .disableAutoRenew:
+                try store.setAutoRenew(false, account: account, productID: step.product)
+            case .enableAutoRenew:
+                try store.setAutoRenew(true, account: account, productID: step.product)
+            case .expire:
+                try store.expireNow(account: account, productID: step.product)
+            case .failRenewal:
+                try store.failNextRenewal(account: account, productID: step.product, gracePeriod: step.gracePeriod)
+            case .recoverBilling:
+                return [try store.recoverBilling(account: account, productID: step.product)]
+            case .refund:
+                return [try store.refund(account: account, productID: step.product ?? "", reason: step.reason ?? 0)]
+            case .declineRefund:
+                try store.declineRefund(account: account, productID: step.product ?? "")
+            case .reverseRefund:
+                try store.reverseRefund(account: account, productID: step.product ?? "")
+            case .revokeFamilySharing:
+                try store.revokeFamilySharing(member: account, productID: step.product)
+            case .requestPriceIncrease:
+                try store.requestPriceIncrease(account: account, productID: step.product)
+            case .consentToPriceIncrease:
+                try store.respondToPriceIncrease(consent: true, account: account, productID: step.product)
+            case .declinePriceIncrease:
+                try store.respondToPriceIncrease(consent: false, account: account, productID: step.product)
+            case .removeFromSale:
+                try store.removeFromSale(productID: step.product ?? "")
+            case .observe, .launch, .relaunch, .quit, .reinstall, .switchDevice, .purchase, .restore:
+                break
+            }
+            return []
+        }
     }
 
     /// Why the modelled environment cannot perform a step, if it cannot: TestFlight does not simulate billing
     /// problems.
     func environmentLimit(for step: Step) -> String? {
-        let schedule = store.configuration.schedule
-        guard let reason = schedule.billingRetryUnsupportedReason else { return nil }
+        guard let reason = withStore({ $0.configuration.schedule.billingRetryUnsupportedReason }) else { return nil }
         switch step.action {
         case .failRenewal, .recoverBilling:
             return "environment limit: \(reason)"
@@ -223,31 +296,35 @@ public final class LocalSession: CaseSession {
     }
 
     /// What the acting account sees now.
-    func observe(account: String, device: InstalledApp, result: String?, message: String?, touched: [String]) async throws(SigningFailure) -> Observation {
+    func observe(account: String, device: InstalledApp, result: String?, message: String?, touched: [String]) async throws -> Observation {
         let start = notificationCursor[account] ?? 0
-        let all = store.notifications
-        let sent = all[min(start, all.count)...].filter { $0.account == account }
-        notificationCursor[account] = all.count
-        let transactions = matrix.catalog.products.compactMap {
-            store.lastTransaction(account: account, productID: $0.productID)?.observed
+        let (sent, count) = withStore { store in
+            (store.notifications[min(start, store.notifications.count)...].filter { $0.account == account }, store.notifications.count)
         }
-        let signedData = try sign(touched: touched, notifications: sent)
-        let access = matrix.access(for: await device.app.entitledProductIDs()).sorted()
-        let balances = await device.app.balances()
-        return Observation(
-            access: access,
-            entitlements: store.currentEntitlements(account: account).map(\.productId).sorted(),
-            result: result,
-            subscriptionStatus: store.subscriptionStatus(account: account),
-            balance: balances,
-            notifications: sent.map(\.name),
-            renewals: store.renewalCount(account: account),
-            transactions: transactions,
-            renewalInfo: store.renewalInfo(account: account),
-            eligibleForIntroOffer: store.introOfferEligibility(account: account),
-            transactionIds: touched,
-            signedData: signedData,
-            message: message,
-            storeTime: store.now)
+        notificationCursor[account] = count
+        var signedData: [SignedItem] = []
+        if let signer {
+            signedData = try withStore { store in try store.sign(touched: touched, notifications: sent, with: signer) }
+        }
+        let app = device.app
+        let entitled = device.running ? await device.session.run { await app.entitledProductIDs() } : []
+        let balances = await device.session.run { await app.balances() }
+        return withStore { store in
+            Observation(
+                access: matrix.access(for: entitled).sorted(),
+                entitlements: store.currentEntitlements(account: account).map(\.productId).sorted(),
+                result: result,
+                subscriptionStatus: store.subscriptionStatus(account: account),
+                balance: balances,
+                notifications: sent.map(\.name),
+                renewals: store.renewalCount(account: account),
+                transactions: matrix.catalog.products.compactMap { store.lastTransaction(account: account, productID: $0.productID)?.observed },
+                renewalInfo: store.renewalInfo(account: account),
+                eligibleForIntroOffer: store.introOfferEligibility(account: account),
+                transactionIds: touched,
+                signedData: signedData,
+                message: message,
+                storeTime: store.now)
+        }
     }
 }

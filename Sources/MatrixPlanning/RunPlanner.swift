@@ -203,7 +203,9 @@ public enum RunPlanner {
     static func renewalCount(_ step: Step, matrixCase: MatrixCase, session: LocalSession) -> Int? {
         guard step.action == .renew else { return nil }
         let account = step.account ?? matrixCase.account
-        guard let key = try? session.store.subscriptionKey(account: account, productID: step.product) else { return nil }
-        return session.store.subscriptions[key]?.renewalCount
+        return session.withStore { store in
+            guard let key = try? store.subscriptionKey(account: account, productID: step.product) else { return nil }
+            return store.subscriptions[key]?.renewalCount
+        }
     }
 }

@@ -1,3 +1,5 @@
+import SimulatedStoreKit
+
 /// A realistic bug the reference app can be run with (`--app-fault NAME`), so that `matrix score` can show
 /// which bugs a matrix catches. Each stands for a kind of bug teams have shipped.
 public enum AppFault: String, Sendable, Hashable, Codable, CaseIterable {

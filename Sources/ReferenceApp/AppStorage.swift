@@ -1,3 +1,5 @@
+import Foundation
+import SimulatedStoreKit
 /// What the reference app keeps on disk: survives relaunch, not reinstall.
 struct AppStorage: Sendable, Hashable {
     /// Consumable balances by name.
@@ -8,9 +10,11 @@ struct AppStorage: Sendable, Hashable {
     var processedTransactionIds: Set<String> = []
     /// Products the app recorded as purchased on this device (faults that keep their own records).
     var recordedPurchases: Set<String> = []
-    /// Expiration dates the app cached per product, ms since 1970 (`cachesExpirationDate` fault).
-    var cachedExpiry: [String: Int64] = [:]
+    /// Expiration dates the app cached per product (`cachesExpirationDate` fault).
+    var cachedExpiry: [String: Date] = [:]
 }
+
+import SimulatedStoreKit
 
 /// The state of the running reference app: gone when it quits.
 struct AppProcess: Sendable, Hashable {
@@ -22,4 +26,6 @@ struct AppProcess: Sendable, Hashable {
     var entitledProducts: Set<String> = []
     /// Products unlocked by a pending purchase (`pendingUnlocks` fault).
     var unlockedWhilePending: Set<String> = []
+    /// The app's products, once loaded.
+    var products: [Product]?
 }

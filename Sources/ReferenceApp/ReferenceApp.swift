@@ -1,36 +1,38 @@
+import Foundation
 import MatrixModel
-import StoreSimulator
+import SimulatedStoreKit
 
-/// An app that follows Apple's guidance for StoreKit 2, optionally with one known bug (``AppFault``).
+/// An app that follows Apple's guidance for StoreKit 2, optionally with one known bug (``AppFault``), written
+/// against StoreKit's API as a team's own app is.
 ///
 /// The reference behaviour:
-/// - a `Transaction.updates` listener starts at launch and receives unfinished transactions first;
+/// - a `Transaction.updates` listener starts at launch; what waits at launch (unfinished transactions first) is
+///   handled before the app's first entitlement check;
 /// - every transaction is verified, then delivered, then finished;
 /// - entitlements come from `Transaction.currentEntitlements` at launch, after every transaction and whenever
 ///   the app shows its state (it also follows subscription status changes), excluding revoked and upgraded
 ///   transactions; a billing grace period grants access, billing retry does not;
 /// - consumables are credited once per transaction ID and never appear in entitlements;
-/// - non-renewing subscriptions expire at purchase date plus the duration the app gives them.
-///
-/// It reaches the store only through its ``StoreConnection``, as a team's own app does through StoreKit.
+/// - non-renewing subscriptions expire at purchase date plus the duration the app gives them;
+/// - dates are compared with the store's clock (``StoreClock``).
 /// Apple: https://developer.apple.com/documentation/storekit/transaction/updates,
 /// https://developer.apple.com/documentation/storekit/transaction/currententitlements,
 /// https://developer.apple.com/documentation/storekit/transaction/finish()
-public final class ReferenceApp: AppUnderTest {
+public actor ReferenceApp: AppUnderTest {
     /// The app's configuration: which products grant which tiers, what consumables credit, how long
     /// non-renewing subscriptions last.
     public let matrix: Matrix
     public let fault: AppFault?
-    let store: StoreConnection
     /// What the app keeps on disk on this device.
     var storage = AppStorage()
     /// The running app, or `nil` when it is not running.
     var process: AppProcess?
+    /// The task that handles `Transaction.updates` while the app runs.
+    var listener: Task<Void, Never>?
 
-    /// Installs the app on the device `store` belongs to.
-    public init(matrix: Matrix, store: StoreConnection, fault: AppFault?) {
+    /// Installs the app (a fresh install: empty storage).
+    public init(matrix: Matrix, fault: AppFault?) {
         self.matrix = matrix
-        self.store = store
         self.fault = fault
     }
 
@@ -40,60 +42,84 @@ public final class ReferenceApp: AppUnderTest {
         case update
     }
 
-    public var isRunning: Bool { process != nil }
-
     // MARK: Lifecycle
 
     /// Starts the app: the updates listener (unless the fault starts it late) and the entitlement check.
     public func launch() async {
         process = AppProcess()
         if fault != .lateUpdatesListener {
-            startListener()
+            await startListener()
         }
         if process != nil, refreshesAtLaunch {
-            refresh()
+            await refresh()
         }
     }
 
     /// Quits the app.
     public func quit() async {
+        stop()
+    }
+
+    /// The process ends: its state and its listener go.
+    func stop() {
         process = nil
-        store.stopListening()
+        listener?.cancel()
+        listener = nil
     }
 
     /// The app's store view opens (purchase or restore): faults that start work there start it now.
-    func openStoreView() {
+    func openStoreView() async {
         guard let process, !process.storeViewOpened else { return }
         self.process?.storeViewOpened = true
         if fault == .lateUpdatesListener {
-            startListener()
-            refresh()
+            await startListener()
+            await refresh()
         }
     }
 
-    /// Starts the updates listener: unfinished transactions arrive first, then what waited for this device.
-    func startListener() {
+    /// Starts the updates listener; what waits for it (unfinished transactions first) is handled before this
+    /// returns, the rest as it arrives.
+    func startListener() async {
         guard let process, !process.listening else { return }
         self.process?.listening = true
-        store.startListening { [weak self] transaction in
-            self?.handle(transaction, source: .update) ?? false
+        var updates = Transaction.updates.makeAsyncIterator()
+        while let update = updates.nextIfReady() {
+            guard await handle(update, source: .update) else { return }
+        }
+        listener = Task { [weak self, updates] in
+            var updates = updates
+            while let update = await updates.next() {
+                guard let self, await self.handle(update, source: .update) else { return }
+            }
         }
     }
 
     // MARK: Purchases and restore
 
     /// Buys a product through the app's store view.
-    public func purchase(_ request: AppPurchaseRequest) async throws(StoreError) -> AppPurchaseReport {
-        guard process != nil else { throw StoreError("the app is not running on \(store.deviceName); add a launch step first") }
-        openStoreView()
-        let result = try store.purchase(productID: request.productID, quantity: request.quantity, offer: request.offer,
-                                        appAccountToken: request.appAccountToken)
+    public func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
+        guard process != nil else { throw AppHarnessError(notRunning) }
+        await openStoreView()
+        guard let product = try await Product.products(for: [request.productID]).first else {
+            throw AppHarnessError("the catalog has no product \"\(request.productID)\"")
+        }
+        let result: Product.PurchaseResult
+        do {
+            result = try await product.purchase(options: request.options)
+        } catch let error as Product.PurchaseError {
+            let detail = error == .productUnavailable ? ": \(request.productID) is not for sale" : ""
+            return AppPurchaseReport(result: "failed", message: error.description + detail)
+        } catch let error as StoreKitError {
+            if case .systemError(let cause) = error { throw cause }
+            return AppPurchaseReport(result: "failed", message: error.description)
+        }
         switch result {
         case .success(let transaction):
+            var terminated = false
             if fault != .ignoresPurchaseResult {
-                _ = handle(transaction, source: .purchaseResult, terminate: request.terminate)
+                terminated = await !handle(transaction, source: .purchaseResult, terminate: request.terminate)
             }
-            return AppPurchaseReport(result: "success", transactionId: transaction.transactionId)
+            return AppPurchaseReport(result: "success", transactionId: String(transaction.unsafePayloadValue.id), terminated: terminated)
         case .userCancelled:
             return AppPurchaseReport(result: "userCancelled")
         case .pending:
@@ -105,65 +131,66 @@ public final class ReferenceApp: AppUnderTest {
                 process?.entitledProducts.insert(request.productID)
             }
             return AppPurchaseReport(result: "pending", message: "Waiting for approval")
-        case .failed(let error):
-            return AppPurchaseReport(result: "failed", message: error)
         }
     }
 
     /// The Restore Purchases button: `AppStore.sync()`, then the entitlement check. With nothing to restore the
     /// app says so; that is neither an error nor a success.
     /// Apple: https://developer.apple.com/documentation/storekit/appstore/sync()
-    public func restore() async throws(StoreError) -> AppRestoreReport {
-        guard process != nil else { throw StoreError("the app is not running on \(store.deviceName); add a launch step first") }
-        openStoreView()
-        store.deliverPendingUpdates()
-        refresh()
+    public func restore() async throws -> AppRestoreReport? {
+        guard process != nil else { throw AppHarnessError(notRunning) }
+        await openStoreView()
+        try await AppStore.sync()
+        await refresh()
         if fault == .restoreReportsSuccess {
             return AppRestoreReport(result: "restored", message: "Purchases restored")
         }
-        let restorable = store.currentEntitlements().filter(grants)
+        let restorable = await verified(Transaction.currentEntitlements).filter { grants($0) }
         return restorable.isEmpty ? AppRestoreReport(result: "nothingToRestore", message: "Nothing to restore")
                                   : AppRestoreReport(result: "restored", message: "Purchases restored")
+    }
+
+    var notRunning: String {
+        let device = StoreKitSession.current?.deviceName ?? "this device"
+        return "the app is not running on \(device); add a launch step first"
     }
 
     // MARK: Handling transactions
 
     /// Verifies, delivers and finishes one transaction. Returns false when the app was terminated.
-    @discardableResult
-    func handle(_ transaction: StoreTransaction, source: Source, terminate: TerminationPoint? = nil) -> Bool {
+    func handle(_ result: VerificationResult<Transaction>, source: Source, terminate: TerminationPoint? = nil) async -> Bool {
         guard process != nil else { return false }
-        // The transaction as the store holds it now: a refund or an upgrade may have changed it since it was sent.
-        guard let transaction = store.transaction(transaction.transactionId) else { return true }
-        let transactionId = transaction.transactionId
+        guard case .verified(let transaction) = result else { return true }
+        let transactionId = String(transaction.id)
         if fault == .dropsProcessedTransactionIds {
             if storage.processedTransactionIds.contains(transactionId) { return true }
             storage.processedTransactionIds.insert(transactionId)
         }
-        if fault == .ignoresFamilySharing, transaction.inAppOwnershipType == "FAMILY_SHARED" {
-            store.finish(transaction)
+        if fault == .ignoresFamilySharing, transaction.ownershipType == .familyShared {
+            await transaction.finish()
             return true
         }
-        if transaction.isRevoked || transaction.isUpgraded {
+        let revoked = transaction.revocationDate != nil
+        if revoked || transaction.isUpgraded {
             // Revoked or replaced: nothing to deliver; finish and re-check entitlements.
-            store.finish(transaction)
-            if transaction.isRevoked { storage.recordedPurchases.remove(transaction.productId) }
-            afterTransaction(transaction, source: source)
+            await transaction.finish()
+            if revoked { storage.recordedPurchases.remove(transaction.productID) }
+            await afterTransaction(transaction, source: source)
             return true
         }
         var order: [HandlingStep] = fault == .finishBeforeDelivery ? [.finish, .deliver] : [.deliver, .finish]
         if fault == .consumablesNeverFinished, transaction.productType == .consumable { order = [.deliver] }
         for operation in order {
             if (operation == .deliver && terminate == .beforeDelivery) || (operation == .finish && terminate == .beforeFinish) {
-                process = nil
-                store.stopListening()
+                stop()
                 return false
             }
             switch operation {
             case .deliver: deliver(transaction, source: source)
-            case .finish: store.finish(transaction)
+            case .finish: await transaction.finish()
             }
         }
-        afterTransaction(transaction, source: source)
+        await afterTransaction(transaction, source: source)
         return true
     }
 
@@ -173,32 +200,35 @@ public final class ReferenceApp: AppUnderTest {
     }
 
     /// Delivers the content of a verified transaction.
-    func deliver(_ transaction: StoreTransaction, source: Source) {
+    func deliver(_ transaction: Transaction, source: Source) {
         if transaction.productType == .consumable {
-            guard let spec = matrix.consumables[transaction.productId] else { return }
+            guard let spec = matrix.consumables[transaction.productID] else { return }
+            let transactionId = String(transaction.id)
             let perEvent = fault == .creditsConsumablePerEvent || fault == .consumablesNeverFinished
-            if perEvent || !storage.creditedTransactionIds.contains(transaction.transactionId) {
-                storage.balances[spec.balance, default: 0] += spec.amount * transaction.quantity
-                storage.creditedTransactionIds.insert(transaction.transactionId)
+            if perEvent || !storage.creditedTransactionIds.contains(transactionId) {
+                storage.balances[spec.balance, default: 0] += spec.amount * transaction.purchasedQuantity
+                storage.creditedTransactionIds.insert(transactionId)
             }
             return
         }
-        storage.recordedPurchases.insert(transaction.productId)
+        storage.recordedPurchases.insert(transaction.productID)
         // The cachesExpirationDate fault caches the date only from its own purchases, missing renewals.
-        if let expires = transaction.expiresDate, fault != .cachesExpirationDate || source == .purchaseResult {
-            storage.cachedExpiry[transaction.productId] = expires
+        if let expires = transaction.expirationDate, fault != .cachesExpirationDate || source == .purchaseResult {
+            storage.cachedExpiry[transaction.productID] = expires
         }
     }
 
-    func afterTransaction(_ transaction: StoreTransaction, source: Source) {
+    func afterTransaction(_ transaction: Transaction, source: Source) async {
         guard let process else { return }
         switch fault {
         case .entitlementsReadOnceAtLaunch:
-            if transaction.productType != .consumable, !transaction.isRevoked { self.process?.entitledProducts.insert(transaction.productId) }
+            if transaction.productType != .consumable, transaction.revocationDate == nil {
+                self.process?.entitledProducts.insert(transaction.productID)
+            }
         case .lateUpdatesListener where !process.storeViewOpened:
             break
         default:
-            refresh()
+            await refresh()
         }
     }
 
@@ -212,7 +242,7 @@ public final class ReferenceApp: AppUnderTest {
     /// app's own event handling do not.
     public func entitledProductIDs() async -> Set<String> {
         guard let process else { return [] }
-        if refreshesOnDisplay(process) { refresh() }
+        if refreshesOnDisplay(process) { await refresh() }
         return self.process?.entitledProducts ?? []
     }
 
@@ -231,49 +261,71 @@ public final class ReferenceApp: AppUnderTest {
         }
     }
 
+    /// The verified transactions of a sequence.
+    func verified(_ transactions: Transaction.Transactions) async -> [Transaction] {
+        var result: [Transaction] = []
+        for await item in transactions {
+            if case .verified(let transaction) = item { result.append(transaction) }
+        }
+        return result
+    }
+
+    /// The app's products, as StoreKit describes them (loaded once a launch).
+    func products() async -> [Product] {
+        if let loaded = process?.products { return loaded }
+        let loaded = (try? await Product.products(for: matrix.catalog.products.map(\.productID))) ?? []
+        process?.products = loaded
+        return loaded
+    }
+
     /// Re-reads entitlements the way the app (or its fault) does.
-    func refresh() {
+    func refresh() async {
         guard process != nil else { return }
+        let now = StoreClock.now
         var products: Set<String>
         switch fault {
         case .localStorageEntitlements:
             products = storage.recordedPurchases
         default:
-            products = Set(store.currentEntitlements().filter(grants).map(\.productId))
+            products = Set(await verified(Transaction.currentEntitlements).filter { grants($0, now: now) }.map(\.productID))
         }
         switch fault {
         case .grantsBillingRetry:
-            for status in store.subscriptionStatuses() where status.state == .inBillingRetryPeriod {
-                products.insert(status.renewalInfo.productId)
+            for status in await statuses() where status.state == .inBillingRetryPeriod {
+                if case .verified(let info) = status.renewalInfo { products.insert(info.currentProductID) }
             }
         case .keepsUpgradedProduct:
-            let all = store.allTransactions()
-            let statuses = store.subscriptionStatuses()
-            for product in store.catalog.products where all.contains(where: {
-                $0.productId == product.productID && $0.isUpgraded && !$0.isRevoked
+            let all = await verified(Transaction.all)
+            for product in await self.products() where all.contains(where: {
+                $0.productID == product.id && $0.isUpgraded && $0.revocationDate == nil
             }) {
-                if let status = statuses.first(where: { $0.groupID == product.subscriptionGroupID }), status.state.grantsAccess {
-                    products.insert(product.productID)
+                guard let group = product.subscription?.subscriptionGroupID else { continue }
+                if let status = (try? await Product.SubscriptionInfo.status(for: group))?.first,
+                   status.state == .subscribed || status.state == .inGracePeriod {
+                    products.insert(product.id)
                 }
             }
         case .expiredSubscriptionKept:
-            let all = store.allTransactions()
-            for product in store.catalog.products where product.type == .autoRenewable && all.contains(where: {
-                $0.productId == product.productID && !$0.isRevoked && !$0.isUpgraded
+            let all = await verified(Transaction.all)
+            for product in await self.products() where product.type == .autoRenewable && all.contains(where: {
+                $0.productID == product.id && $0.revocationDate == nil && !$0.isUpgraded
             }) {
-                products.insert(product.productID)
+                products.insert(product.id)
             }
         case .cachesExpirationDate:
-            products = products.filter { store.catalog.product($0)?.type != .autoRenewable }
-            for (productID, expires) in storage.cachedExpiry where expires > store.now {
+            let renewable = Set(await self.products().filter { $0.type == .autoRenewable }.map(\.id))
+            products = products.filter { !renewable.contains($0) }
+            for (productID, expires) in storage.cachedExpiry where expires > now {
                 products.insert(productID)
             }
         case .computesExpiryFromCalendar:
-            products = products.filter { store.catalog.product($0)?.type != .autoRenewable }
-            for status in store.subscriptionStatuses() where status.state != .revoked {
-                let latest = status.transaction
-                guard !latest.isRevoked, let period = store.catalog.product(latest.productId)?.recurringSubscriptionPeriod else { continue }
-                if period.added(to: latest.purchaseDate) > store.now { products.insert(latest.productId) }
+            let catalog = await self.products()
+            let renewable = Set(catalog.filter { $0.type == .autoRenewable }.map(\.id))
+            products = products.filter { !renewable.contains($0) }
+            for status in await statuses() where status.state != .revoked {
+                guard case .verified(let latest) = status.transaction, latest.revocationDate == nil,
+                      let period = catalog.first(where: { $0.id == latest.productID })?.subscription?.subscriptionPeriod else { continue }
+                if period.added(to: latest.purchaseDate) > now { products.insert(latest.productID) }
             }
         case .pendingUnlocks:
             products.formUnion(process?.unlockedWhilePending ?? [])
@@ -287,19 +339,50 @@ public final class ReferenceApp: AppUnderTest {
         }
     }
 
+    /// The statuses of every subscription group of the app's products.
+    func statuses() async -> [Product.SubscriptionInfo.Status] {
+        var groups: [String] = []
+        for product in await products() {
+            if let group = product.subscription?.subscriptionGroupID, !groups.contains(group) { groups.append(group) }
+        }
+        var result: [Product.SubscriptionInfo.Status] = []
+        for group in groups { result += (try? await Product.SubscriptionInfo.status(for: group)) ?? [] }
+        return result
+    }
+
     /// Whether the app grants access for an entitlement: its own expiry for non-renewing subscriptions, and
     /// the faults that filter entitlements.
-    func grants(_ transaction: StoreTransaction) -> Bool {
-        if fault == .ignoresFamilySharing, transaction.inAppOwnershipType == "FAMILY_SHARED" { return false }
+    nonisolated func grants(_ transaction: Transaction, now: Date = StoreClock.now) -> Bool {
+        if fault == .ignoresFamilySharing, transaction.ownershipType == .familyShared { return false }
         switch transaction.productType {
         case .nonRenewable:
-            guard fault != .nonRenewingNeverExpires, let spec = matrix.nonRenewing[transaction.productId] else { return true }
-            return spec.duration.added(to: transaction.purchaseDate) > store.now
+            guard fault != .nonRenewingNeverExpires, let spec = matrix.nonRenewing[transaction.productID] else { return true }
+            return spec.duration.added(to: transaction.purchaseDate) > now
         case .autoRenewable:
-            if fault == .deniesGracePeriod, let expires = transaction.expiresDate { return expires > store.now }
+            if fault == .deniesGracePeriod, let expires = transaction.expirationDate { return expires > now }
             return true
-        case .nonConsumable, .consumable:
+        default:
             return true
         }
+    }
+}
+
+extension ISO8601Duration {
+    /// `date` plus this duration, in UTC calendar arithmetic (``added(to:)`` on ms since 1970).
+    func added(to date: Date) -> Date {
+        Date(timeIntervalSince1970: Double(added(to: Int64((date.timeIntervalSince1970 * 1000).rounded()))) / 1000)
+    }
+}
+
+extension Product.SubscriptionPeriod {
+    /// `date` plus one period, in UTC calendar arithmetic.
+    func added(to date: Date) -> Date {
+        let duration: ISO8601Duration? = switch unit {
+        case .day: ISO8601Duration("P\(value)D")
+        case .week: ISO8601Duration("P\(value)W")
+        case .month: ISO8601Duration("P\(value)M")
+        case .year: ISO8601Duration("P\(value)Y")
+        }
+        return duration?.added(to: date) ?? date
     }
 }

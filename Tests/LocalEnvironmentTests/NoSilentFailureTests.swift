@@ -40,9 +40,9 @@ struct NoSilentFailureTests {
         let session = try LocalSession(matrix: matrix, matrixCase: matrixCase)
         _ = try await session.perform(Step(action: .launch), index: 0)
         _ = try await session.perform(Step(action: .purchase, product: ExampleMatrix.monthly), index: 1)
-        let key = try session.store.subscriptionKey(account: "a", productID: ExampleMatrix.monthly)
+        let key = try session.withStore { try $0.subscriptionKey(account: "a", productID: ExampleMatrix.monthly) }
         // The product the subscription renews to disappears from the catalog.
-        session.store.subscriptions[key]?.autoRenewProductId = "com.example.gone"
+        session.withStore { $0.subscriptions[key]?.autoRenewProductId = "com.example.gone" }
         let error = await #expect(throws: AdapterError.self) {
             _ = try await session.perform(Step(action: .renew, product: ExampleMatrix.monthly), index: 2)
         }

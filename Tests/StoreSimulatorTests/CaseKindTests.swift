@@ -1,5 +1,6 @@
 import Testing
 import MatrixModel
+import SimulatedStoreKit
 import TestSupport
 
 /// The access sequence of each case kind in the embedded environment, by Apple's documented rules.
@@ -24,7 +25,7 @@ struct CaseKindTests {
         #expect(observed.result == "userCancelled")
         #expect(observed.access == [])
         #expect(observed.notifications == [])
-        #expect(h.store.transactions.isEmpty)
+        #expect(h.store { $0.transactions.isEmpty })
     }
 
     // Apple: https://developer.apple.com/documentation/storekit/product/purchaseresult/pending
@@ -38,7 +39,7 @@ struct CaseKindTests {
         let approval = try await approved.step(.approveAskToBuy, pro)
         #expect(approval.access == ["pro"])
         #expect(approval.notifications == ["ONE_TIME_CHARGE"])
-        #expect(approved.store.unfinishedTransactions(account: "a").isEmpty, "the listener finishes the approved transaction")
+        #expect(approved.store { $0.unfinishedTransactions(account: "a").isEmpty }, "the listener finishes the approved transaction")
 
         let declined = try Harness(store: StoreSettings(askToBuy: true))
         _ = try await declined.step(.launch)
@@ -46,7 +47,7 @@ struct CaseKindTests {
         let decline = try await declined.step(.declineAskToBuy, pro)
         #expect(decline.access == [])
         #expect(decline.notifications == [])
-        #expect(declined.store.transactions.isEmpty)
+        #expect(declined.store { $0.transactions.isEmpty })
     }
 
     // Apple: https://developer.apple.com/documentation/storekit/appstore/sync()
@@ -185,7 +186,7 @@ struct CaseKindTests {
         #expect(second.balance["coins"] == 200)
         #expect(relaunched.balance["coins"] == 200)
         #expect(relaunched.entitlements == [])
-        #expect(h.store.allTransactions(account: "a").isEmpty, "finished consumables leave Transaction.all")
+        #expect(h.store { $0.allTransactions(account: "a").isEmpty }, "finished consumables leave Transaction.all")
     }
 
     // Apple: https://developer.apple.com/documentation/storekit/transaction/expirationdate (nil for non-renewing)

@@ -19,7 +19,10 @@ final class Harness {
         session = try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: schedule, fault: fault)
     }
 
-    var store: AppStoreSimulator { session.store }
+    /// Reads or changes the case's store, under its lock.
+    func store<Result: Sendable>(_ body: (AppStoreSimulator) throws -> Result) rethrows -> Result {
+        try session.withStore(body)
+    }
 
     /// Performs a step and returns what was observed; a skipped step is a test failure.
     @discardableResult

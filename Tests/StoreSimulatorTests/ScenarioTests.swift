@@ -36,7 +36,7 @@ struct ScenarioTests {
         let refunded = try await h.step(.refund, m)
         #expect(refunded.access == [])
         let expires = try #require(refunded.transactions.first { $0.productId == m }?.expiresDate)
-        #expect(expires > h.store.now, "the period had not ended when access stopped")
+        #expect(expires > h.store { $0.now }, "the period had not ended when access stopped")
     }
 
     @Test("S02: an entitlement set that is never cleared keeps a refunded product until relaunch")
@@ -80,7 +80,7 @@ struct ScenarioTests {
         _ = try await declined.step(.purchase, m)
         let decline = try await declined.step(.declineAskToBuy, m)
         #expect(decline.access == [] && decline.transactionIds == [] && decline.notifications == [])
-        #expect(declined.store.transactions.isEmpty)
+        #expect(declined.store { $0.transactions.isEmpty })
 
         let approved = try Harness(store: StoreSettings(askToBuy: true))
         _ = try await approved.step(.launch)
@@ -153,9 +153,9 @@ struct ScenarioTests {
 
         let gaveUp = try await failed(nil)
         _ = try await gaveUp.step(.advanceTime, m) { $0.to = .expiration }
-        let start = gaveUp.store.now
+        let start = gaveUp.store { $0.now }
         let expired = try await gaveUp.step(.advanceTime, m) { $0.to = .billingRetryEnd }
-        #expect(gaveUp.store.now - start == 60 * 86_400_000)
+        #expect(gaveUp.store { $0.now } - start == 60 * 86_400_000)
         #expect(expired.access == [] && expired.subscriptionStatus[ExampleMatrix.groupName] == "expired")
         #expect(expired.renewalInfo[ExampleMatrix.groupName]?.expirationIntent == 2)
 
@@ -198,7 +198,7 @@ struct ScenarioTests {
             balances.append(try await h.step(.purchase, c).balance["coins"])
             balances.append(try await h.step(.purchase, c).balance["coins"])
             balances.append(try await h.step(.relaunch).balance["coins"])
-            if fault == nil { #expect(h.store.unfinishedTransactions(account: "a").isEmpty) }
+            if fault == nil { #expect(h.store { $0.unfinishedTransactions(account: "a").isEmpty }) }
             return balances
         }
         #expect(try await run(nil) == [100, 200, 200])
@@ -226,7 +226,7 @@ struct ScenarioTests {
             let killed = try await h.step(.purchase, c) { $0.terminate = .beforeDelivery }
             let relaunched = try await h.step(.launch)
             let again = try await h.step(.relaunch)
-            if fault == nil { #expect(h.store.unfinishedTransactions(account: "a").isEmpty) }
+            if fault == nil { #expect(h.store { $0.unfinishedTransactions(account: "a").isEmpty }) }
             return [killed.balance["coins"] ?? 0, relaunched.balance["coins"] ?? 0, again.balance["coins"] ?? 0]
         }
         #expect(try await run(nil) == [0, 100, 100])
@@ -356,7 +356,7 @@ struct EnvironmentLimitScenarioTests {
         _ = try await h.step(.launch)
         _ = try await h.step(.purchase, m)
         let renewed = try await h.step(.renew, m) { $0.count = 6 }
-        let chain = h.store.transactions
+        let chain = h.store { $0.transactions }
         #expect(chain.count == 7)
         for (earlier, later) in zip(chain, chain.dropFirst()) {
             #expect(later.purchaseDate - earlier.purchaseDate == 86_400_000)

@@ -3,6 +3,7 @@ import Testing
 @testable import LocalEnvironment
 @testable import MatrixModel
 @testable import SignedData
+@testable import StoreSimulator
 @testable import TestSupport
 
 /// A notification embeds the transaction and renewal info the step signed, not second signatures of them.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MatrixEngine
 import MatrixModel
+import SimulatedStoreKit
 import StoreSimulator
 import TestSupport
 
@@ -87,7 +88,7 @@ struct SubscriptionRulesTests {
         _ = try await h.step(.failRenewal, monthly)
         let grace = try await h.step(.advanceTime, monthly) { $0.to = .expiration }
         let end = try #require(grace.renewalInfo[group]?.gracePeriodExpiresDate)
-        #expect(end - h.store.now == Int64(days) * 86_400_000)
+        #expect(end - h.store { $0.now } == Int64(days) * 86_400_000)
     }
 
     // Apple: https://developer.apple.com/documentation/storekit/reducing-involuntary-subscriber-churn
@@ -97,7 +98,7 @@ struct SubscriptionRulesTests {
         _ = try await subscribed(grace)
         _ = try await grace.step(.failRenewal, monthly)
         _ = try await grace.step(.advanceTime, monthly) { $0.to = .expiration }
-        let failedAt = grace.store.now
+        let failedAt = grace.store { $0.now }
         _ = try await grace.step(.advanceTime) { $0.by = ISO8601Duration(days: 5) }
         let inGrace = try await grace.step(.recoverBilling, monthly)
         let kept = try #require(inGrace.transactions.first { $0.productId == monthly })
@@ -108,7 +109,7 @@ struct SubscriptionRulesTests {
         _ = try await retry.step(.failRenewal, monthly) { $0.gracePeriod = false }
         _ = try await retry.step(.advanceTime, monthly) { $0.to = .expiration }
         _ = try await retry.step(.advanceTime) { $0.by = ISO8601Duration(days: 20) }
-        let recoveredAt = retry.store.now
+        let recoveredAt = retry.store { $0.now }
         let moved = try #require(try await retry.step(.recoverBilling, monthly).transactions.first { $0.productId == monthly })
         #expect(moved.purchaseDate == recoveredAt)
         #expect(moved.expiresDate == ISO8601Duration(months: 1).added(to: recoveredAt))
@@ -196,7 +197,7 @@ struct SubscriptionRulesTests {
         #expect(later.notifications == ["DID_CHANGE_RENEWAL_PREF/DOWNGRADE"])
         #expect(later.renewalInfo["Plans"]?.autoRenewProductId == "basic.yearly")
         _ = try await other.step(.renew, "basic.monthly")
-        #expect(other.store.subscription(account: "a", product: "basic.yearly")?.productId == "basic.yearly")
+        #expect(other.store { $0.subscription(account: "a", product: "basic.yearly")?.productId } == "basic.yearly")
     }
 
     // Apple: https://developer.apple.com/documentation/storekit/implementing-introductory-offers-in-your-app
@@ -206,7 +207,7 @@ struct SubscriptionRulesTests {
         _ = try await h.step(.launch)
         #expect(try await h.step(.observe).eligibleForIntroOffer[group] == true)
         let trial = try await h.step(.purchase, monthly) { $0.offer = "introductory" }
-        let transaction = try #require(h.store.transactions.first)
+        let transaction = try #require(h.store { $0.transactions.first })
         #expect(transaction.offerType == 1 && transaction.price == 0 && transaction.offerDiscountType == "FREE_TRIAL")
         #expect(transaction.expiresDate == ISO8601Duration(weeks: 1).added(to: transaction.purchaseDate))
         #expect(trial.eligibleForIntroOffer[group] == false)
@@ -214,8 +215,8 @@ struct SubscriptionRulesTests {
         #expect(renewed.transactions.first?.offerType == nil, "the trial ends; renewals are at the regular price")
         _ = try await h.step(.expire, monthly)
         _ = try await h.step(.purchase, monthly) { $0.offer = "introductory" }
-        #expect(h.store.transactions.last?.offerType == nil, "no second introductory offer in the group")
-        #expect(h.store.transactions.last?.price == 4990)
+        #expect(h.store { $0.transactions.last?.offerType } == nil, "no second introductory offer in the group")
+        #expect(h.store { $0.transactions.last?.price } == 4990)
     }
 
     // Apple: https://developer.apple.com/documentation/appstoreserverapi/status
@@ -232,7 +233,7 @@ struct SubscriptionRulesTests {
         _ = try await h.step(.expire, monthly)
         let again = try await h.step(.purchase, monthly)
         #expect(again.notifications == ["SUBSCRIBED/RESUBSCRIBE"])
-        #expect(Set(h.store.transactions.map(\.originalTransactionId)).count == 1)
+        #expect(Set(h.store { $0.transactions.map(\.originalTransactionId) }).count == 1)
     }
 
     @Test("moving the clock across more renewals than anyone means is refused quickly instead of exhausting memory")
@@ -244,6 +245,6 @@ struct SubscriptionRulesTests {
             _ = try await h.step(.advanceTime) { $0.by = ISO8601Duration(years: 1_000_000) }
         }
         #expect(Date().timeIntervalSince(start) < 10)
-        #expect(h.store.transactions.count <= AppStoreSimulator.maximumEventsPerAdvance + 1)
+        #expect(h.store { $0.transactions.count } <= AppStoreSimulator.maximumEventsPerAdvance + 1)
     }
 }

@@ -3,6 +3,7 @@ import AppStoreModels
 import MatrixEngine
 import MatrixJSON
 import MatrixModel
+import SimulatedStoreKit
 import StoreSimulator
 import TestSupport
 
@@ -21,8 +22,8 @@ struct TransactionRulesTests {
         _ = try await h.step(.launch)
         let bought = try await h.step(.purchase, monthly)
         let id = try #require(bought.transactionIds.first)
-        let transaction = try #require(h.store.transaction(id))
-        let payload = transaction.payload(bundleId: "com.example.storekitmatrix", environment: "Sandbox", signedDate: h.store.now)
+        let transaction = try #require(h.store { $0.transaction(id) })
+        let payload = transaction.payload(bundleId: "com.example.storekitmatrix", environment: "Sandbox", signedDate: h.store { $0.now })
         #expect(payload.transactionId == id && payload.originalTransactionId == id)
         #expect(payload.type == "Auto-Renewable Subscription")
         #expect(payload.inAppOwnershipType == "PURCHASED")
@@ -44,7 +45,7 @@ struct TransactionRulesTests {
         _ = try await h.step(.launch)
         _ = try await h.step(.purchase, monthly)
         _ = try await h.step(.renew, monthly) { $0.count = 2 }
-        let chain = h.store.transactions
+        let chain = h.store { $0.transactions }
         #expect(chain.count == 3)
         #expect(Set(chain.compactMap(\.webOrderLineItemId)).count == 3)
         #expect(Set(chain.map(\.originalTransactionId)) == [chain[0].transactionId])
@@ -59,7 +60,7 @@ struct TransactionRulesTests {
         _ = try await h.step(.launch)
         let bought = try await h.step(.purchase, coins) { $0.quantity = 3 }
         #expect(bought.balance["coins"] == 300)
-        let transaction = try #require(h.store.transactions.first)
+        let transaction = try #require(h.store { $0.transactions.first })
         #expect(transaction.quantity == 3 && transaction.price == 2970)
     }
 
@@ -71,10 +72,10 @@ struct TransactionRulesTests {
         _ = try await h.step(.quit)
         let outside = try await h.step(.purchaseOutsideApp, coins)
         #expect(outside.balance["coins"] == nil, "the closed app credited nothing")
-        #expect(h.store.unfinishedTransactions(account: "a").count == 1)
+        #expect(h.store { $0.unfinishedTransactions(account: "a").count } == 1)
         let launched = try await h.step(.launch)
         #expect(launched.balance["coins"] == 100)
-        #expect(h.store.unfinishedTransactions(account: "a").isEmpty)
+        #expect(h.store { $0.unfinishedTransactions(account: "a").isEmpty })
     }
 
     @Test("updates do not re-emit a purchase() result on the device that made it; other devices of the account get it")
@@ -83,9 +84,9 @@ struct TransactionRulesTests {
         _ = try await h.step(.launch)
         let bought = try await h.step(.purchase, pro)
         let id = try #require(bought.transactionIds.first)
-        let entries = h.store.updateLog.filter { $0.transactionId == id }
+        let entries = h.store { $0.updateLog.filter { $0.transactionId == id } }
         #expect(entries.count == 1)
-        #expect(entries.first?.excludingDevice == h.session.device(for: "a").connection.deviceName)
+        #expect(entries.first?.excludingDevice == h.session.device(for: "a").session.deviceName)
     }
 
     @Test("unfinished transactions are delivered again at every launch until finished")
@@ -95,7 +96,7 @@ struct TransactionRulesTests {
         #expect(try await h.step(.purchase, coins).balance["coins"] == 100)
         #expect(try await h.step(.relaunch).balance["coins"] == 200)
         #expect(try await h.step(.relaunch).balance["coins"] == 300)
-        #expect(h.store.unfinishedTransactions(account: "a").count == 1)
+        #expect(h.store { $0.unfinishedTransactions(account: "a").count } == 1)
     }
 
     // Apple: https://developer.apple.com/documentation/storekit/transaction/currententitlements
@@ -112,7 +113,7 @@ struct TransactionRulesTests {
         _ = try await h.step(.purchase, ExampleMatrix.yearly)
         observed = try await h.step(.refund, pro)
         #expect(observed.entitlements == [ExampleMatrix.yearly, ExampleMatrix.season].sorted())
-        #expect(h.store.transactions.contains { $0.productId == monthly && $0.isUpgraded })
+        #expect(h.store { $0.transactions.contains { $0.productId == monthly && $0.isUpgraded } })
     }
 
     @Test("currentEntitlements include a subscription in a billing grace period and exclude one in billing retry")
@@ -139,24 +140,24 @@ struct TransactionRulesTests {
         _ = try await h.step(.renew, ExampleMatrix.yearly)
         _ = try await h.step(.purchase, coins) { $0.terminate = .beforeDelivery }
         _ = try await h.step(.launch) { $0.account = "member" }
-        let all = h.store.transactions
+        let all = h.store { $0.transactions }
         #expect(all.contains { $0.account == "member" }, "the member received shared transactions")
         for account in ["org", "member", "nobody"] {
-            #expect(h.store.transactions(account: account).map(\.transactionId)
+            #expect(h.store { $0.transactions(account: account).map(\.transactionId) }
                 == all.filter { $0.account == account }.map(\.transactionId))
-            #expect(h.store.renewalCount(account: account)
+            #expect(h.store { $0.renewalCount(account: account) }
                 == all.filter { $0.account == account && $0.transactionReason == "RENEWAL" }.count)
-            #expect(h.store.unfinishedTransactions(account: account).map(\.transactionId)
+            #expect(h.store { $0.unfinishedTransactions(account: account).map(\.transactionId) }
                 == all.filter { $0.account == account && !$0.finished }.map(\.transactionId))
             for product in [monthly, coins, pro, ExampleMatrix.yearly, "unknown"] {
-                #expect(h.store.lastTransaction(account: account, productID: product)?.transactionId
+                #expect(h.store { $0.lastTransaction(account: account, productID: product)?.transactionId }
                     == all.last { $0.account == account && $0.productId == product }?.transactionId)
-                #expect(h.store.lastTransaction(account: account, productID: product) { !$0.isRevoked }?.transactionId
+                #expect(h.store { $0.lastTransaction(account: account, productID: product) { !$0.isRevoked }?.transactionId }
                     == all.last { $0.account == account && $0.productId == product && !$0.isRevoked }?.transactionId)
             }
         }
-        #expect(h.store.renewalCount(account: "org") == 4)
-        #expect(!h.store.unfinishedTransactions(account: "org").isEmpty, "the coins the app was killed before delivering")
+        #expect(h.store { $0.renewalCount(account: "org") } == 4)
+        #expect(!h.store { $0.unfinishedTransactions(account: "org").isEmpty }, "the coins the app was killed before delivering")
     }
 
     @Test("the clock stops at 9999-12-31T23:59:59.999Z: a step that would pass it errors instead of signing dates no verifier accepts")
@@ -165,10 +166,10 @@ struct TransactionRulesTests {
         _ = try await h.step(.launch)
         _ = try await h.step(.purchase, ExampleMatrix.yearly)
         await #expect(throws: AdapterError.self) { _ = try await h.step(.renew, ExampleMatrix.yearly) { $0.count = 8_000 } }
-        #expect(h.store.now <= AppStoreSimulator.latestTime)
-        #expect(throws: StoreError.self) { try h.store.advance(to: AppStoreSimulator.latestTime + 1) }
-        try h.store.advance(to: AppStoreSimulator.latestTime)
-        #expect(Timestamp.iso8601(milliseconds: h.store.now) == "9999-12-31T23:59:59.999Z")
+        #expect(h.store { $0.now } <= AppStoreSimulator.latestTime)
+        #expect(throws: StoreError.self) { try h.store { try $0.advance(to: AppStoreSimulator.latestTime + 1) } }
+        try h.store { try $0.advance(to: AppStoreSimulator.latestTime) }
+        #expect(Timestamp.iso8601(milliseconds: h.store { $0.now }) == "9999-12-31T23:59:59.999Z")
     }
 
     // Apple: https://developer.apple.com/documentation/storekit/transaction/all
@@ -177,13 +178,13 @@ struct TransactionRulesTests {
         let h = try Harness()
         _ = try await h.step(.launch)
         _ = try await h.step(.purchase, coins) { $0.terminate = .beforeDelivery }
-        #expect(h.store.allTransactions(account: "a").map(\.productId) == [coins], "unfinished consumable listed")
+        #expect(h.store { $0.allTransactions(account: "a").map(\.productId) } == [coins], "unfinished consumable listed")
         _ = try await h.step(.launch)
-        #expect(h.store.allTransactions(account: "a").isEmpty, "finished consumable gone")
+        #expect(h.store { $0.allTransactions(account: "a").isEmpty }, "finished consumable gone")
         _ = try await h.step(.refund, coins)
-        #expect(h.store.allTransactions(account: "a").map(\.productId) == [coins], "refunded consumable listed again")
+        #expect(h.store { $0.allTransactions(account: "a").map(\.productId) } == [coins], "refunded consumable listed again")
 
-        var configuration = h.store.configuration
+        var configuration = h.store { $0.configuration }
         configuration.includeConsumableInAppPurchaseHistory = true
         let history = AppStoreSimulator(catalog: ExampleMatrix.catalog, configuration: configuration)
         _ = try history.purchase(account: "a", productID: coins, device: "d")
@@ -197,8 +198,8 @@ struct TransactionRulesTests {
         _ = try await h.step(.launch)
         _ = try await h.step(.purchase, monthly)
         _ = try await h.step(.renew, monthly) { $0.count = 2 }
-        let latest = try #require(h.store.latestTransaction(account: "a", productID: monthly))
-        #expect(latest.transactionId == h.store.transactions.last?.transactionId)
+        let latest = try #require(h.store { $0.latestTransaction(account: "a", productID: monthly) })
+        #expect(latest.transactionId == h.store { $0.transactions.last?.transactionId })
         #expect(latest.transactionReason == "RENEWAL")
     }
 
@@ -209,7 +210,7 @@ struct TransactionRulesTests {
         _ = try await h.step(.launch)
         let failed = try await h.step(.purchase, pro) { $0.outcome = .failed }
         #expect(failed.result == "failed" && failed.access == [] && failed.notifications == [])
-        #expect(h.store.transactions.isEmpty)
+        #expect(h.store { $0.transactions.isEmpty })
     }
 
     // Apple: https://developer.apple.com/documentation/storekittest/sktestsession/interruptedpurchasesenabled
@@ -219,7 +220,7 @@ struct TransactionRulesTests {
         _ = try await h.step(.launch)
         let interrupted = try await h.step(.purchase, pro) { $0.outcome = .interrupted }
         #expect(interrupted.result == "failed" && interrupted.access == [])
-        #expect(h.store.transactions.isEmpty)
+        #expect(h.store { $0.transactions.isEmpty })
         let resolved = try await h.step(.resolveIssue, pro)
         #expect(resolved.access == ["pro"])
         #expect(resolved.notifications == ["ONE_TIME_CHARGE"])
@@ -234,7 +235,7 @@ struct TransactionRulesTests {
         #expect(try await h.step(.purchase, pro).notifications == [])
         #expect(try await h.step(.declineAskToBuy, pro).notifications == [])
         #expect(try await h.step(.restore).notifications == [])
-        #expect(h.store.notifications.isEmpty)
+        #expect(h.store { $0.notifications.isEmpty })
     }
 
     @Test("a second purchase of an owned non-consumable returns the existing transaction and charges nothing")
@@ -246,6 +247,6 @@ struct TransactionRulesTests {
         #expect(second.result == "success")
         #expect(first.transactionIds == second.transactionIds)
         #expect(second.notifications == [])
-        #expect(h.store.transactions.count == 1)
+        #expect(h.store { $0.transactions.count } == 1)
     }
 }

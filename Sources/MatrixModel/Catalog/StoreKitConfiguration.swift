@@ -118,6 +118,9 @@ public struct CatalogProduct: Sendable, Hashable {
     public var referenceName: String?
     /// The display name of the first `en_US` localization, else the first non-empty one.
     public var displayName: String?
+    /// The description of the first `en_US` localization that has one, else of the first that has one
+    /// (`Product.description`).
+    public var localizedDescription: String?
     /// `displayPrice` as written, a decimal string such as `"4.99"`.
     public var displayPrice: String
     public var familyShareable: Bool

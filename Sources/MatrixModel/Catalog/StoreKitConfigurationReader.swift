@@ -111,7 +111,9 @@ public enum StoreKitConfigurationReader {
         product.referenceName = fields.optional("referenceName")?.value.stringValue
         product.displayPrice = decodePrice(fields.optional("displayPrice")) ?? "0"
         product.familyShareable = fields.optional("familyShareable")?.value.boolValue ?? false
-        product.displayName = displayName(fields.optional("localizations"))
+        let localizations = fields.optional("localizations")
+        product.displayName = localized("displayName", localizations)
+        product.localizedDescription = localized("description", localizations)
         if type == .autoRenewable {
             product.subscriptionGroupID = fields.optional("subscriptionGroupID")?.value.stringValue ?? groupID
             if let level = fields.optional("groupNumber") {
@@ -144,12 +146,14 @@ public enum StoreKitConfigurationReader {
         return field.value.stringValue ?? field.value.numberText
     }
 
-    static func displayName(_ field: JSONField?) -> String? {
+    /// A localized text (`displayName`, `description`) of the first `en_US` localization that has it, else of
+    /// the first one that has it.
+    static func localized(_ key: String, _ field: JSONField?) -> String? {
         guard let localizations = field?.value.arrayValue else { return nil }
         let entries = localizations.compactMap(\.objectValue)
         let named = entries.compactMap { entry -> (String, String)? in
-            guard let name = entry["displayName"]?.stringValue, !name.isEmpty else { return nil }
-            return (entry["locale"]?.stringValue ?? "", name)
+            guard let text = entry[key]?.stringValue, !text.isEmpty else { return nil }
+            return (entry["locale"]?.stringValue ?? "", text)
         }
         return (named.first { $0.0 == "en_US" } ?? named.first).map(\.1)
     }

@@ -83,3 +83,32 @@ extension AppStoreSimulator {
         renewalCounts[account] ?? 0
     }
 }
+
+extension AppStoreSimulator {
+    /// `Product.SubscriptionInfo.status` of every subscription group the account has subscribed in, in group
+    /// order: state, latest transaction and renewal info.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status
+    public func subscriptionStatuses(account: String) -> [StoreSubscriptionStatus] {
+        subscriptions.filter { $0.key.account == account }.sorted { $0.key < $1.key }.compactMap { key, sub in
+            guard let transaction = transaction(sub.latestTransactionId) else { return nil }
+            return StoreSubscriptionStatus(groupID: key.groupID, subscription: sub, transaction: transaction,
+                                           renewalPrice: catalog.product(sub.autoRenewProductId)?.priceMilliunits ?? 0)
+        }
+    }
+}
+
+/// One subscription group's status: its subscription, latest transaction and the price of its next renewal.
+/// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status
+public struct StoreSubscriptionStatus: Sendable, Hashable {
+    /// The subscription group's identifier.
+    public var groupID: String
+    /// The subscription: its state and renewal info.
+    public var subscription: SubscriptionState
+    /// The subscription's latest transaction.
+    public var transaction: StoreTransaction
+    /// The price of the next renewal, milliunits.
+    public var renewalPrice: Int64
+
+    /// `Product.SubscriptionInfo.RenewalState`.
+    public var state: RenewalState { subscription.state }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import MatrixModel
+import StoreSimulator
+
+/// A product of the simulated App Store, as StoreKit 2 describes it: loaded with ``products(for:)``, bought with
+/// ``purchase(options:)``.
+/// Apple: https://developer.apple.com/documentation/storekit/product
+public struct Product: Identifiable, Hashable, Sendable {
+    /// The product identifier.
+    public let id: String
+    /// Consumable, non-consumable, non-renewing or auto-renewable.
+    public let type: ProductType
+    /// The localized name (the `.storekit` file's first `en_US` localization, else its first, else the
+    /// reference name, else the identifier).
+    public let displayName: String
+    /// The localized description; empty when the catalog has none.
+    public let description: String
+    /// The price in the storefront's currency.
+    public let price: Decimal
+    /// The price as the catalog writes it, with the storefront's currency symbol (`$4.99`).
+    public let displayPrice: String
+    /// Whether Family Sharing shares the product.
+    public let isFamilyShareable: Bool
+    /// The subscription's details, for auto-renewable subscriptions.
+    public let subscription: SubscriptionInfo?
+
+    init(_ product: CatalogProduct, catalog: StoreKitConfiguration, currency: String) {
+        id = product.productID
+        type = ProductType(product.type)
+        displayName = product.displayName ?? product.referenceName ?? product.productID
+        description = product.localizedDescription ?? ""
+        price = Self.decimal(milliunits: product.priceMilliunits)
+        displayPrice = Self.displayPrice(product.displayPrice, currency: currency)
+        isFamilyShareable = product.familyShareable
+        subscription = SubscriptionInfo(product, catalog: catalog, currency: currency)
+    }
+
+    /// The products among `identifiers` that the store sells; identifiers it does not know are left out.
+    ///
+    /// - Throws: the ``StoreKitError`` the runner set up for this call (``StoreKitCall/products``), or
+    ///   `StoreKitError.unknown` when no case is bound.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/products(for:)
+    public static func products<Identifiers: Collection>(for identifiers: Identifiers) async throws -> [Product]
+        where Identifiers.Element == String {
+        let session = try StoreKitSession.resolve(for: "Product.products(for:)")
+        try session.checkFailure(.products)
+        let wanted = Array(identifiers)
+        return session.store.withStore { store in
+            let currency = store.configuration.currencyAndStorefrontId.currency
+            var seen = Set<String>()
+            return wanted.compactMap { id in
+                guard seen.insert(id).inserted, let product = store.catalog.product(id) else { return nil }
+                return Product(product, catalog: store.catalog, currency: currency)
+            }
+        }
+    }
+
+    /// The latest transaction that entitles the customer to this product, if one does (the product's entry of
+    /// `Transaction.currentEntitlements`). Deprecated by Apple in favour of ``currentEntitlements``.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/currententitlement
+    public var currentEntitlement: VerificationResult<Transaction>? {
+        get async {
+            await Transaction.currentEntitlement(for: id)
+        }
+    }
+
+    /// The transactions that entitle the customer to this product.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/currententitlements
+    public var currentEntitlements: Transaction.Transactions {
+        Transaction.currentEntitlements(for: id)
+    }
+
+    /// The customer's latest transaction for this product, if any (`Transaction.latest(for:)`).
+    /// Apple: https://developer.apple.com/documentation/storekit/product/latesttransaction
+    public var latestTransaction: VerificationResult<Transaction>? {
+        get async {
+            await Transaction.latest(for: id)
+        }
+    }
+
+    /// `milliunits / 1000` as a decimal, exactly.
+    static func decimal(milliunits: Int64) -> Decimal {
+        Decimal(milliunits) / Decimal(1000)
+    }
+
+    /// A catalog price with its currency, the way StoreKit shows it in the common storefronts.
+    static func displayPrice(_ price: String, currency: String) -> String {
+        let symbols = ["USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CAD": "CA$", "AUD": "A$"]
+        return symbols[currency].map { $0 + price } ?? "\(price) \(currency)"
+    }
+}
+
+extension Product {
+    /// The kind of a product.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/producttype
+    public struct ProductType: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public static let consumable = ProductType(rawValue: "Consumable")
+        public static let nonConsumable = ProductType(rawValue: "Non-Consumable")
+        public static let nonRenewable = ProductType(rawValue: "Non-Renewing Subscription")
+        public static let autoRenewable = ProductType(rawValue: "Auto-Renewable Subscription")
+
+        init(_ type: MatrixModel.ProductType) {
+            self.init(rawValue: type.transactionType)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import MatrixModel
+import StoreSimulator
+
+extension Product.SubscriptionInfo {
+    /// What will happen at a subscription's next renewal, signed by the App Store.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo
+    public struct RenewalInfo: Hashable, Sendable {
+        /// The identifier of the subscription's original purchase.
+        public let originalTransactionID: UInt64
+        /// The product currently in service.
+        public let currentProductID: String
+        /// Whether the subscription renews at the end of its period.
+        public let willAutoRenew: Bool
+        /// The product the next renewal is for (differs after a downgrade or a deferred crossgrade).
+        public let autoRenewPreference: String?
+        /// Why the subscription expired; `nil` while it is active.
+        public let expirationReason: ExpirationReason?
+        /// Whether the App Store is trying to renew after a billing failure.
+        public let isInBillingRetry: Bool
+        /// When the billing grace period ends, while the subscription is in one.
+        public let gracePeriodExpirationDate: Date?
+        /// Whether the customer agreed to a price increase that needs consent.
+        public let priceIncreaseStatus: PriceIncreaseStatus
+        /// When the subscription renews or expires.
+        public let renewalDate: Date?
+        /// The price of the next renewal.
+        public let renewalPrice: Decimal?
+        /// The ISO 4217 currency code of ``renewalPrice``.
+        public let currencyCode: String?
+        /// The start of the latest unbroken run of periods.
+        public let recentSubscriptionStartDate: Date
+        /// When StoreKit signed the renewal info.
+        public let signedDate: Date
+        /// The server environment that signed it.
+        public let environment: AppStore.Environment
+        /// The payload as the App Store signed it, UTF-8 JSON.
+        public let jsonRepresentation: Data
+        let signed: SignedPayload
+
+        init(_ status: StoreSubscriptionStatus, _ context: SnapshotContext, signer: (any PayloadSigner)?) {
+            let sub = status.subscription
+            let info = sub.observedRenewalInfo
+            originalTransactionID = UInt64(sub.originalTransactionId) ?? 0
+            currentProductID = sub.productId
+            willAutoRenew = sub.autoRenewStatus
+            autoRenewPreference = sub.autoRenewProductId
+            expirationReason = sub.expirationIntent.map(ExpirationReason.init(rawValue:))
+            isInBillingRetry = sub.isActive && info.isInBillingRetryPeriod
+            gracePeriodExpirationDate = info.gracePeriodExpiresDate.map(Date.init(milliseconds:))
+            priceIncreaseStatus = switch sub.priceIncreaseStatus {
+            case 0?: .pending
+            case 1?: .agreed
+            default: .noIncreasePending
+            }
+            renewalDate = info.renewalDate.map(Date.init(milliseconds:))
+            renewalPrice = Product.decimal(milliunits: status.renewalPrice)
+            currencyCode = context.currency
+            recentSubscriptionStartDate = Date(milliseconds: sub.recentSubscriptionStartDate)
+            signedDate = Date(milliseconds: context.now)
+            environment = AppStore.Environment(context.environment)
+            let payload = sub.payload(environment: context.environment.rawValue, signedDate: context.now, renewalPrice: status.renewalPrice,
+                                      currency: context.currency).compactJSON
+            jsonRepresentation = Data(payload)
+            signed = SignedPayload(payload, signer: signer)
+        }
+
+        /// Why a subscription expired.
+        /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/expirationreason-swift.struct
+        public struct ExpirationReason: RawRepresentable, Hashable, Sendable {
+            public let rawValue: Int
+            public init(rawValue: Int) { self.rawValue = rawValue }
+
+            public static let autoRenewDisabled = ExpirationReason(rawValue: 1)
+            public static let billingError = ExpirationReason(rawValue: 2)
+            public static let didNotConsentToPriceIncrease = ExpirationReason(rawValue: 3)
+            public static let productUnavailable = ExpirationReason(rawValue: 4)
+            public static let unknown = ExpirationReason(rawValue: 5)
+        }
+
+        /// Whether the customer agreed to a price increase.
+        /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/priceincreasestatus-swift.enum
+        public enum PriceIncreaseStatus: Hashable, Sendable {
+            case noIncreasePending
+            case pending
+            case agreed
+        }
+    }
+}
+
+extension Product.SubscriptionInfo.RenewalInfo: SignedValue {}

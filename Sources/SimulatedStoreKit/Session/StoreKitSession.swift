@@ -1,0 +1,323 @@
+import Foundation
+import Synchronization
+import MatrixModel
+import StoreSimulator
+
+/// StoreKit on one device of a case: what `Product`, `Transaction` and `AppStore` answer while code runs bound
+/// to it.
+///
+/// The runner binds a session around every call into the app (``run(_:)``, a task-local value that child tasks
+/// and `Task {}` inherit). Code that runs outside any binding (a `Task.detached` listener, say) is answered by
+/// the only session of the process that is open, and fails with `StoreKitError.unknown` when several are open
+/// (cases in parallel): start such tasks with `Task {}` to run cases side by side in one process.
+///
+/// A session also carries what the runner sets up for the app's next calls: how the customer answers the
+/// purchase sheet, and a StoreKit error the next call of a kind fails with.
+public final class StoreKitSession: Sendable {
+    /// The case's store.
+    public let store: SimulatedStore
+    /// The device's name, unique in its case.
+    public let deviceName: String
+    /// The account the device is signed in to.
+    public let account: String
+    private let state = Mutex(State())
+
+    struct State {
+        /// How the customer answers the next purchase sheet.
+        var nextPurchaseOutcome: PurchaseOutcome = .success
+        /// The StoreKit error the next call of a kind fails with.
+        var failures: [StoreKitCall: StoreKitFailure] = [:]
+        /// What `Product.purchase(options:)` answered last, for the runner.
+        var lastPurchase: PurchaseRecord?
+        /// The `Transaction.updates` listeners of the app's current launch.
+        var listeners: [UpdatesListener] = []
+        /// Whether a listener of this launch has received what waited for the device.
+        var listenedThisLaunch = false
+        /// Runner waits for the listeners to finish what was delivered to them.
+        var settleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Calls the app made outside any binding while several sessions were open.
+        var unboundCalls: [String] = []
+        var closed = false
+    }
+
+    /// The session code is bound to, if any (see the type's documentation).
+    @TaskLocal public static var current: StoreKitSession?
+
+    /// Sessions that are open, for code that runs outside any binding.
+    private static let open = Mutex<[ObjectIdentifier: WeakSession]>([:])
+
+    /// Opens a session for `deviceName`, signed in to `account`, on `store`.
+    public init(store: SimulatedStore, deviceName: String, account: String) {
+        self.store = store
+        self.deviceName = deviceName
+        self.account = account
+        store.addDevice(deviceName)
+        Self.open.withLock { $0[ObjectIdentifier(self)] = WeakSession(self) }
+    }
+
+    deinit {
+        Self.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+    }
+
+    /// Closes the session: its listeners end, and code outside a binding no longer reaches it.
+    public func close() {
+        endLaunch()
+        state.withLock { $0.closed = true }
+        Self.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+    }
+
+    /// Runs `body` with StoreKit bound to this session.
+    public func run<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        try await Self.$current.withValue(self) { try await body() }
+    }
+
+    /// The session StoreKit calls answer from: the bound one, else the only open one.
+    ///
+    /// - Throws: `StoreKitError.unknown` when no session is bound and none or several are open; each open session
+    ///   records the call so that the runner reports it.
+    static func resolve(for call: String) throws(StoreKitError) -> StoreKitSession {
+        if let current { return current }
+        let sessions = open.withLock { $0.values.compactMap(\.session) }
+        if sessions.count == 1, let only = sessions.first { return only }
+        for session in sessions {
+            session.state.withLock {
+                $0.unboundCalls.append("\(call) was called outside the case's tasks while \(sessions.count) cases ran in this process "
+                    + "(a Task.detached listener?); start it with Task {} or run one case at a time")
+            }
+        }
+        throw StoreKitError.unknown
+    }
+
+    // MARK: What the runner sets up
+
+    /// How the customer answers the next purchase sheet on this device.
+    public func setNextPurchaseOutcome(_ outcome: PurchaseOutcome) {
+        state.withLock { $0.nextPurchaseOutcome = outcome }
+    }
+
+    /// Makes the next call of `call` fail with `failure`.
+    public func failNext(_ call: StoreKitCall, with failure: StoreKitFailure) {
+        state.withLock { $0.failures[call] = failure }
+    }
+
+    /// What the last `Product.purchase(options:)` answered since ``takeLastPurchase()`` was last called.
+    public func takeLastPurchase() -> PurchaseRecord? {
+        state.withLock { state in
+            defer { state.lastPurchase = nil }
+            return state.lastPurchase
+        }
+    }
+
+    /// Calls made outside any binding while several sessions were open, since the last time this was asked.
+    public func takeUnboundCalls() -> [String] {
+        state.withLock { state in
+            defer { state.unboundCalls = [] }
+            return state.unboundCalls
+        }
+    }
+
+    // MARK: What StoreKit calls use
+
+    /// The customer's answer for a purchase starting now (then back to a plain purchase).
+    func takePurchaseOutcome() -> PurchaseOutcome {
+        state.withLock { state in
+            defer { state.nextPurchaseOutcome = .success }
+            return state.nextPurchaseOutcome
+        }
+    }
+
+    /// Throws the failure set up for `call`, once.
+    func checkFailure(_ call: StoreKitCall) throws {
+        guard let failure = state.withLock({ $0.failures.removeValue(forKey: call) }) else { return }
+        throw failure.error
+    }
+
+    func record(_ purchase: PurchaseRecord) {
+        state.withLock { $0.lastPurchase = purchase }
+    }
+
+    /// Whether `Transaction` values handed out now carry a verification failure (``StoreKitFailure/verification``).
+    func takeVerificationFailure() -> VerificationResult<Transaction>.VerificationError? {
+        guard case .verification(let error)? = state.withLock({ $0.failures.removeValue(forKey: .verification) }) else { return nil }
+        return error
+    }
+
+    // MARK: Transaction.updates
+
+    /// Registers a listener of the app's current launch: the account's unfinished transactions arrive first,
+    /// then, for the launch's first listener, what waited for the device, each once.
+    /// Apple: https://developer.apple.com/documentation/storekit/transaction/updates
+    func register(_ listener: UpdatesListener) {
+        let first = state.withLock { state -> Bool? in
+            guard !state.closed else { return nil }
+            state.listeners.append(listener)
+            defer { state.listenedThisLaunch = true }
+            return !state.listenedThisLaunch
+        }
+        guard let first else {
+            listener.end()
+            return
+        }
+        let initial = snapshot { store, updates in
+            var delivered = Set<String>()
+            var items: [StoreTransaction] = []
+            for transaction in store.unfinishedTransactions(account: account) where delivered.insert(transaction.transactionId).inserted {
+                items.append(transaction)
+            }
+            if first {
+                updates.deliveredAtStart = delivered
+                items += Self.pendingEntries(store, &updates, device: deviceName, account: account)
+            }
+            return items
+        }
+        listener.deliver(initial)
+    }
+
+    /// Delivers what arrived for this device since its listeners last received updates, when the app listens:
+    /// renewals, purchases on other devices, Ask to Buy approvals, refunds, revocations. Returns how many.
+    @discardableResult
+    public func deliverPendingUpdates() -> Int {
+        let listeners = state.withLock { $0.listeners }
+        guard !listeners.isEmpty else { return 0 }
+        let items = snapshot { store, updates in
+            Self.pendingEntries(store, &updates, device: deviceName, account: account)
+        }
+        guard !items.isEmpty else { return 0 }
+        for listener in listeners { listener.deliver(items) }
+        return items.count
+    }
+
+    /// The update-log entries for `device` from its cursor on, skipping those its listener received at its start.
+    static func pendingEntries(_ store: AppStoreSimulator, _ updates: inout DeviceUpdates, device: String, account: String) -> [StoreTransaction] {
+        var items: [StoreTransaction] = []
+        while updates.cursor < store.updateLog.count {
+            let entry = store.updateLog[updates.cursor]
+            updates.cursor += 1
+            guard entry.account == account, entry.excludingDevice != device else { continue }
+            if updates.deliveredAtStart.remove(entry.transactionId) != nil { continue }
+            if let transaction = store.transaction(entry.transactionId) { items.append(transaction) }
+        }
+        updates.deliveredAtStart = []
+        return items
+    }
+
+    /// Transactions picked under the store's lock, as StoreKit hands them to the app.
+    private func snapshot(_ pick: (AppStoreSimulator, inout DeviceUpdates) -> [StoreTransaction]) -> [VerificationResult<Transaction>] {
+        let (transactions, context) = store.withDevice(deviceName, account: account) { store, updates in
+            (pick(store, &updates), SnapshotContext(store))
+        }
+        return transactions.map { VerificationResult.verified(Transaction($0, context, signer: store.signer)) }
+    }
+
+    /// Waits until every listener of the current launch has taken what was delivered to it and asked for the
+    /// next update: the app has handled its updates. Returns false when that takes longer than `limit`.
+    public func settle(within limit: Duration = .seconds(10)) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.waitUntilSettled(); return true }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            if !first { self.releaseSettleWaiters() }
+            return first
+        }
+    }
+
+    private func waitUntilSettled() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let settled = state.withLock { state -> Bool in
+                if state.listeners.allSatisfy(\.isIdle) { return true }
+                state.settleWaiters.append(continuation)
+                return false
+            }
+            if settled { continuation.resume() }
+        }
+    }
+
+    private func releaseSettleWaiters() {
+        for waiter in state.withLock({ state in defer { state.settleWaiters = [] }; return state.settleWaiters }) { waiter.resume() }
+    }
+
+    /// A listener has taken everything delivered to it or ended: wakes the runner when all have.
+    func listenerBecameIdle() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard state.listeners.allSatisfy(\.isIdle) else { return [] }
+            defer { state.settleWaiters = [] }
+            return state.settleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The app quit: its listeners end (their `for await` loops finish), and updates wait for the next launch.
+    public func endLaunch() {
+        let listeners = state.withLock { state in
+            defer {
+                state.listeners = []
+                state.listenedThisLaunch = false
+            }
+            return state.listeners
+        }
+        for listener in listeners { listener.end() }
+        store.withDevice(deviceName, account: account) { _, updates in updates.deliveredAtStart = [] }
+        listenerBecameIdle()
+    }
+
+    /// The app was deleted: updates that waited for the device are dropped; its unfinished transactions still
+    /// arrive when a new install's listener starts.
+    public func discardPendingUpdates() {
+        store.withDevice(deviceName, account: account) { store, updates in
+            updates.cursor = store.updateLog.count
+            updates.deliveredAtStart = []
+        }
+    }
+}
+
+/// A session held weakly, for the registry of open sessions.
+private struct WeakSession: Sendable {
+    weak var session: StoreKitSession?
+    init(_ session: StoreKitSession) { self.session = session }
+}
+
+/// What `Product.purchase(options:)` answered, for the runner's evidence.
+public struct PurchaseRecord: Sendable, Hashable {
+    /// `success`, `userCancelled`, `pending` or `failed`.
+    public var result: String
+    /// The transaction, on success.
+    public var transactionId: String?
+    /// The error, when the purchase threw.
+    public var message: String?
+}
+
+/// The StoreKit calls a failure can be set up for.
+public enum StoreKitCall: String, Sendable, Hashable, CaseIterable {
+    /// `Product.products(for:)`.
+    case products
+    /// `Product.purchase(options:)`.
+    case purchase
+    /// `AppStore.sync()`.
+    case sync
+    /// The verification of the transactions StoreKit hands out next.
+    case verification
+}
+
+/// A failure the next StoreKit call of a kind meets, as StoreKitTest's `SKTestSession.setSimulatedError(_:forAPI:)`
+/// sets one up for a `FailableStoreKitAPI` (load products, purchase, App Store sync, verification).
+/// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/setsimulatederror(_:forapi:)
+public enum StoreKitFailure: Sendable, Hashable {
+    /// The call throws this StoreKit error.
+    case storeKit(StoreKitError.Name)
+    /// The purchase throws this `Product.PurchaseError`.
+    case purchase(Product.PurchaseError)
+    /// Transactions handed out are `.unverified` with this error.
+    case verification(VerificationResult<Transaction>.VerificationError)
+
+    var error: any Error {
+        switch self {
+        case .storeKit(let name): name.error
+        case .purchase(let error): error
+        case .verification(let error): error
+        }
+    }
+}

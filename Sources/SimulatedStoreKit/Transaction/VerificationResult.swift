@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import StoreSimulator
+
+/// The result of StoreKit's verification of signed data: verified, or unverified with the reason.
+///
+/// Data the simulated App Store signs is handed out verified: its `jwsRepresentation` is the simulator's ES256
+/// JWS, which `matrix verify` and Apple's own libraries accept with the simulator root. A verification failure
+/// set up by the runner (``StoreKitFailure/verification(_:)``) hands it out unverified, with that error.
+/// Apple: https://developer.apple.com/documentation/storekit/verificationresult
+public enum VerificationResult<SignedType: Sendable>: Sendable {
+    case unverified(SignedType, VerificationError)
+    case verified(SignedType)
+
+    /// Why StoreKit could not verify the data.
+    /// Apple: https://developer.apple.com/documentation/storekit/verificationresult/verificationerror
+    public enum VerificationError: Error, Hashable, Sendable {
+        case revokedCertificate
+        case invalidCertificateChain
+        case invalidDeviceVerification
+        case invalidEncoding
+        case invalidSignature
+        case missingRequiredProperties
+    }
+
+    /// The data, when it was verified.
+    ///
+    /// - Throws: the ``VerificationError`` when it was not.
+    public var payloadValue: SignedType {
+        get throws {
+            switch self {
+            case .verified(let value): return value
+            case .unverified(_, let error): throw error
+            }
+        }
+    }
+
+    /// The data, verified or not.
+    public var unsafePayloadValue: SignedType {
+        switch self {
+        case .verified(let value), .unverified(let value, _): value
+        }
+    }
+
+    /// The compact JWS the data came in.
+    public var jwsRepresentation: String {
+        (unsafePayloadValue as? any SignedValue)?.signed.jws ?? ""
+    }
+
+    /// When the data was signed.
+    public var signedDate: Date {
+        (unsafePayloadValue as? any SignedValue)?.signedDate ?? Date(timeIntervalSince1970: 0)
+    }
+}
+
+extension VerificationResult: Equatable where SignedType: Equatable {}
+extension VerificationResult: Hashable where SignedType: Hashable {}
+
+/// Data the App Store signs: a transaction or a subscription's renewal info.
+protocol SignedValue: Sendable {
+    /// When it was signed.
+    var signedDate: Date { get }
+    /// Its signed form.
+    var signed: SignedPayload { get }
+}
+
+extension Transaction: SignedValue {}
+
+/// A payload and its compact JWS, signed the first time it is asked for.
+final class SignedPayload: Sendable, Hashable {
+    private let payload: [UInt8]
+    private let signer: (any PayloadSigner)?
+    private let cached = Mutex<String?>(nil)
+
+    init(_ payload: [UInt8], signer: (any PayloadSigner)?) {
+        self.payload = payload
+        self.signer = signer
+    }
+
+    /// The compact JWS; an unsigned JWS (`alg` none) when the store signs nothing or signing failed, which no
+    /// verifier accepts.
+    var jws: String {
+        if let jws = cached.withLock({ $0 }) { return jws }
+        let made = (try? signer?.sign(Data(payload))) ?? Self.unsigned(payload)
+        cached.withLock { $0 = $0 ?? made }
+        return cached.withLock { $0 ?? made }
+    }
+
+    /// `{"alg":"none"}.payload.` in base64url: what code that reads `jwsRepresentation` gets when nothing signs.
+    static func unsigned(_ payload: [UInt8]) -> String {
+        func base64URL(_ bytes: [UInt8]) -> String {
+            Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        return base64URL(Array(#"{"alg":"none"}"#.utf8)) + "." + base64URL(payload) + "."
+    }
+
+    static func == (lhs: SignedPayload, rhs: SignedPayload) -> Bool { lhs.payload == rhs.payload }
+    func hash(into hasher: inout Hasher) { hasher.combine(payload) }
+}
