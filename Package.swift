@@ -15,7 +15,9 @@ import PackageDescription
 //                       runner, adapter protocols, shards
 //   StoreSimulator    → MatrixJSON, AppStoreModels, MatrixModel
 //                       the App Store on a virtual clock; StoreConnection, AppUnderTest
-//   ReferenceApp      → MatrixModel, StoreSimulator
+//   SimulatedStoreKit → AppStoreModels, MatrixModel, StoreSimulator
+//                       the StoreKit 2 look-alike: Product, Transaction, AppStore on the simulated store
+//   ReferenceApp      → MatrixModel, SimulatedStoreKit
 //                       the app that follows Apple's guidance, and its known faults
 //   COpenSSL          → (nothing)
 //                       libcrypto
@@ -25,7 +27,7 @@ import PackageDescription
 //                       the driver protocol, for drivers written in Swift
 //   FileIO            → (nothing)
 //                       bounded reads, durable and buffered writes, scratch directories
-//   LocalEnvironment  → MatrixModel, MatrixEngine, StoreSimulator, ReferenceApp, SignedData, AppStoreModels,
+//   LocalEnvironment  → MatrixModel, MatrixEngine, StoreSimulator, SimulatedStoreKit, ReferenceApp, SignedData,
 //                       DriverKit
 //                       `local`: the simulator and an app under test, signed evidence
 //   ExecEnvironment   → MatrixModel, MatrixEngine, DriverKit
@@ -78,7 +80,7 @@ let package = Package(
         .target(name: "DriverKit", dependencies: ["MatrixModel"]),
         .target(name: "FileIO"),
         .target(name: "LocalEnvironment",
-                dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "SimulatedStoreKit", "ReferenceApp", "SignedData", "AppStoreModels", "DriverKit"]),
+                dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
         .target(name: "ExecEnvironment", dependencies: ["MatrixModel", "MatrixEngine", "DriverKit"]),
         .target(name: "MatrixPlanning", dependencies: ["MatrixModel", "MatrixEngine", "LocalEnvironment"]),
         .target(name: "AppStoreAPI", dependencies: ["MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import AppStoreAPI
-@testable import SimulatedStoreKit
 @testable import TestSupport
 
 /// HTTP errors, Apple's error codes, rate limits, retries, timeouts — and no secret in any error.

@@ -3,7 +3,6 @@ import Testing
 @testable import AppStoreAPI
 @testable import MatrixModel
 @testable import SignedData
-@testable import SimulatedStoreKit
 @testable import TestSupport
 
 /// The App Store Server API endpoints against a stub serving Apple's documented bodies, with the signed data

@@ -3,7 +3,6 @@ import Testing
 import GuidedEnvironment
 import MatrixEngine
 import MatrixModel
-import SimulatedStoreKit
 import TestSupport
 
 /// Guided steps cross-checked with the App Store Server API (stubbed, data signed with Apple's test PKI).

@@ -3,7 +3,6 @@ import Testing
 @testable import GuidedEnvironment
 @testable import MatrixModel
 @testable import MatrixPlanning
-@testable import SimulatedStoreKit
 @testable import TestSupport
 
 /// `matrix plan`: the starting state of each case as setup lines, shared accounts, and what the guided run shows.

@@ -1,7 +1,6 @@
 import Testing
 @testable import MatrixModel
 @testable import MatrixPlanning
-@testable import SimulatedStoreKit
 @testable import TestSupport
 
 /// `matrix plan`: waits from Apple's clock tables, environment limits, and the wall time over accounts.

@@ -1,6 +1,5 @@
 import Testing
 import MatrixModel
-import SimulatedStoreKit
 import TestSupport
 
 /// The access sequence of each case kind in the embedded environment, by Apple's documented rules.

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import MatrixEngine
 import MatrixModel
-import SimulatedStoreKit
 import StoreSimulator
 import TestSupport
 

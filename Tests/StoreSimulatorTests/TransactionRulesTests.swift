@@ -3,7 +3,6 @@ import AppStoreModels
 import MatrixEngine
 import MatrixJSON
 import MatrixModel
-import SimulatedStoreKit
 import StoreSimulator
 import TestSupport
 

@@ -1,4 +1,5 @@
 import Foundation
+import AppStoreModels
 import MatrixModel
 import StoreSimulator
 
