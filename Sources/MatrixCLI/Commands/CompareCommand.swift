@@ -1,6 +1,5 @@
 import Foundation
 import MatrixComparison
-import MatrixJSON
 import Reporters
 
 /// `matrix compare RUN_DIR RUN_DIR…`: joins runs on case and step and classifies every difference.
@@ -30,12 +29,7 @@ struct CompareCommand {
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
         guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
         console.quiet = args.has(.quiet)
-        let formatName = args.value(.format) ?? CompareFormat.text.rawValue
-        guard let format = CompareFormat(rawValue: formatName) else {
-            let names = CompareFormat.allCases.map(\.rawValue)
-            let hint = Suggestion.nearest(formatName, among: names).map { "; did you mean \($0)?" } ?? ""
-            throw .usage("--format must be one of \(names.joined(separator: ", ")), not \"\(formatName)\"\(hint)")
-        }
+        let format = try args.choice(.format, as: CompareFormat.self) ?? .text
         guard args.positionals.count >= 2 else {
             throw .usage("compare needs at least two run directories, got \(args.positionals.count)")
         }

@@ -1,7 +1,6 @@
 import Foundation
 import DriverKit
 import LocalEnvironment
-import MatrixJSON
 import ReferenceApp
 
 /// `matrix driver local`: serves the embedded environment over the driver protocol on stdin and stdout.
@@ -47,18 +46,8 @@ struct DriverCommand {
         guard name == Self.local.name, args.positionals.count == 1 else {
             throw .usage(args.positionals.count > 1 ? "driver takes one name, got \(args.positionals.count)" : "unknown driver \"\(name)\"; this version has: \(names)")
         }
-        var fault: AppFault?
-        if let value = args.value(.appFault) {
-            guard let known = AppFault(rawValue: value) else {
-                let hint = Suggestion.nearest(value, among: AppFault.allCases.map(\.rawValue)).map { "; did you mean \($0)?" } ?? ""
-                throw .usage("unknown app fault \"\(value)\"\(hint) (see `matrix faults`)")
-            }
-            fault = known
-        }
-        let signedEnvironment = args.value(.signedEnvironment) ?? "Sandbox"
-        guard ["Sandbox", "Production", "Xcode", "LocalTesting"].contains(signedEnvironment) else {
-            throw .usage("--signed-environment must be Sandbox, Production, Xcode or LocalTesting")
-        }
+        let fault = try args.choice(.appFault, as: AppFault.self)
+        let signedEnvironment = try args.choice(.signedEnvironment) ?? "Sandbox"
         let driver = LocalDriver(signedEnvironment: signedEnvironment, fault: fault, signing: !args.has(.noSigning),
                                  clock: args.value(.clock), version: MatrixCommand.version)
         switch await DriverServer.serveStandardIO(driver) {

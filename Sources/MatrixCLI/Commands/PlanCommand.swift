@@ -1,5 +1,4 @@
 import Foundation
-import MatrixJSON
 import MatrixModel
 import MatrixPlanning
 
@@ -43,14 +42,11 @@ struct PlanCommand {
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to plan)" : "plan takes one MATRIX, got \(args.positionals.count)")
         }
-        guard let envName = args.value(.env) else { throw .usage("missing --env (sandbox, testflight or xcode)") }
-        guard let environment = RunPlanner.Environment(rawValue: envName.lowercased()) else {
-            let hint = Suggestion.nearest(envName, among: RunPlanner.Environment.allCases.map(\.rawValue)).map { "; did you mean \($0)?" } ?? ""
-            throw .usage("--env must be sandbox, testflight or xcode, not \"\(envName)\"\(hint)")
+        guard let environment = try args.choice(.env, as: RunPlanner.Environment.self) else {
+            throw .usage("missing --env (sandbox, testflight or xcode)")
         }
         let accounts = try args.int(.accounts, in: 1...1000) ?? 1
-        let format = args.value(.format) ?? "text"
-        guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }
+        let format = try args.choice(.format) ?? "text"
 
         let (loaded, diagnostics, _) = try InputFiles.loadMatrix(path)
         _ = MatrixCommand.report(diagnostics, on: console)
@@ -60,7 +56,7 @@ struct PlanCommand {
         }
 
         var schedule: RenewalSchedule?
-        if let clock = args.value(.clock) {
+        if let clock = try args.choice(.clock) {
             switch RenewalSchedule.parse(clock, storeKitTimeRate: matrix.catalog.settings.timeRate) {
             case .success(let parsed):
                 guard environment.owns(parsed) else {

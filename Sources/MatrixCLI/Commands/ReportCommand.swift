@@ -1,6 +1,5 @@
 import Foundation
 import FileIO
-import MatrixJSON
 import Reporters
 
 /// `matrix report RUN_DIR`: renders a report of a finished (or interrupted) run again from its `run.json` and
@@ -29,12 +28,7 @@ struct ReportCommand {
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
         guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
         console.quiet = args.has(.quiet)
-        let formatName = args.value(.format) ?? ReportFormat.markdown.rawValue
-        guard let format = ReportFormat(rawValue: formatName) else {
-            let names = ReportFormat.allCases.map(\.rawValue)
-            let hint = Suggestion.nearest(formatName, among: names).map { "; did you mean \($0)?" } ?? ""
-            throw .usage("--format must be one of \(names.joined(separator: ", ")), not \"\(formatName)\"\(hint)")
-        }
+        let format = try args.choice(.format, as: ReportFormat.self) ?? .markdown
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage(args.positionals.isEmpty ? "missing RUN_DIR (a run directory, e.g. reports/local/unspecified/<run-id>)"
                                                   : "report takes one RUN_DIR, got \(args.positionals.count)")

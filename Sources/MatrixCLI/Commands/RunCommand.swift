@@ -5,7 +5,6 @@ import ExecEnvironment
 import GuidedEnvironment
 import LocalEnvironment
 import MatrixEngine
-import MatrixJSON
 import MatrixModel
 import ReferenceApp
 
@@ -121,7 +120,7 @@ struct RunCommand {
             throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to run)" : "run takes one MATRIX, got \(args.positionals.count)")
         }
         let fault = try Self.fault(args.value(.appFault))
-        let signedEnvironment = try Self.signedEnvironment(args.value(.signedEnvironment))
+        let signedEnvironment = try args.choice(.signedEnvironment) ?? "Sandbox"
         var shard: Shard?
         if let text = args.value(.shard) {
             guard let parsed = Shard(text) else { throw .usage("--shard must be K/N with 1 ≤ K ≤ N, e.g. 2/4; got \"\(text)\"") }
@@ -410,31 +409,19 @@ struct RunCommand {
                                  + "testflight (an Xcode test host can drive StoreKit Testing through --env exec, see docs/driver-protocol.md)",
                                  code: .unavailable)
         default:
-            let names = ["local", "exec", "sandbox", "testflight"]
-            let hint = Suggestion.nearest(environment, among: names).map { "; did you mean \($0)?" } ?? ""
-            throw .usage("--env must be one of \(names.joined(separator: ", ")), not \"\(environment)\"\(hint)")
+            throw args.rejection(environment, for: .env)
         }
     }
 
     static func fault(_ name: String?) throws(CommandFailure) -> AppFault? {
         guard let name else { return nil }
-        guard let value = AppFault(rawValue: name) else {
-            let hint = Suggestion.nearest(name, among: AppFault.allCases.map(\.rawValue)).map { "; did you mean \($0)?" } ?? ""
-            throw .usage("unknown app fault \"\(name)\"\(hint) (see `matrix faults`)")
-        }
-        return value
-    }
-
-    static func signedEnvironment(_ text: String?) throws(CommandFailure) -> String {
-        let value = text ?? "Sandbox"
-        guard ["Sandbox", "Production", "Xcode", "LocalTesting"].contains(value) else {
-            throw .usage("--signed-environment must be Sandbox, Production, Xcode or LocalTesting")
-        }
+        guard let value = AppFault(rawValue: name) else { throw Choices.appFaults.rejection(name, for: OptionKey.appFault.name) }
         return value
     }
 
     static func schedule(_ text: String?, matrix: Matrix) throws(CommandFailure) -> RenewalSchedule {
         guard let text else { return .real }
+        guard Choices.clock.match(text) != nil else { throw Choices.clock.rejection(text, for: OptionKey.clock.name) }
         switch RenewalSchedule.parse(text, storeKitTimeRate: matrix.catalog.settings.timeRate) {
         case .success(let parsed): return parsed
         case .failure(let problem): throw .usage("--clock: \(problem.message)")

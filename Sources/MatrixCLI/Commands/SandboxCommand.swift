@@ -200,20 +200,11 @@ struct SandboxCommand {
     }
 
     private func renewalRate(_ args: Arguments) throws(CommandFailure) -> SandboxRenewalRate? {
-        guard let text = args.value(.renewalRate) else { return nil }
-        guard let rate = SandboxRenewalRate(shortName: text) else {
-            throw .usage("--renewal-rate must be 3m, 5m, 15m, 30m or 1h, not \"\(text)\"")
-        }
-        return rate
+        try args.choice(.renewalRate) { SandboxRenewalRate(shortName: $0) }
     }
 
     private func interruptPurchases(_ args: Arguments) throws(CommandFailure) -> Bool? {
-        switch args.value(.interruptPurchases)?.lowercased() {
-        case nil: nil
-        case "on", "true", "yes": true
-        case "off", "false", "no": false
-        case let text?: throw .usage("--interrupt-purchases must be on or off, not \"\(text)\"")
-        }
+        try args.choice(.interruptPurchases).map { $0 == "on" }
     }
 
     private func onOff(_ value: Bool?) -> String {

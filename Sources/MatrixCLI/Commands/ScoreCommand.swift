@@ -29,8 +29,7 @@ struct ScoreCommand {
             throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to score)" : "score takes one MATRIX, got \(args.positionals.count)")
         }
         let minimum = try args.int(.minScore, in: 0...100) ?? 100
-        let format = args.value(.format) ?? "text"
-        guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }
+        let format = try args.choice(.format) ?? "text"
         let jobs = try args.int(.jobs, in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let (loaded, diagnostics, _) = try InputFiles.loadMatrix(path)
         _ = MatrixCommand.report(diagnostics, on: console)

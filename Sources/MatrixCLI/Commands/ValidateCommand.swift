@@ -24,8 +24,7 @@ struct ValidateCommand {
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
         guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
-        let format = args.value(.format) ?? "text"
-        guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }
+        let format = try args.choice(.format) ?? "text"
         guard !args.positionals.isEmpty else { throw .usage("missing MATRIX (one or more matrix files)") }
         var all: [Diagnostic] = []
         var unreadable = 0

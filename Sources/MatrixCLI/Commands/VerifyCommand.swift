@@ -60,24 +60,14 @@ package struct VerifyCommand {
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
         guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
         console.quiet = args.has(.quiet)
-        let format = args.value(.format) ?? "text"
-        guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }
-        let environment = args.value(.environment)
-        if let environment, !["Sandbox", "Production", "Xcode", "LocalTesting"].contains(environment) {
-            throw .usage("--environment must be Sandbox, Production, Xcode or LocalTesting, not \"\(environment)\"")
-        }
+        let format = try args.choice(.format) ?? "text"
+        let environment = try args.choice(.environment)
         var appAppleId: Int64?
         if let text = args.value(.appAppleId) {
             guard let number = Int64(text), number >= 0 else { throw .usage("--app-apple-id must be a whole number, not \"\(text)\"") }
             appAppleId = number
         }
-        var kind: VerifiedSignedData.Kind?
-        if let text = args.value(.kind) {
-            guard let value = VerifiedSignedData.Kind(rawValue: text) else {
-                throw .usage("--kind must be transaction, renewalInfo, notification or appTransaction, not \"\(text)\"")
-            }
-            kind = value
-        }
+        let kind = try args.choice(.kind, as: VerifiedSignedData.Kind.self)
         let settings = Settings(rootNames: args.all(.root), bundleId: args.value(.bundleId), environment: environment,
                                 appAppleId: appAppleId, kind: kind, json: format == "json", matrixPath: args.value(.matrix))
 

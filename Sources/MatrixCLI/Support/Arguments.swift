@@ -5,6 +5,8 @@ struct Arguments {
     var positionals: [String] = []
     private var values: [OptionKey: [String]] = [:]
     private var flags: Set<OptionKey> = []
+    /// The options parsed against, for ``choice(_:)``.
+    private let declared: [OptionKey: OptionSpec]
 
     /// A command's arguments, or `nil` after printing its help on stdout when they ask for `--help` (the command
     /// then exits 0).
@@ -23,6 +25,7 @@ struct Arguments {
     /// Parses `arguments` against `options`.
     /// - Throws: ``CommandFailure`` (usage) for an unknown option, a missing value, or a repeated single option.
     init(_ arguments: [String], options: [OptionSpec]) throws(CommandFailure) {
+        declared = Dictionary(options.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var index = 0
         var onlyPositionals = false
@@ -80,5 +83,33 @@ struct Arguments {
             throw .usage("\(key) must be an integer from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
         }
         return number
+    }
+
+    /// An enum-valued option's value, as one of its declared ``Choices`` spells it.
+    /// - Throws: ``CommandFailure`` (usage) naming the values and the nearest one for any other value.
+    func choice(_ key: OptionKey) throws(CommandFailure) -> String? {
+        try choice(key) { text in declared[key]?.choices?.match(text) }
+    }
+
+    /// An enum-valued option's value as the enum case its declared value names.
+    func choice<Value: RawRepresentable>(_ key: OptionKey, as type: Value.Type) throws(CommandFailure) -> Value?
+    where Value.RawValue == String {
+        try choice(key) { text in declared[key]?.choices?.match(text).flatMap(Value.init(rawValue:)) }
+    }
+
+    /// An enum-valued option's value as `parse` reads it; where `parse` returns `nil`, the usage error names
+    /// the declared values and the nearest one.
+    func choice<Value>(_ key: OptionKey, _ parse: (String) -> Value?) throws(CommandFailure) -> Value? {
+        guard let text = value(key) else { return nil }
+        if let parsed = parse(text) { return parsed }
+        throw rejection(text, for: key)
+    }
+
+    /// The usage error for `text`, which is not a value of the declared option `key`.
+    func rejection(_ text: String, for key: OptionKey) -> CommandFailure {
+        guard let choices = declared[key]?.choices else {
+            return CommandFailure("internal: \(key) declares no values", code: .software)
+        }
+        return choices.rejection(text, for: key.name)
     }
 }

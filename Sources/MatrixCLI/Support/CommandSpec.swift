@@ -9,7 +9,7 @@ struct OptionSpec: Sendable {
     /// The command cannot do without it: the command list shows it with the command (`plan MATRIX --env ENV`).
     /// The command itself checks that it is there, with a message of its own.
     var required = false
-    /// For enum-valued options: the values.
+    /// For enum-valued options: the values (``Arguments/choice(_:)`` checks them; completion offers them).
     var choices: Choices?
 
     var name: String { key.name }
