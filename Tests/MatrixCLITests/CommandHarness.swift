@@ -10,9 +10,10 @@ enum CommandHarness {
         var stderr: String
     }
 
-    /// Runs `matrix arguments…` with stdout and stderr captured in files; `NO_COLOR` is set. `stdout`, when
-    /// given, replaces the captured stdout (whose text is then empty).
-    static func run(_ arguments: [String], stdout: FileHandle? = nil) async throws -> Result {
+    /// Runs `matrix arguments…` with stdout and stderr captured in files; `NO_COLOR` is set, and `environment`
+    /// (`COLUMNS`) is what the console sees besides. `stdout`, when given, replaces the captured stdout (whose
+    /// text is then empty).
+    static func run(_ arguments: [String], stdout: FileHandle? = nil, environment: [String: String] = [:]) async throws -> Result {
         let directory = try MatrixBinary.scratchDirectory("matrix-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("stdout")
@@ -21,7 +22,8 @@ enum CommandHarness {
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
-        let status = await MatrixCommand.main(["matrix"] + arguments, console: Console(environment: ["NO_COLOR": "1"], out: stdout ?? out, err: err))
+        let status = await MatrixCommand.main(["matrix"] + arguments, console: Console(environment: environment.merging(["NO_COLOR": "1"]) { _, set in set },
+                                                                                    out: stdout ?? out, err: err))
         try out.close()
         try err.close()
         return Result(status: status, stdout: try String(contentsOf: outURL, encoding: .utf8),

@@ -32,8 +32,7 @@ struct OutputFailureTests {
         #expect(RunCommand.shellWord("reports/local/x/20261129T230812Z-95ce") == "reports/local/x/20261129T230812Z-95ce")
         #expect(RunCommand.shellWord("my runs/it's") == #"'my runs/it'\''s'"#)
         #expect(RunCommand.shellWord("") == "''")
-        let args = try #require(try Arguments.parse(["--answers", "a b.jsonl", "--accounts", "acc.json"], options: RunCommand.allOptions,
-                                                    help: "", on: Console()))
+        let args = try Arguments(["--answers", "a b.jsonl", "--accounts", "acc.json"], options: RunCommand.spec.options)
         #expect(RunCommand.resumeCommand(URL(fileURLWithPath: "/tmp/o p/run"), args: args)
                 == "matrix run --resume '/tmp/o p/run' --answers 'a b.jsonl' --accounts acc.json")
     }

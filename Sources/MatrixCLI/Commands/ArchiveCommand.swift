@@ -9,34 +9,31 @@ import SignedData
 struct ArchiveCommand {
     let console: Console
 
-    static let options: [Arguments.Option] = [
-        .init(name: "--out", takesValue: true, help: "the archive to write (default: <run-id>.tar.gz here)", valueName: "FILE"),
-        .init(name: "--force", takesValue: false, help: "replace FILE if it exists"),
-        .init(name: "--allow-running", takesValue: false, help: "archive a run that has not ended (its process died, say)"),
-        .init(name: "--quiet", takesValue: false, help: "print only errors"),
-        .init(name: "--help", takesValue: false, help: "show this help"),
-    ]
+    static let spec = CommandSpec(
+        ["archive"], summary: "Pack a run into one .tar.gz with the SHA-256 of every file",
+        usage: ["RUN_DIR [--out FILE] [--force] [--allow-running]"],
+        discussion: """
+            Packs the run directory RUN_DIR into the gzip tar FILE (default: <run-id>.tar.gz in the current \
+            directory) with the system tar. The archive holds archive.json \
+            (run id, environment, status, the app's bundle id when the run's matrix is readable and unchanged, and the \
+            SHA-256 of every file of the run, run.json included) and the run directory beside it. `matrix verify FILE` \
+            checks it all again. A run that has not ended (no endedAt in run.json) is refused unless \
+            --allow-running; FILE is never replaced unless --force.
 
-    static let help = """
-        USAGE: matrix archive RUN_DIR [--out FILE] [--force] [--allow-running]
-
-        Packs the run directory RUN_DIR into the gzip tar FILE (default: <run-id>.tar.gz in the current
-        directory) with the system tar. The archive holds archive.json
-        (run id, environment, status, the app's bundle id when the run's matrix is readable and unchanged, and the
-        SHA-256 of every file of the run, run.json included) and the run directory beside it. `matrix verify FILE`
-        checks it all again. A run that has not ended (no endedAt in run.json) is refused unless
-        --allow-running; FILE is never replaced unless --force.
-
-        Exit status: 0 written, 64 usage (including an existing FILE without --force), 65 RUN_DIR is not an ended
-        run directory, 66 RUN_DIR cannot be read, 69 tar is unavailable, 74 FILE cannot be written.
-
-        OPTIONS:
-        \(Arguments.help(options))
-        """
+            Exit status: 0 written, 64 usage (including an existing FILE without --force), 65 RUN_DIR is not an ended \
+            run directory, 66 RUN_DIR cannot be read, 69 tar is unavailable, 74 FILE cannot be written.
+            """,
+        positionals: [Positional("RUN_DIR", "the run directory to archive")],
+        options: [
+            .value(.out, "FILE", "the archive to write (default: <run-id>.tar.gz here)"),
+            .flag(.force, "replace FILE if it exists"),
+            .flag(.allowRunning, "archive a run that has not ended (its process died, say)"),
+            .flag(.quiet, "print only errors"),
+        ])
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
-        console.quiet = args.has("--quiet")
+        guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
+        console.quiet = args.has(.quiet)
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage(args.positionals.isEmpty ? "missing RUN_DIR (the run directory to archive)" : "archive takes one RUN_DIR, got \(args.positionals.count)")
         }
@@ -57,7 +54,7 @@ struct ArchiveCommand {
             throw CommandFailure("\(path) is not a run directory matrix can read: \(error)", code: .dataError)
         }
         if manifest.hasNotEnded {
-            guard args.has("--allow-running") else {
+            guard args.has(.allowRunning) else {
                 throw CommandFailure("run \(manifest.runId) has not ended (its run.json has no endedAt): it is still running, or its process died. "
                                      + "Archive it when it ends (`matrix run MATRIX --resume RUN_DIR` finishes one whose process died), or pass --allow-running to archive it as it is",
                                      code: .dataError)
@@ -71,11 +68,11 @@ struct ArchiveCommand {
             console.warning("the run's files do not match its run.json: \(names.joined(separator: ", ")); the archive keeps them as they are, and matrix verify will report them")
         }
 
-        let out = args.value("--out") ?? run.url.lastPathComponent + ".tar.gz"
+        let out = args.value(.out) ?? run.url.lastPathComponent + ".tar.gz"
         let output = URL(fileURLWithPath: out)
         let archived: ArchiveManifest
         do {
-            archived = try RunArchive.create(run: run, manifest: manifest, output: output, overwrite: args.has("--force"),
+            archived = try RunArchive.create(run: run, manifest: manifest, output: output, overwrite: args.has(.force),
                                              toolVersion: MatrixCommand.version, bundleId: RunVerification.matrixBundleId(of: manifest, runDirectory: run.url, load: InputFiles.matrixSources),
                                              now: Date())
         } catch let error as RunArchiveError {

@@ -1,44 +1,35 @@
 import Foundation
 import MatrixComparison
-import MatrixJSON
 import Reporters
 
 /// `matrix compare RUN_DIR RUN_DIR…`: joins runs on case and step and classifies every difference.
 struct CompareCommand {
     let console: Console
 
-    static let options: [Arguments.Option] = [
-        .init(name: "--format", takesValue: true, help: "text (default), markdown or json", valueName: "FORMAT"),
-        .init(name: "--quiet", takesValue: false, help: "print only errors"),
-        .init(name: "--help", takesValue: false, help: "show this help"),
-    ]
-
-    static let help = """
-        USAGE: matrix compare RUN_DIR RUN_DIR… [--format text|markdown|json]
-
-        Joins the runs on case id and step index and prints, for every step whose verdicts differ, each run's
-        verdict and observed access and where the difference comes from: expectation contradicts StoreKit
-        (fails in local), app logic (passes in local, fails in an app environment such as exec or xcode),
-        product setup (passes in local or an app environment, fails in sandbox), distributed build (passes in
-        sandbox, fails in testflight), known environment divergence (a documented limit of Sandbox or
-        TestFlight), or inconclusive. Cases missing from some runs and runs of different matrix versions are
-        reported. See docs/compare.md.
-        Exit status: 0 no difference, or only known environment divergences; 1 a difference needs attention;
-        64 fewer than two runs; 65 a RUN_DIR is not a run directory; 66 a RUN_DIR cannot be read.
-
-        OPTIONS:
-        \(Arguments.help(options))
-        """
+    static let spec = CommandSpec(
+        ["compare"], summary: "Compare runs step by step and classify where each difference comes from",
+        usage: ["RUN_DIR RUN_DIR… [--format text|markdown|json]"],
+        discussion: """
+            Joins the runs on case id and step index and prints, for every step whose verdicts differ, each run's \
+            verdict and observed access and where the difference comes from: expectation contradicts StoreKit \
+            (fails in local), app logic (passes in local, fails in an app environment such as exec or xcode), \
+            product setup (passes in local or an app environment, fails in sandbox), distributed build (passes in \
+            sandbox, fails in testflight), known environment divergence (a documented limit of Sandbox or \
+            TestFlight), or inconclusive. Cases missing from some runs and runs of different matrix versions are \
+            reported. See docs/compare.md.
+            Exit status: 0 no difference, or only known environment divergences; 1 a difference needs attention; \
+            64 fewer than two runs; 65 a RUN_DIR is not a run directory; 66 a RUN_DIR cannot be read.
+            """,
+        positionals: [Positional("RUN_DIR…", "two or more run directories")],
+        options: [
+            .value(.format, "FORMAT", "text (default), markdown or json", choices: Choices(CompareFormat.self)),
+            .flag(.quiet, "print only errors"),
+        ])
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
-        console.quiet = args.has("--quiet")
-        let formatName = args.value("--format") ?? CompareFormat.text.rawValue
-        guard let format = CompareFormat(rawValue: formatName) else {
-            let names = CompareFormat.allCases.map(\.rawValue)
-            let hint = Suggestion.nearest(formatName, among: names).map { "; did you mean \($0)?" } ?? ""
-            throw .usage("--format must be one of \(names.joined(separator: ", ")), not \"\(formatName)\"\(hint)")
-        }
+        guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
+        console.quiet = args.has(.quiet)
+        let format = try args.choice(.format, as: CompareFormat.self) ?? .text
         guard args.positionals.count >= 2 else {
             throw .usage("compare needs at least two run directories, got \(args.positionals.count)")
         }

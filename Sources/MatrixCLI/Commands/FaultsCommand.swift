@@ -5,22 +5,15 @@ import ReferenceApp
 struct FaultsCommand {
     let console: Console
 
-    static let options: [Arguments.Option] = [
-        .init(name: "--help", takesValue: false, help: "show this help"),
-    ]
-
-    static let help = """
-        USAGE: matrix faults
-
-        Lists the app faults the reference app can be given (`matrix run --app-fault NAME`, `matrix score`), each
-        with the mistake it makes. Exit status: 0 listed, 64 usage.
-
-        OPTIONS:
-        \(Arguments.help(options))
-        """
+    static let spec = CommandSpec(
+        ["faults"], summary: "List the known app faults for --app-fault",
+        discussion: """
+            Lists the app faults the reference app can be given (`matrix run --app-fault NAME`, `matrix score`), each \
+            with the mistake it makes. Exit status: 0 listed, 64 usage.
+            """)
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
+        guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
         guard args.positionals.isEmpty else { throw .usage("faults takes no arguments, got \"\(args.positionals[0])\"") }
         let width = AppFault.allCases.map(\.rawValue.count).max() ?? 0
         for fault in AppFault.allCases {

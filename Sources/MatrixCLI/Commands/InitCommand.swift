@@ -6,44 +6,40 @@ import MatrixModel
 struct InitCommand {
     let console: Console
 
-    static let options: [Arguments.Option] = [
-        .init(name: "--catalog", takesValue: true, help: "the StoreKit configuration file (.storekit) to write cases for", valueName: "FILE"),
-        .init(name: "--out", takesValue: true, help: "where to write the matrix; - for stdout (default)", valueName: "FILE"),
-        .init(name: "--bundle-id", takesValue: true, help: "app.bundleId (default: guessed from the product IDs)", valueName: "ID"),
-        .init(name: "--name", takesValue: true, help: "the matrix's name (default: release)", valueName: "NAME"),
-        .init(name: "--force", takesValue: false, help: "overwrite --out if it exists"),
-        .init(name: "--help", takesValue: false, help: "show this help"),
-    ]
+    static let spec = CommandSpec(
+        ["init"], summary: "Write a complete acceptance matrix for a .storekit file",
+        usage: ["--catalog FILE.storekit [--out FILE] [--bundle-id ID] [--name NAME] [--force]"],
+        discussion: """
+            Writes a complete acceptance matrix for the products of a StoreKit configuration file: tiers from the \
+            subscription groups, non-consumables and non-renewing subscriptions, one account per case, and for every \
+            product the cases its type needs (see docs/matrix-init.md). The matrix passes on the local environment \
+            and catches every known app fault the catalog can show (`matrix score`). Check the notes printed on \
+            stderr: durations of non-renewing subscriptions and consumable amounts are read from product names.
 
-    static let help = """
-        USAGE: matrix init --catalog FILE.storekit [--out FILE] [--bundle-id ID] [--name NAME] [--force]
-
-        Writes a complete acceptance matrix for the products of a StoreKit configuration file: tiers from the
-        subscription groups, non-consumables and non-renewing subscriptions, one account per case, and for every
-        product the cases its type needs (see docs/matrix-init.md). The matrix passes on the local environment
-        and catches every known app fault the catalog can show (`matrix score`). Check the notes printed on
-        stderr: durations of non-renewing subscriptions and consumable amounts are read from product names.
-
-        --out FILE never replaces an existing file unless --force is given; the catalog path and $schema in the
-        matrix are written relative to FILE. Without --out (or with --out -) the matrix goes to stdout.
-        Exit status: 0 written, 64 usage (including an existing --out without --force), 65 the catalog is not
-        a usable StoreKit configuration, 66 the catalog cannot be read, 74 the matrix cannot be written.
-
-        OPTIONS:
-        \(Arguments.help(options))
-        """
+            --out FILE never replaces an existing file unless --force is given; the catalog path and $schema in the \
+            matrix are written relative to FILE. Without --out (or with --out -) the matrix goes to stdout.
+            Exit status: 0 written, 64 usage (including an existing --out without --force), 65 the catalog is not \
+            a usable StoreKit configuration, 66 the catalog cannot be read, 74 the matrix cannot be written.
+            """,
+        options: [
+            .value(.catalog, "FILE", "the StoreKit configuration file (.storekit) to write cases for", required: true),
+            .value(.out, "FILE", "where to write the matrix; - for stdout (default)"),
+            .value(.bundleId, "ID", "app.bundleId (default: guessed from the product IDs)"),
+            .value(.name, "NAME", "the matrix's name (default: release)"),
+            .flag(.force, "overwrite --out if it exists"),
+        ])
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
+        guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
         guard args.positionals.isEmpty else {
             throw .usage("init takes no positional arguments; name the catalog with --catalog FILE")
         }
-        guard let catalogPath = args.value("--catalog") else { throw .usage("missing --catalog FILE (the .storekit file)") }
-        let out = args.value("--out").flatMap { $0 == "-" ? nil : $0 }
-        if let out, !args.has("--force"), FileManager.default.fileExists(atPath: out) {
+        guard let catalogPath = args.value(.catalog) else { throw .usage("missing --catalog FILE (the .storekit file)") }
+        let out = args.value(.out).flatMap { $0 == "-" ? nil : $0 }
+        if let out, !args.has(.force), FileManager.default.fileExists(atPath: out) {
             throw .usage("\(out) exists; pass --force to replace it, or choose another --out")
         }
-        if let bundleId = args.value("--bundle-id"), bundleId.isEmpty { throw .usage("--bundle-id is empty") }
+        if let bundleId = args.value(.bundleId), bundleId.isEmpty { throw .usage("--bundle-id is empty") }
 
         let bytes = try InputFiles.readArgument(catalogPath, what: "catalog")
         let (read, diagnostics) = StoreKitConfigurationReader.read(bytes, file: catalogPath)
@@ -55,7 +51,7 @@ struct InitCommand {
         let outDirectory = out.map { ($0 as NSString).deletingLastPathComponent } ?? ""
         let options = MatrixGenerator.Options(
             catalogReference: RelativePath.from(directory: outDirectory, to: catalogPath),
-            bundleId: args.value("--bundle-id"), name: args.value("--name") ?? "release",
+            bundleId: args.value(.bundleId), name: args.value(.name) ?? "release",
             schemaReference: RelativePath.from(directory: outDirectory, to: "schema/matrix.schema.json"))
         let output: MatrixGenerator.Output
         do {
@@ -65,7 +61,7 @@ struct InitCommand {
         }
 
         if let out {
-            try write(output.bytes, to: out, replacing: args.has("--force"))
+            try write(output.bytes, to: out, replacing: args.has(.force))
         } else {
             console.outputData(Data(output.bytes))
         }

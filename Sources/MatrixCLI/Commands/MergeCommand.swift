@@ -9,33 +9,30 @@ import MatrixModel
 struct MergeCommand {
     let console: Console
 
-    static let options: [Arguments.Option] = [
-        .init(name: "--out", takesValue: true, help: "the merged run directory to create", valueName: "DIR"),
-        .init(name: "--matrix", takesValue: true, help: "the matrix file, when not at the path the slices recorded", valueName: "MATRIX"),
-        .init(name: "--help", takesValue: false, help: "show this help"),
-    ]
-
-    static let help = """
-        USAGE: matrix merge RUN_DIR… --out DIR [--matrix MATRIX]
-
-        Joins run directories written with `matrix run --shard K/N` into one run directory DIR: the evidence in
-        matrix order, renumbered, with reports and a manifest naming the slices. The slices must come from the
-        same matrix and catalog (same SHA-256) and share environment, build, device, OS, clock, app fault and
-        signed environment; no case may appear in two of them. The merged run is
-        complete when every case of the matrix is in it and every slice was complete.
-        Exit status: 0 merged into a complete run, 1 merged but incomplete (a case in no slice or short of steps,
-        or a slice that did not complete: the run is kept, marked interrupted), 64 usage, 65 slices that do not
-        fit together, 66 unreadable slice, 74 cannot write. The steps' verdicts do not change the exit status
-        (the summary line and the reports give them).
-
-        OPTIONS:
-        \(Arguments.help(options))
-        """
+    static let spec = CommandSpec(
+        ["merge"], summary: "Join the slices of a sharded run (run --shard K/N) into one run",
+        usage: ["RUN_DIR… --out DIR [--matrix MATRIX]"],
+        discussion: """
+            Joins run directories written with `matrix run --shard K/N` into one run directory DIR: the evidence in \
+            matrix order, renumbered, with reports and a manifest naming the slices. The slices must come from the \
+            same matrix and catalog (same SHA-256) and share environment, build, device, OS, clock, app fault and \
+            signed environment; no case may appear in two of them. The merged run is \
+            complete when every case of the matrix is in it and every slice was complete.
+            Exit status: 0 merged into a complete run, 1 merged but incomplete (a case in no slice or short of steps, \
+            or a slice that did not complete: the run is kept, marked interrupted), 64 usage, 65 slices that do not \
+            fit together, 66 unreadable slice, 74 cannot write. The steps' verdicts do not change the exit status \
+            (the summary line and the reports give them).
+            """,
+        positionals: [Positional("RUN_DIR…", "the slices: run directories of `matrix run --shard K/N`")],
+        options: [
+            .value(.out, "DIR", "the merged run directory to create", required: true),
+            .value(.matrix, "MATRIX", "the matrix file, when not at the path the slices recorded"),
+        ])
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
-        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
+        guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
         guard !args.positionals.isEmpty else { throw .usage("missing RUN_DIR (the slices to merge)") }
-        guard let out = args.value("--out") else { throw .usage("missing --out DIR (the merged run directory to create)") }
+        guard let out = args.value(.out) else { throw .usage("missing --out DIR (the merged run directory to create)") }
 
         // One pass over each slice's evidence indexes where each case's records are; the records are read again
         // one at a time when the merged evidence is written, so that no slice is held in memory.
@@ -106,7 +103,7 @@ struct MergeCommand {
                                  + "slices must not overlap", code: .dataError)
         }
 
-        guard let matrixPath = args.value("--matrix")
+        guard let matrixPath = args.value(.matrix)
             ?? RecordedMatrix.locate(first, runDirectory: URL(fileURLWithPath: args.positionals[0])) else {
             throw CommandFailure("the slices' matrix \(first.matrix.path) is not found from here nor from the directories above "
                                  + "\(args.positionals[0]); name it with --matrix MATRIX", code: .noInput)

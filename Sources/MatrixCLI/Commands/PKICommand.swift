@@ -7,70 +7,76 @@ import SignedData
 struct PKICommand {
     let console: Console
 
-    static let exportOptions: [Arguments.Option] = [
-        .init(name: "--pem", takesValue: false, help: "write PEM text instead of DER"),
-        .init(name: "--out", takesValue: true, help: "write to FILE instead of stdout (never replaced without --force)", valueName: "FILE"),
-        .init(name: "--force", takesValue: false, help: "replace FILE when it exists"),
-        .init(name: "--help", takesValue: false, help: "show this help"),
-    ]
+    static let exportRoot = CommandSpec(
+        ["pki", "export-root"], summary: "Write the simulator root certificate for a backend under test to trust",
+        usage: ["[--pem] [--out FILE]"],
+        discussion: """
+            Writes the simulator root certificate: DER by default (refused on a terminal), PEM with --pem. Its \
+            SHA-256 fingerprint goes to stderr. A backend under test trusts it instead of Apple Root CA - G3 to \
+            accept the simulator's signed data.
+            """ + exitStatus,
+        options: [
+            .flag(.pem, "write PEM text instead of DER"),
+            .value(.out, "FILE", "write to FILE instead of stdout (never replaced without --force)"),
+            .flag(.force, "replace FILE when it exists"),
+        ])
 
-    static let signOptions: [Arguments.Option] = [
-        .init(name: "--count", takesValue: true, help: "sign the payload N times, one JWS per line (default 1)", valueName: "N"),
-        .init(name: "--out", takesValue: true, help: "write to FILE instead of stdout (never replaced without --force)", valueName: "FILE"),
-        .init(name: "--force", takesValue: false, help: "replace FILE when it exists"),
-        .init(name: "--help", takesValue: false, help: "show this help"),
-    ]
+    static let sign = CommandSpec(
+        ["pki", "sign"], summary: "Sign a payload (or many) with the simulator's chain, as the simulator does",
+        usage: ["[PAYLOAD] [--count N] [--out FILE]"],
+        discussion: """
+            Signs the JSON object in PAYLOAD (or stdin) as an ES256 JWS with x5c = leaf, intermediate, root, and \
+            writes it; with --count N, N times (each signature differs), and the signing rate goes to stderr.
+            """ + exitStatus,
+        positionals: [Positional("[PAYLOAD]", "a JSON file, or - (the default) for stdin")],
+        options: [
+            .value(.count, "N", "sign the payload N times, one JWS per line (default 1)"),
+            .value(.out, "FILE", "write to FILE instead of stdout (never replaced without --force)"),
+            .flag(.force, "replace FILE when it exists"),
+        ])
 
-    static let help = """
-        USAGE: matrix pki export-root [--pem] [--out FILE]
-               matrix pki sign [PAYLOAD] [--count N] [--out FILE]
+    static let spec = CommandSpec(
+        ["pki"], summary: "The simulator's signing chain, for backends under test",
+        discussion: """
+            The simulator signs every transaction, renewal info and notification with its own test chain (leaf, \
+            intermediate, root; NOT Apple's). A backend under test trusts the simulator root instead of Apple Root \
+            CA - G3 to accept that data.
+            """ + exitStatus,
+        subcommands: [exportRoot, sign])
 
-        The simulator signs every transaction, renewal info and notification with its own test chain (leaf,
-        intermediate, root; NOT Apple's). A backend under test trusts the simulator root instead of Apple Root
-        CA - G3 to accept that data.
+    private static let exitStatus = """
 
-          export-root  writes the simulator root certificate: DER by default (refused on a terminal), PEM with
-                       --pem. Its SHA-256 fingerprint goes to stderr.
-          sign         signs the JSON object in PAYLOAD (or stdin) as an ES256 JWS with x5c = leaf, intermediate,
-                       root, and writes it; with --count N, N times (each signature differs), and the signing
-                       rate goes to stderr.
 
-        Exit status: 0 written, 64 usage, 65 PAYLOAD is not a JSON object, 66 PAYLOAD cannot be read, 74 FILE
+        Exit status: 0 written, 64 usage, 65 PAYLOAD is not a JSON object, 66 PAYLOAD cannot be read, 74 FILE \
         cannot be written.
-
-        EXPORT-ROOT OPTIONS:
-        \(Arguments.help(exportOptions))
-
-        SIGN OPTIONS:
-        \(Arguments.help(signOptions))
         """
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
         guard let sub = arguments.first else { throw .usage("missing pki command: export-root or sign") }
         let rest = Array(arguments.dropFirst())
         switch sub {
-        case "--help", "-h", "help":
-            console.output(Self.help + "\n")
+        case OptionKey.help.name, "-h", HelpCommand.spec.name:
+            console.output(HelpText.command(Self.spec, width: console.width))
             return .success
-        case "export-root":
-            return try exportRoot(rest)
-        case "sign":
-            return try sign(rest)
+        case Self.exportRoot.name:
+            return try writeRoot(rest)
+        case Self.sign.name:
+            return try signPayloads(rest)
         default:
-            let hint = Suggestion.nearest(sub, among: ["export-root", "sign"]).map { "; did you mean \($0)?" } ?? ""
+            let hint = Suggestion.nearest(sub, among: Self.spec.subcommands.map(\.name)).map { "; did you mean \($0)?" } ?? ""
             throw .usage("unknown pki command \"\(sub)\"\(hint)")
         }
     }
 
-    private func exportRoot(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        guard let args = try Arguments.parse(arguments, options: Self.exportOptions, help: Self.help, on: console) else { return .success }
+    private func writeRoot(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
+        guard let args = try Arguments.parse(arguments, for: Self.exportRoot, under: Self.spec, on: console) else { return .success }
         guard args.positionals.isEmpty else { throw .usage("export-root takes no arguments, got \"\(args.positionals[0])\"") }
         let root = try Self.pki().root
-        let data = args.has("--pem") ? Data(root.pemRepresentation.utf8) : Data(root.derRepresentation)
-        if let path = args.value("--out") {
-            try OutputFile.write(data, to: path, replacing: args.has("--force"), console: console)
+        let data = args.has(.pem) ? Data(root.pemRepresentation.utf8) : Data(root.derRepresentation)
+        if let path = args.value(.out) {
+            try OutputFile.write(data, to: path, replacing: args.has(.force), console: console)
         } else {
-            if !args.has("--pem"), isatty(STDOUT_FILENO) == 1 {
+            if !args.has(.pem), isatty(STDOUT_FILENO) == 1 {
                 throw .usage("refusing to write binary DER to a terminal; pass --pem, --out FILE, or redirect stdout")
             }
             console.outputData(data)
@@ -80,10 +86,10 @@ struct PKICommand {
         return .success
     }
 
-    private func sign(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        guard let args = try Arguments.parse(arguments, options: Self.signOptions, help: Self.help, on: console) else { return .success }
+    private func signPayloads(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
+        guard let args = try Arguments.parse(arguments, for: Self.sign, under: Self.spec, on: console) else { return .success }
         guard args.positionals.count <= 1 else { throw .usage("sign takes one PAYLOAD, got \(args.positionals.count)") }
-        let count = try args.int("--count", in: 1...10_000_000) ?? 1
+        let count = try args.int(.count, in: 1...10_000_000) ?? 1
         let source = args.positionals.first ?? "-"
         let bytes: [UInt8]
         if source == "-" {
@@ -97,7 +103,7 @@ struct PKICommand {
         }
         let signer = try Self.pki().signer
         let payload = Data(bytes)
-        let output = try OutputFile.open(args.value("--out"), replacing: args.has("--force"), console: console)
+        let output = try OutputFile.open(args.value(.out), replacing: args.has(.force), console: console)
         defer { output.close() }
         let clock = ContinuousClock()
         var signing = Duration.zero

@@ -1,5 +1,4 @@
 import Foundation
-import MatrixJSON
 import MatrixModel
 import MatrixPlanning
 
@@ -8,48 +7,48 @@ import MatrixPlanning
 struct PlanCommand {
     let console: Console
 
-    static let options: [Arguments.Option] = [
-        .init(name: "--env", takesValue: true, help: "sandbox, testflight or xcode", valueName: "ENV"),
-        .init(name: "--clock", takesValue: true,
-              help: "the environment's clock: sandbox:<3|5|15|30|60> (default sandbox:5), testflight, xcode[:timeRate] (default: the catalog's _timeRate)",
-              valueName: "CLOCK"),
-        .init(name: "--accounts", takesValue: true, help: "test accounts (lanes) running cases in parallel, each shared by its cases (default 1)", valueName: "N"),
-        .init(name: "--format", takesValue: true, help: "text (default) or json", valueName: "FORMAT"),
-        .init(name: "--help", takesValue: false, help: "show this help"),
-    ]
+    static let spec = CommandSpec(
+        ["plan"], summary: "Print the schedule and wall time of a run in sandbox, testflight or xcode",
+        usage: ["MATRIX --env sandbox|testflight|xcode [--clock CLOCK] [--accounts N] [--format text|json]"],
+        discussion: """
+            Prints, without running anything, what a run of MATRIX in the environment asks of the testers: per case \
+            the setup (which test account, clearing its purchase history, what it must own and how to get it, family \
+            membership, Ask to Buy, per-account settings such as the renewal rate, a fresh install), the steps one line \
+            each, every wait and its length from Apple's clock tables, the steps skipped as environment limits and why, \
+            and what to undo afterwards. Cases that need different app-wide settings (the billing grace period, a price \
+            increase) form groups that run one after another, with the settings to make before each; within a group \
+            N accounts (lanes) run cases in parallel, longest first, each to the lane free soonest, and cases on a lane \
+            share its test account unless they need accounts of their own. Totals: one account running every case in \
+            turn, and N accounts group after group. `advanceTime by` durations are real time. See docs/matrix-init.md.
+            Exit status: 0 planned, 64 usage, 65 invalid matrix, 66 unreadable matrix.
+            """,
+        positionals: [Positional("MATRIX", "the matrix file to plan")],
+        options: [
+            .value(.env, "ENV", "sandbox, testflight or xcode", choices: Choices(RunPlanner.environments.map(\.name), caseInsensitive: true),
+                   required: true),
+            .value(.clock, "CLOCK",
+                   "the environment's clock: sandbox:<3|5|15|30|60> (default sandbox:5), testflight, xcode[:timeRate] (default: the catalog's _timeRate)",
+                   choices: plannedClocks),
+            .value(.accounts, "N", "test accounts (lanes) running cases in parallel, each shared by its cases (default 1)"),
+            .value(.format, "FORMAT", "text (default) or json", choices: .textOrJSON),
+        ])
 
-    static let help = """
-        USAGE: matrix plan MATRIX --env sandbox|testflight|xcode [--clock CLOCK] [--accounts N] [--format text|json]
-
-        Prints, without running anything, what a run of MATRIX in the environment asks of the testers: per case
-        the setup (which test account, clearing its purchase history, what it must own and how to get it, family
-        membership, Ask to Buy, per-account settings such as the renewal rate, a fresh install), the steps one line
-        each, every wait and its length from Apple's clock tables, the steps skipped as environment limits and why,
-        and what to undo afterwards. Cases that need different app-wide settings (the billing grace period, a price
-        increase) form groups that run one after another, with the settings to make before each; within a group
-        N accounts (lanes) run cases in parallel, longest first, each to the lane free soonest, and cases on a lane
-        share its test account unless they need accounts of their own. Totals: one account running every case in
-        turn, and N accounts group after group. `advanceTime by` durations are real time. See docs/matrix-init.md.
-        Exit status: 0 planned, 64 usage, 65 invalid matrix, 66 unreadable matrix.
-
-        OPTIONS:
-        \(Arguments.help(options))
-        """
+    /// The clocks of the environments planned for; `real` is left to the check that names the environment's own.
+    static let plannedClocks = Choices(["sandbox", "testflight", "xcode"], families: Choices.clock.families, aliases: ["real": "real"],
+                                       caseInsensitive: true)
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
-        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
+        guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to plan)" : "plan takes one MATRIX, got \(args.positionals.count)")
         }
-        guard let envName = args.value("--env") else { throw .usage("missing --env (sandbox, testflight or xcode)") }
-        let environment = EnvironmentKind(envName)
-        guard RunPlanner.environments.contains(environment) else {
-            let hint = Suggestion.nearest(envName, among: RunPlanner.environments.map(\.name)).map { "; did you mean \($0)?" } ?? ""
-            throw .usage("--env must be sandbox, testflight or xcode, not \"\(envName)\"\(hint)")
+        guard let environment = try args.choice(.env, { name in
+            RunPlanner.environments.first { $0.name == name.lowercased() }
+        }) else {
+            throw .usage("missing --env (sandbox, testflight or xcode)")
         }
-        let accounts = try args.int("--accounts", in: 1...1000) ?? 1
-        let format = args.value("--format") ?? "text"
-        guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }
+        let accounts = try args.int(.accounts, in: 1...1000) ?? 1
+        let format = try args.choice(.format) ?? "text"
 
         let (loaded, diagnostics, _) = try InputFiles.loadMatrix(path)
         _ = MatrixCommand.report(diagnostics, on: console)
@@ -59,7 +58,7 @@ struct PlanCommand {
         }
 
         var schedule: RenewalSchedule?
-        if let clock = args.value("--clock") {
+        if let clock = try args.choice(.clock) {
             switch RenewalSchedule.parse(clock, storeKitTimeRate: matrix.catalog.settings.timeRate) {
             case .success(let parsed):
                 guard parsed.environment == environment else {

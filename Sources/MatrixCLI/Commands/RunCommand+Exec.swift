@@ -21,15 +21,15 @@ struct ExecOptions {
     /// - Throws: ``CommandFailure`` (usage) for `--env exec` without `--driver`, a driver command that does not
     ///   split, exec-only options with another environment, local-only options with exec, or a bad timeout.
     init?(_ args: Arguments, environment: String) throws(CommandFailure) {
-        let driver = args.value("--driver")
+        let driver = args.value(.driver)
         guard environment == "exec" else {
-            for option in ["--driver", "--step-timeout"] where args.value(option) != nil {
+            for option: OptionKey in [.driver, .stepTimeout] where args.value(option) != nil {
                 throw .usage("\(option) needs --env exec")
             }
             return nil
         }
         guard let driver else { throw .usage("--env exec needs --driver CMD, the command line that starts the driver") }
-        for option in ["--app-fault", "--signed-environment", "--clock"] where args.value(option) != nil {
+        for option: OptionKey in [.appFault, .signedEnvironment, .clock] where args.value(option) != nil {
             throw .usage("\(option) applies to --env local; pass it to the driver instead, e.g. --driver \"matrix driver local \(option) …\"")
         }
         do {
@@ -45,7 +45,7 @@ struct ExecOptions {
     /// - Throws: ``CommandFailure`` (usage) for a value that is not a number of seconds in (0, 86400].
     static func stepTimeout(_ args: Arguments) throws(CommandFailure) -> Duration {
         var seconds = defaultStepTimeoutSeconds
-        if let text = args.value("--step-timeout") {
+        if let text = args.value(.stepTimeout) {
             guard let value = Double(text), value.isFinite, value > 0, value <= 86_400 else {
                 throw .usage("--step-timeout must be a number of seconds above 0 and at most 86400, not \"\(text)\"")
             }

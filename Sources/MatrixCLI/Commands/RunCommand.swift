@@ -5,7 +5,6 @@ import ExecEnvironment
 import GuidedEnvironment
 import LocalEnvironment
 import MatrixEngine
-import MatrixJSON
 import MatrixModel
 import ReferenceApp
 
@@ -14,53 +13,51 @@ import ReferenceApp
 struct RunCommand {
     let console: Console
 
-    static let options: [Arguments.Option] = [
-        .init(name: "--env", takesValue: true, help: "environment: local (default), exec, sandbox, testflight", valueName: "NAME"),
-        .init(name: "--driver", takesValue: true, help: "with --env exec: the driver's command line, e.g. \"python3 driver.py --verbose\"", valueName: "CMD"),
-        .init(name: "--step-timeout", takesValue: true, help: "with --env exec: seconds a driver may take per request (default 30)", valueName: "SECONDS"),
-        .init(name: "--build", takesValue: true, help: "build under test, e.g. \"1.4 (212)\"", valueName: "BUILD"),
-        .init(name: "--device", takesValue: true, help: "device, e.g. \"iPhone 16\"", valueName: "DEVICE"),
-        .init(name: "--os", takesValue: true, help: "OS version, e.g. \"iOS 26.1\"", valueName: "OS"),
-        .init(name: "--out", takesValue: true, help: "reports root (default: reports)", valueName: "DIR"),
-        .init(name: "--jobs", takesValue: true, help: "cases run at once (default: number of cores; 1 for exec and guided runs)", valueName: "N"),
-        .init(name: "--shard", takesValue: true, help: "run slice K of N of the cases (see `matrix merge`)", valueName: "K/N"),
-        .init(name: "--resume", takesValue: true, help: "finish an interrupted run in RUN_DIR from its first unrecorded step", valueName: "RUN_DIR"),
-        .init(name: "--app-fault", takesValue: true, help: "run the reference app with a known bug (see `matrix faults`)", valueName: "NAME"),
-        .init(name: "--clock", takesValue: true, help: "clock the local environment models: real (default), xcode[:timeRate], sandbox:<3|5|15|30|60>, testflight", valueName: "CLOCK"),
-        .init(name: "--signed-environment", takesValue: true, help: "environment written in signed data: Sandbox (default), Production, Xcode, LocalTesting", valueName: "ENV"),
-        .init(name: "--answers", takesValue: true, help: "sandbox/testflight: the tester's answers as JSON Lines, for scripted or replayed runs", valueName: "FILE"),
-        .init(name: "--accounts", takesValue: true, help: "sandbox/testflight: account aliases to Sandbox Apple Accounts (kept outside the repository)", valueName: "FILE"),
-        .init(name: "--strict", takesValue: false, help: "refuse to run a matrix that has warnings"),
-        .init(name: "--quiet", takesValue: false, help: "print only failures and the summary"),
-        .init(name: "--verbose", takesValue: false, help: "print every step"),
-        .init(name: "--help", takesValue: false, help: "show this help"),
-    ]
+    static let spec = CommandSpec(
+        ["run"], summary: "Run a matrix (default environment: the embedded local simulator)",
+        usage: ["MATRIX [options]", "[MATRIX] --resume RUN_DIR [--jobs N]"],
+        discussion: """
+            Runs every case of MATRIX and writes evidence to <out>/<environment>/<build>/<run-id>/. Each record is on \
+            disk when its step ends; Ctrl-C stops at the next step, keeps everything and exits 130. --resume finishes \
+            such a run (or one killed outright) without recording any step twice. It reads the matrix MATRIX names, or \
+            the one run.json records: that path from here, else from each directory above RUN_DIR, whichever file is \
+            the run's (same SHA-256).
+            Progress lines and the closing summary go to standard error (pipe with 2>&1); nothing goes to stdout.
+            Exit status: 0 no step failed (every step passed, or was skipped as an environment limit), 1 a step \
+            failed, errored or was blocked, 64 usage, 65 invalid matrix or catalog, 66 unreadable matrix, 69 \
+            environment unavailable, 70 internal error, 74 cannot write evidence, 130 interrupted (evidence kept).
 
-    static var allOptions: [Arguments.Option] { options + AppStoreOptions.options }
+            With --env exec, an external driver performs the steps (docs/driver-protocol.md); --driver is split into \
+            arguments without a shell: '…' and "…" quote, \\ escapes the next character.
 
-    static let help = """
-        USAGE: matrix run MATRIX [options]
-               matrix run [MATRIX] --resume RUN_DIR [--jobs N]
-
-        Runs every case of MATRIX and writes evidence to <out>/<environment>/<build>/<run-id>/. Each record is on
-        disk when its step ends; Ctrl-C stops at the next step, keeps everything and exits 130. --resume finishes
-        such a run (or one killed outright) without recording any step twice. It reads the matrix MATRIX names, or
-        the one run.json records: that path from here, else from each directory above RUN_DIR, whichever file is
-        the run's (same SHA-256).
-        Progress lines and the closing summary go to standard error (pipe with 2>&1); nothing goes to stdout.
-        Exit status: 0 no step failed (every step passed, or was skipped as an environment limit), 1 a step
-        failed, errored or was blocked, 64 usage, 65 invalid matrix or catalog, 66 unreadable matrix, 69
-        environment unavailable, 70 internal error, 74 cannot write evidence, 130 interrupted (evidence kept).
-
-        With --env exec, an external driver performs the steps (docs/driver-protocol.md); --driver is split into
-        arguments without a shell: '…' and "…" quote, \\ escapes the next character.
-
-        Guided runs (--env sandbox|testflight) cross-check every step with the App Store Server API when credentials
-        are given (--credentials FILE, or the APP_STORE_CONNECT_* and APP_STORE_IN_APP_PURCHASE_* variables; see docs/app-store-api.md).
-
-        OPTIONS:
-        \(Arguments.help(allOptions))
-        """
+            Guided runs (--env sandbox|testflight) cross-check every step with the App Store Server API when credentials \
+            are given (--credentials FILE, or the APP_STORE_CONNECT_* and APP_STORE_IN_APP_PURCHASE_* variables; see \
+            docs/app-store-api.md).
+            """,
+        positionals: [Positional("MATRIX", "the matrix file to run; with --resume, only when it is not where run.json says")],
+        options: [
+            .value(.env, "NAME", "environment: local (default), exec, sandbox, testflight",
+                   choices: Choices(["local", "exec", "sandbox", "testflight"])),
+            .value(.driver, "CMD", "with --env exec: the driver's command line, e.g. \"python3 driver.py --verbose\""),
+            .value(.stepTimeout, "SECONDS", "with --env exec: seconds a driver may take per request (default 30)"),
+            .value(.build, "BUILD", "build under test, e.g. \"1.4 (212)\""),
+            .value(.device, "DEVICE", "device, e.g. \"iPhone 16\""),
+            .value(.os, "OS", "OS version, e.g. \"iOS 26.1\""),
+            .value(.out, "DIR", "reports root (default: reports)"),
+            .value(.jobs, "N", "cases run at once (default: number of cores; 1 for exec and guided runs)"),
+            .value(.shard, "K/N", "run slice K of N of the cases (see `matrix merge`)"),
+            .value(.resume, "RUN_DIR", "finish an interrupted run in RUN_DIR from its first unrecorded step"),
+            .value(.appFault, "NAME", "run the reference app with a known bug (see `matrix faults`)", choices: .appFaults),
+            .value(.clock, "CLOCK", "clock the local environment models: real (default), xcode[:timeRate], sandbox:<3|5|15|30|60>, testflight",
+                   choices: .clock),
+            .value(.signedEnvironment, "ENV", "environment written in signed data: Sandbox (default), Production, Xcode, LocalTesting",
+                   choices: .signedEnvironments),
+            .value(.answers, "FILE", "sandbox/testflight: the tester's answers as JSON Lines, for scripted or replayed runs"),
+            .value(.accounts, "FILE", "sandbox/testflight: account aliases to Sandbox Apple Accounts (kept outside the repository)"),
+            .flag(.strict, "refuse to run a matrix that has warnings"),
+            .flag(.quiet, "print only failures and the summary"),
+            .flag(.verbose, "print every step"),
+        ] + AppStoreOptions.options)
 
     /// What a run needs, whether it starts fresh or resumes.
     struct Setup {
@@ -74,14 +71,14 @@ struct RunCommand {
     }
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
-        guard let args = try Arguments.parse(arguments, options: Self.allOptions, help: Self.help, on: console) else { return .success }
-        console.quiet = args.has("--quiet")
-        console.verbose = args.has("--verbose")
+        guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
+        console.quiet = args.has(.quiet)
+        console.verbose = args.has(.verbose)
         // Checked before the run directory is created: a usage error leaves nothing behind.
-        let requestedJobs = try args.int("--jobs", in: 1...256)
+        let requestedJobs = try args.int(.jobs, in: 1...256)
         let trap = SignalTrap()
         defer { trap.release() }
-        let setup = args.value("--resume") != nil ? try await resume(args) : try await start(args)
+        let setup = args.value(.resume) != nil ? try await resume(args) : try await start(args)
         let execAdapter = setup.adapter as? ExecAdapter
         // A person performs one case at a time; an external driver too, unless --jobs starts more of them.
         let defaultJobs = setup.adapter is GuidedAdapter || execAdapter != nil ? 1 : ProcessInfo.processInfo.activeProcessorCount
@@ -122,39 +119,39 @@ struct RunCommand {
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to run)" : "run takes one MATRIX, got \(args.positionals.count)")
         }
-        let fault = try Self.fault(args.value("--app-fault"))
-        let signedEnvironment = try Self.signedEnvironment(args.value("--signed-environment"))
+        let fault = try Self.fault(args.value(.appFault))
+        let signedEnvironment = try args.choice(.signedEnvironment, as: SignedEnvironment.self) ?? .sandbox
         var shard: Shard?
-        if let text = args.value("--shard") {
+        if let text = args.value(.shard) {
             guard let parsed = Shard(text) else { throw .usage("--shard must be K/N with 1 ≤ K ≤ N, e.g. 2/4; got \"\(text)\"") }
             shard = parsed
         }
-        let environment = args.value("--env") ?? "local"
+        let environment = args.value(.env) ?? "local"
         let exec = try ExecOptions(args, environment: environment)
-        let (matrix, bytes, catalogBytes, warnings) = try loadMatrix(path, strict: args.has("--strict"))
+        let (matrix, bytes, catalogBytes, warnings) = try loadMatrix(path, strict: args.has(.strict))
         if signedEnvironment == .production, matrix.app.appAppleId == nil, exec == nil, environment == "local" {
             // Apple's verifiers compare a Production notification's appAppleId with the app's; data without one
             // would fail every backend's check. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
             throw .usage("--signed-environment Production needs app.appAppleId in the matrix (the app's Apple ID in App Store Connect): "
                          + "Apple's verifiers require it in Production notifications")
         }
-        let schedule = try Self.schedule(args.value("--clock"), matrix: matrix)
+        let schedule = try Self.schedule(args.value(.clock), matrix: matrix)
         let salt = Self.makeSalt()
         let guided = try guidedSetup(environment, args: args, salt: salt, matrix: matrix)
         let adapter: any EnvironmentAdapter
         if let exec {
             adapter = try await exec.start(matrix: matrix, path: path, bytes: bytes, catalogBytes: catalogBytes, console: console)
         } else {
-            adapter = try makeAdapter(environment, schedule: schedule, clockGiven: args.value("--clock") != nil,
+            adapter = try makeAdapter(environment, schedule: schedule, clockGiven: args.value(.clock) != nil,
                                       signedEnvironment: signedEnvironment, fault: fault, guided: guided, args: args)
         }
-        let describedBuild = args.value("--build") ?? adapter.description.build
+        let describedBuild = args.value(.build) ?? adapter.description.build
         let context = RunContext(
             runID: Self.makeRunID(),
             environment: adapter.description.name,
             build: describedBuild ?? (environment == "local" ? "unspecified (local run)" : "unspecified"),
-            device: args.value("--device") ?? adapter.description.device ?? "unspecified",
-            os: args.value("--os") ?? adapter.description.os ?? "unspecified",
+            device: args.value(.device) ?? adapter.description.device ?? "unspecified",
+            os: args.value(.os) ?? adapter.description.os ?? "unspecified",
             accountHashes: guided?.hashes ?? [:], appFault: fault?.rawValue)
         let cases = shard.map { $0.caseIndices(of: matrix) } ?? Array(matrix.cases.indices)
         var manifest = RunManifest(
@@ -179,7 +176,7 @@ struct RunCommand {
         let session: EvidenceSession
         do throws(CommandFailure) {
             session = try EvidenceSession.start(
-                root: URL(fileURLWithPath: args.value("--out") ?? "reports"), build: describedBuild ?? RunDirectory.unspecifiedBuild,
+                root: URL(fileURLWithPath: args.value(.out) ?? "reports"), build: describedBuild ?? RunDirectory.unspecifiedBuild,
                 manifest: manifest)
         } catch {
             await (adapter as? ExecAdapter)?.shutdown()
@@ -193,7 +190,7 @@ struct RunCommand {
     /// accounts and App Store Server API credentials are needed again.
     static func resumeCommand(_ directory: URL, args: Arguments) -> String {
         var command = "matrix run --resume \(shellWord(displayPath(directory)))"
-        for option in ["--answers", "--accounts", "--credentials"] {
+        for option: OptionKey in [.answers, .accounts, .credentials] {
             if let value = args.value(option) { command += " \(option) \(shellWord(value))" }
         }
         return Console.visible(command)
@@ -209,11 +206,11 @@ struct RunCommand {
     }
 
     func resume(_ args: Arguments) async throws(CommandFailure) -> Setup {
-        for option in ["--env", "--build", "--device", "--os", "--out", "--shard", "--app-fault", "--clock", "--signed-environment"]
+        for option: OptionKey in [.env, .build, .device, .os, .out, .shard, .appFault, .clock, .signedEnvironment]
         where args.value(option) != nil {
             throw .usage("--resume takes the run's own settings from its run.json; drop \(option)")
         }
-        guard let runPath = args.value("--resume") else { throw .usage("--resume needs RUN_DIR") }
+        guard let runPath = args.value(.resume) else { throw .usage("--resume needs RUN_DIR") }
         let directory = RunDirectory(url: URL(fileURLWithPath: runPath))
         let resumed = try EvidenceSession.resume(directory)
         let manifest = resumed.session.manifest
@@ -257,7 +254,7 @@ struct RunCommand {
             adapter = try await exec.start(matrix: matrix, path: path, bytes: bytes, catalogBytes: catalogBytes, console: console,
                                            resumed: manifest)
         } else {
-            if args.value("--step-timeout") != nil { throw .usage("--step-timeout is for runs of --env exec") }
+            if args.value(.stepTimeout) != nil { throw .usage("--step-timeout is for runs of --env exec") }
             adapter = try makeAdapter(manifest.environment, schedule: schedule, clockGiven: manifest.clock != nil,
                                       signedEnvironment: manifest.signedEnvironment.flatMap(SignedEnvironment.init(rawValue:)) ?? .sandbox, fault: fault, guided: guided, args: args)
         }
@@ -311,17 +308,17 @@ struct RunCommand {
     func guidedSetup(_ environment: String, args: Arguments, salt: String, matrix: Matrix, build: String? = nil, device: String? = nil,
                      os: String? = nil) throws(CommandFailure) -> Guided? {
         guard environment == "sandbox" || environment == "testflight" else {
-            for option in ["--answers", "--accounts", "--credentials", "--api-base-url"] where args.value(option) != nil {
+            for option: OptionKey in [.answers, .accounts, .credentials, .apiBaseURL] where args.value(option) != nil {
                 throw .usage("\(option) is for --env sandbox or testflight")
             }
             return nil
         }
-        guard let build = build ?? args.value("--build"), let device = device ?? args.value("--device"), let os = os ?? args.value("--os") else {
+        guard let build = build ?? args.value(.build), let device = device ?? args.value(.device), let os = os ?? args.value(.os) else {
             throw .usage("--env \(environment) needs --build, --device and --os (e.g. --build \"1.4 (212)\" --device \"iPhone 16\" --os \"iOS 26.1\")")
         }
         let console = self.console
         let prompter: any Prompter
-        if let answers = args.value("--answers") {
+        if let answers = args.value(.answers) {
             let bytes = try InputFiles.readArgument(answers, what: "answers file")
             let scripted: ScriptedPrompter
             do {
@@ -341,7 +338,7 @@ struct RunCommand {
                                  code: .unavailable)
         }
         var identifiers: [String: String] = [:]
-        if let path = args.value("--accounts") {
+        if let path = args.value(.accounts) {
             do {
                 for entry in try SandboxAccountsFile.load(path, guard: RepositoryGuard()).entries {
                     switch entry.reference {
@@ -356,7 +353,7 @@ struct RunCommand {
         let hashes = identifiers.mapValues { RunManifest.accountHash(identifier: $0, salt: salt) }
         return Guided(prompter: prompter, identifiers: identifiers, hashes: hashes, build: build, device: device, os: os,
                       serverCheck: try serverCheck(args, bundleId: matrix.app.bundleId),
-                      guidance: args.value("--answers").map { "answers file \($0) (scripted: waits were not slept)" } ?? "interactive")
+                      guidance: args.value(.answers).map { "answers file \($0) (scripted: waits were not slept)" } ?? "interactive")
     }
 
     /// The App Store Server API cross-check, when credentials are given; without them the run records only what
@@ -412,31 +409,20 @@ struct RunCommand {
                                  + "testflight (an Xcode test host can drive StoreKit Testing through --env exec, see docs/driver-protocol.md)",
                                  code: .unavailable)
         default:
-            let names = ["local", "exec", "sandbox", "testflight"]
-            let hint = Suggestion.nearest(environment, among: names).map { "; did you mean \($0)?" } ?? ""
-            throw .usage("--env must be one of \(names.joined(separator: ", ")), not \"\(environment)\"\(hint)")
+            throw args.rejection(environment, for: .env)
         }
     }
 
     static func fault(_ name: String?) throws(CommandFailure) -> AppFault? {
         guard let name else { return nil }
-        guard let value = AppFault(rawValue: name) else {
-            let hint = Suggestion.nearest(name, among: AppFault.allCases.map(\.rawValue)).map { "; did you mean \($0)?" } ?? ""
-            throw .usage("unknown app fault \"\(name)\"\(hint) (see `matrix faults`)")
-        }
+        guard let value = AppFault(rawValue: name) else { throw Choices.appFaults.rejection(name, for: OptionKey.appFault.name) }
         return value
     }
 
-    static func signedEnvironment(_ text: String?) throws(CommandFailure) -> SignedEnvironment {
-        guard let text else { return .sandbox }
-        guard let value = SignedEnvironment(rawValue: text) else {
-            throw .usage("--signed-environment must be \(SignedEnvironment.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return value
-    }
 
     static func schedule(_ text: String?, matrix: Matrix) throws(CommandFailure) -> RenewalSchedule {
         guard let text else { return .real }
+        guard Choices.clock.match(text) != nil else { throw Choices.clock.rejection(text, for: OptionKey.clock.name) }
         switch RenewalSchedule.parse(text, storeKitTimeRate: matrix.catalog.settings.timeRate) {
         case .success(let parsed): return parsed
         case .failure(let problem): throw .usage("--clock: \(problem.message)")

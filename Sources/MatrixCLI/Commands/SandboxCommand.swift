@@ -20,61 +20,90 @@ struct SandboxCommand {
     var showsAccountNames: Bool = isatty(STDOUT_FILENO) == 1
     var clock: any APIClock = SystemAPIClock()
 
-    static let options: [Arguments.Option] = [
-        .init(name: "--accounts", takesValue: true, help: "aliases → Sandbox Apple Accounts (JSON, outside the repository)", valueName: "FILE"),
-        .init(name: "--renewal-rate", takesValue: true, help: "set: one month lasts 3m, 5m, 15m, 30m or 1h", valueName: "RATE"),
-        .init(name: "--interrupt-purchases", takesValue: true, help: "set: on or off", valueName: "STATE"),
-    ] + AppStoreOptions.options + [
-        .init(name: "--help", takesValue: false, help: "show this help"),
-    ]
+    static let testers = CommandSpec(
+        ["sandbox", "testers"], summary: "List the team's Sandbox Apple Accounts",
+        usage: ["[--accounts FILE]"],
+        discussion: """
+            Lists the team's Sandbox Apple Accounts with their tester id, territory, renewal rate and whether \
+            purchases are interrupted; with --accounts, the alias of each (e-mail addresses only on a terminal).
+            """ + accountsHelp)
 
-    static let help = """
-        USAGE: matrix sandbox testers [--accounts FILE]
-               matrix sandbox set ALIAS [--renewal-rate 3m|5m|15m|30m|1h] [--interrupt-purchases on|off] --accounts FILE
-               matrix sandbox clear ALIAS… --accounts FILE
+    static let set = CommandSpec(
+        ["sandbox", "set"], summary: "Set a Sandbox Apple Account's renewal rate or purchase interruption",
+        usage: ["ALIAS [--renewal-rate 3m|5m|15m|30m|1h] [--interrupt-purchases on|off] --accounts FILE"],
+        discussion: """
+            Changes how fast the subscriptions of the Sandbox Apple Account ALIAS renew, and whether its purchases \
+            are interrupted.
+            """ + accountsHelp,
+        positionals: [Positional("ALIAS", "a key of the accounts file", completion: .nothing)],
+        options: [
+            .value(.renewalRate, "RATE", "one month lasts 3m, 5m, 15m, 30m or 1h",
+                   choices: Choices(AppStoreAPI.SandboxRenewalRate.known.compactMap(\.shortName))),
+            .value(.interruptPurchases, "STATE", "on or off",
+                   choices: Choices(["on", "off"], aliases: ["true": "on", "yes": "on", "false": "off", "no": "off"], caseInsensitive: true)),
+        ])
 
-        Manages the team's Sandbox Apple Accounts through the App Store Connect API (an App Store Connect API
-        team key): `testers` lists them (e-mail addresses only on a terminal), `set` changes how fast
-        subscriptions renew and whether purchases are interrupted, `clear` clears purchase history.
+    static let clear = CommandSpec(
+        ["sandbox", "clear"], summary: "Clear the purchase history of Sandbox Apple Accounts",
+        usage: ["ALIAS… --accounts FILE"],
+        discussion: """
+            Clears the purchase history of each Sandbox Apple Account ALIAS names; on the device, restore purchases \
+            (AppStore.sync()) to see the change.
+            """ + accountsHelp,
+        positionals: [Positional("ALIAS…", "keys of the accounts file", completion: .nothing)])
 
-        ALIAS is a key of the accounts file: {"ALIAS": {"appleAccount": "tester@example.com"}} or
-        {"ALIAS": {"testerId": "…"}}. Credentials come from --credentials FILE or APP_STORE_CONNECT_ISSUER_ID,
+    static let spec = CommandSpec(
+        ["sandbox"], summary: "Sandbox Apple Accounts: testers, set (renewal rate), clear (purchase history)",
+        discussion: """
+            Manages the team's Sandbox Apple Accounts through the App Store Connect API (an App Store Connect API \
+            team key): `testers` lists them (e-mail addresses only on a terminal), `set` changes how fast \
+            subscriptions renew and whether purchases are interrupted, `clear` clears purchase history.
+            """ + accountsHelp,
+        options: [
+            .value(.accounts, "FILE", "aliases → Sandbox Apple Accounts (JSON, outside the repository)"),
+        ] + AppStoreOptions.options,
+        subcommands: [testers, set, clear])
+
+    /// What every sandbox command's help says of aliases, credentials and the exit status.
+    private static let accountsHelp = """
+
+
+        ALIAS is a key of the accounts file: {"ALIAS": {"appleAccount": "tester@example.com"}} or \
+        {"ALIAS": {"testerId": "…"}}. Credentials come from --credentials FILE or APP_STORE_CONNECT_ISSUER_ID, \
         APP_STORE_CONNECT_KEY_ID and APP_STORE_CONNECT_KEY_PATH; see docs/app-store-api.md.
 
-        Exit status: 0 done, 64 usage (or a private file inside the repository), 65 invalid accounts file or
+        Exit status: 0 done, 64 usage (or a private file inside the repository), 65 invalid accounts file or \
         unknown alias, 66 a file cannot be read, 69 no credentials or App Store Connect unavailable.
-
-        OPTIONS:
-        \(Arguments.help(options))
         """
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
-        let args = try Arguments(arguments, options: Self.options)
-        if args.has("--help") || args.positionals.first == "help" {
-            console.output(Self.help + "\n")
+        let args = try Arguments(arguments, options: Self.spec.optionsWithSubcommands)
+        if args.has(.help) || args.positionals.first == HelpCommand.spec.name {
+            let named = args.positionals.first { $0 != HelpCommand.spec.name }.flatMap(Self.spec.subcommand)
+            console.output(named.map { HelpText.command($0, under: Self.spec, width: console.width) } ?? HelpText.command(Self.spec, width: console.width))
             return .success
         }
         guard let action = args.positionals.first else { throw .usage("missing subcommand: testers, set or clear") }
         let aliases = Array(args.positionals.dropFirst())
-        let setOnly = ["--renewal-rate", "--interrupt-purchases"].filter { args.value($0) != nil }
-        if action != "set", let option = setOnly.first { throw .usage("\(option) belongs to `matrix sandbox set`") }
+        let setOnly = Self.set.options.filter { $0.key != .help && args.value($0.key) != nil }.map(\.key)
+        if action != Self.set.name, let option = setOnly.first { throw .usage("\(option) belongs to `matrix sandbox set`") }
         switch action {
-        case "testers":
+        case Self.testers.name:
             guard aliases.isEmpty else { throw .usage("testers takes no arguments") }
-        case "set":
+        case Self.set.name:
             guard aliases.count == 1 else { throw .usage("set takes one ALIAS") }
             guard !setOnly.isEmpty else { throw .usage("set needs --renewal-rate or --interrupt-purchases") }
-        case "clear":
+        case Self.clear.name:
             guard !aliases.isEmpty else { throw .usage("clear takes one or more ALIAS") }
         default:
-            let hint = Suggestion.nearest(action, among: ["testers", "set", "clear"]).map { "; did you mean \($0)?" } ?? ""
+            let hint = Suggestion.nearest(action, among: Self.spec.subcommands.map(\.name)).map { "; did you mean \($0)?" } ?? ""
             throw .usage("unknown sandbox subcommand \"\(action)\"\(hint)")
         }
         let rate = try renewalRate(args)
         let interrupt = try interruptPurchases(args)
-        if action != "testers", args.value("--accounts") == nil { throw .usage("\(action) needs --accounts FILE to resolve \(aliases.joined(separator: ", "))") }
+        if action != Self.testers.name, args.value(.accounts) == nil { throw .usage("\(action) needs --accounts FILE to resolve \(aliases.joined(separator: ", "))") }
         let options = try AppStoreOptions(args)
-        let accounts = try args.value("--accounts").map { path throws(CommandFailure) in try loadAccounts(path) }
+        let accounts = try args.value(.accounts).map { path throws(CommandFailure) in try loadAccounts(path) }
         let credentials = try options.credentials(environment: environment, currentDirectory: currentDirectory, console: console)
         let client: AppStoreConnectAPIClient
         do {
@@ -85,9 +114,9 @@ struct SandboxCommand {
         }
         do {
             switch action {
-            case "testers":
+            case Self.testers.name:
                 try await list(client, accounts: accounts)
-            case "set":
+            case Self.set.name:
                 let (alias, id) = try await resolve(aliases, in: accounts, client: client)[0]
                 let tester = try await client.updateSandboxTester(id: id, subscriptionRenewalRate: rate, interruptPurchases: interrupt)
                 console.info("\(alias): renewal rate \(tester.subscriptionRenewalRate?.description ?? "unchanged"), interrupt purchases \(onOff(tester.interruptPurchases))", always: true)
@@ -171,20 +200,11 @@ struct SandboxCommand {
     }
 
     private func renewalRate(_ args: Arguments) throws(CommandFailure) -> SandboxRenewalRate? {
-        guard let text = args.value("--renewal-rate") else { return nil }
-        guard let rate = SandboxRenewalRate(shortName: text) else {
-            throw .usage("--renewal-rate must be 3m, 5m, 15m, 30m or 1h, not \"\(text)\"")
-        }
-        return rate
+        try args.choice(.renewalRate) { SandboxRenewalRate(shortName: $0) }
     }
 
     private func interruptPurchases(_ args: Arguments) throws(CommandFailure) -> Bool? {
-        switch args.value("--interrupt-purchases")?.lowercased() {
-        case nil: nil
-        case "on", "true", "yes": true
-        case "off", "false", "no": false
-        case let text?: throw .usage("--interrupt-purchases must be on or off, not \"\(text)\"")
-        }
+        try args.choice(.interruptPurchases).map { $0 == "on" }
     }
 
     private func onOff(_ value: Bool?) -> String {

@@ -6,35 +6,31 @@ import LocalEnvironment
 struct ScoreCommand {
     let console: Console
 
-    static let options: [Arguments.Option] = [
-        .init(name: "--min-score", takesValue: true, help: "lowest passing score in percent (default 100)", valueName: "PERCENT"),
-        .init(name: "--format", takesValue: true, help: "text (default) or json", valueName: "FORMAT"),
-        .init(name: "--jobs", takesValue: true, help: "cases run at once (default: number of cores)", valueName: "N"),
-        .init(name: "--help", takesValue: false, help: "show this help"),
-    ]
-
-    static let help = """
-        USAGE: matrix score MATRIX [--min-score PERCENT] [--format text|json]
-
-        Runs MATRIX on the local environment with the reference app, then once per known app fault (see
-        `matrix faults`), and prints which case and step catches each fault. A fault the catalog cannot show
-        (no family-shareable product for a Family Sharing bug, no subscription for a grace-period bug) is not
-        applicable; the score is over applicable faults. Nothing is written to reports/.
-        Exit status: 0 when the reference passes and the score reaches --min-score (default 100), 1 otherwise.
-
-        OPTIONS:
-        \(Arguments.help(options))
-        """
+    static let spec = CommandSpec(
+        ["score"], summary: "Run the reference app and every known app fault; report which the matrix catches",
+        usage: ["MATRIX [--min-score PERCENT] [--format text|json]"],
+        discussion: """
+            Runs MATRIX on the local environment with the reference app, then once per known app fault (see \
+            `matrix faults`), and prints which case and step catches each fault. A fault the catalog cannot show \
+            (no family-shareable product for a Family Sharing bug, no subscription for a grace-period bug) is not \
+            applicable; the score is over applicable faults. Nothing is written to reports/.
+            Exit status: 0 when the reference passes and the score reaches --min-score (default 100), 1 otherwise.
+            """,
+        positionals: [Positional("MATRIX", "the matrix file to score")],
+        options: [
+            .value(.minScore, "PERCENT", "lowest passing score in percent (default 100)"),
+            .value(.format, "FORMAT", "text (default) or json", choices: .textOrJSON),
+            .value(.jobs, "N", "cases run at once (default: number of cores)"),
+        ])
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
-        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
+        guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to score)" : "score takes one MATRIX, got \(args.positionals.count)")
         }
-        let minimum = try args.int("--min-score", in: 0...100) ?? 100
-        let format = args.value("--format") ?? "text"
-        guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }
-        let jobs = try args.int("--jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let minimum = try args.int(.minScore, in: 0...100) ?? 100
+        let format = try args.choice(.format) ?? "text"
+        let jobs = try args.int(.jobs, in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let (loaded, diagnostics, _) = try InputFiles.loadMatrix(path)
         _ = MatrixCommand.report(diagnostics, on: console)
         guard let matrix = loaded else { throw CommandFailure("\(path) is not valid; nothing was run", code: .dataError) }

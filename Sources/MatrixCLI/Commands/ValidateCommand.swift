@@ -5,30 +5,26 @@ import MatrixJSON
 struct ValidateCommand {
     let console: Console
 
-    static let options: [Arguments.Option] = [
-        .init(name: "--strict", takesValue: false, help: "treat warnings as errors"),
-        .init(name: "--format", takesValue: true, help: "text (default) or json", valueName: "FORMAT"),
-        .init(name: "--help", takesValue: false, help: "show this help"),
-    ]
-
-    static let help = """
-        USAGE: matrix validate MATRIX… [--strict] [--format text|json]
-
-        Checks each matrix and the catalog it names without running anything. Prints every problem of every file
-        with file, line, column, JSON Pointer, code and severity: compiler-style on stderr, or with --format json
-        as a JSON array on stdout (file, line, column, pointer, code, severity, message, hint), where a matrix
-        that cannot be read is a row with code MX006.
-        Exit status: 0 valid, 65 an error (or a warning with --strict), 66 a matrix cannot be read (the others
-        are still checked).
-
-        OPTIONS:
-        \(Arguments.help(options))
-        """
+    static let spec = CommandSpec(
+        ["validate"], summary: "Check matrices and their catalogs; print every problem",
+        usage: ["MATRIX… [--strict] [--format text|json]"],
+        discussion: """
+            Checks each matrix and the catalog it names without running anything. Prints every problem of every file \
+            with file, line, column, JSON Pointer, code and severity: compiler-style on stderr, or with --format json \
+            as a JSON array on stdout (file, line, column, pointer, code, severity, message, hint), where a matrix \
+            that cannot be read is a row with code MX006.
+            Exit status: 0 valid, 65 an error (or a warning with --strict), 66 a matrix cannot be read (the others \
+            are still checked).
+            """,
+        positionals: [Positional("MATRIX…", "one or more matrix files")],
+        options: [
+            .flag(.strict, "treat warnings as errors"),
+            .value(.format, "FORMAT", "text (default) or json", choices: .textOrJSON),
+        ])
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
-        let format = args.value("--format") ?? "text"
-        guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }
+        guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
+        let format = try args.choice(.format) ?? "text"
         guard !args.positionals.isEmpty else { throw .usage("missing MATRIX (one or more matrix files)") }
         var all: [Diagnostic] = []
         var unreadable = 0
@@ -44,7 +40,7 @@ struct ValidateCommand {
                 all.append(Diagnostic(.error, .unreadableInput, error.message, file: path, pointer: "", location: .start))
                 continue
             }
-            all += args.has("--strict") ? diagnostics.map(\.strict) : diagnostics
+            all += args.has(.strict) ? diagnostics.map(\.strict) : diagnostics
         }
         if format == "json" {
             let rows = all.map(DiagnosticRow.init)

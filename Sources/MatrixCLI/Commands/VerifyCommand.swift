@@ -9,82 +9,69 @@ import SignedData
 package struct VerifyCommand {
     let console: Console
 
-    static let options: [Arguments.Option] = [
-        .init(name: "--root", takesValue: true, repeatable: true,
-              help: "trust anchor: apple (Apple Root CA - G3), simulator, or a certificate file; repeatable", valueName: "ROOT"),
-        .init(name: "--bundle-id", takesValue: true, help: "the app's bundle id to require", valueName: "ID"),
-        .init(name: "--environment", takesValue: true, help: "Sandbox, Production, Xcode or LocalTesting to require", valueName: "ENV"),
-        .init(name: "--app-apple-id", takesValue: true, help: "the app's Apple id (compared for Production notifications)", valueName: "N"),
-        .init(name: "--kind", takesValue: true, help: "transaction, renewalInfo, notification or appTransaction (default: from the payload)", valueName: "KIND"),
-        .init(name: "--matrix", takesValue: true, help: "RUN_DIR or ARCHIVE: the run's matrix, when not at the path run.json recorded", valueName: "MATRIX"),
-        .init(name: "--batch", takesValue: true, help: "verify every JWS in FILE, one per line (- for stdin)", valueName: "FILE"),
-        .init(name: "--format", takesValue: true, help: "text (default) or json", valueName: "FORMAT"),
-        .init(name: "--quiet", takesValue: false, help: "runs and batches: print only what failed"),
-        .init(name: "--help", takesValue: false, help: "show this help"),
-    ]
+    static let spec = CommandSpec(
+        ["verify"], summary: "Verify a JWS like Apple's SignedDataVerifier, or prove a run or archive unaltered",
+        usage: ["(JWS | FILE | RUN_DIR | ARCHIVE) [options]", "--batch FILE [options]"],
+        discussion: """
+            Verifies App Store signed data as Apple's SignedDataVerifier does (online checks off): ES256 only, exactly \
+            three x5c certificates, the chain from the leaf through the intermediate to a trusted root at the payload's \
+            signedDate, both Apple marker OIDs, the signature, then bundle id and environment. Xcode and LocalTesting \
+            data is decoded without a signature check, as Apple's libraries do, and the output says so. Like every \
+            ECDSA verifier, Apple's included, it accepts both (r, s) and (r, n-s) for a signature: a JWS proves who \
+            signed a payload, and a run's SHA-256 list pins the exact bytes of its evidence.
 
-    static let help = """
-        USAGE: matrix verify (JWS | FILE | RUN_DIR | ARCHIVE) [options]
-               matrix verify --batch FILE [options]
+              JWS or FILE  a compact JWS, or a file holding one (- reads stdin). The decoded payload goes to stdout, \
+            the verdict to stderr. Default root: apple.
+              RUN_DIR      a run directory: the SHA-256 of every file listed in run.json (and any file that is \
+            missing or not listed), then every JWS in evidence.jsonl, and the transaction and \
+            renewal info inside each notification as JWS of their own. Default root: simulator for a \
+            local run, apple otherwise. The bundle id comes from --bundle-id, else from the run's \
+            matrix when it is readable and unchanged (looked for at the recorded path, from here \
+            and from each directory above the run; --matrix names it). A run that did not end \
+            has evidence newer than its run.json: that is noted, not called altered.
+              ARCHIVE      a file written by `matrix archive`: unpacked to a temporary directory and checked against \
+            archive.json (every file, run.json included), then as a run directory.
 
-        Verifies App Store signed data as Apple's SignedDataVerifier does (online checks off): ES256 only, exactly
-        three x5c certificates, the chain from the leaf through the intermediate to a trusted root at the payload's
-        signedDate, both Apple marker OIDs, the signature, then bundle id and environment. Xcode and LocalTesting
-        data is decoded without a signature check, as Apple's libraries do, and the output says so. Like every
-        ECDSA verifier, Apple's included, it accepts both (r, s) and (r, n-s) for a signature: a JWS proves who
-        signed a payload, and a run's SHA-256 list pins the exact bytes of its evidence.
+            Without --environment each JWS is checked against the environment its payload names, and without \
+            --bundle-id the bundle id is not compared; notes on stderr say what was not compared. run.json and \
+            archive.json are not signed: they prove that files are unchanged since they were written, not who wrote \
+            them. A run directory's evidence must also agree with itself: seq numbers without gaps or repeats, each \
+            step once, each pass or fail the verdict its expected and observed values give (re-judged when the run's \
+            matrix is readable and unchanged), and a complete run's counts in run.json.
 
-          JWS or FILE  a compact JWS, or a file holding one (- reads stdin). The decoded payload goes to stdout,
-                       the verdict to stderr. Default root: apple.
-          RUN_DIR      a run directory: the SHA-256 of every file listed in run.json (and any file that is
-                       missing or not listed), then every JWS in evidence.jsonl, and the transaction and
-                       renewal info inside each notification as JWS of their own. Default root: simulator for a
-                       local run, apple otherwise. The bundle id comes from --bundle-id, else from the run's
-                       matrix when it is readable and unchanged (looked for at the recorded path, from here
-                       and from each directory above the run; --matrix names it). A run that did not end
-                       has evidence newer than its run.json: that is noted, not called altered.
-          ARCHIVE      a file written by `matrix archive`: unpacked to a temporary directory and checked against
-                       archive.json (every file, run.json included), then as a run directory.
-
-        Without --environment each JWS is checked against the environment its payload names, and without
-        --bundle-id the bundle id is not compared; notes on stderr say what was not compared. run.json and
-        archive.json are not signed: they prove that files are unchanged since they were written, not who wrote
-        them. A run directory's evidence must also agree with itself: seq numbers without gaps or repeats, each
-        step once, each pass or fail the verdict its expected and observed values give (re-judged when the run's
-        matrix is readable and unchanged), and a complete run's counts in run.json.
-
-        Exit status: 0 everything verified, 1 something did not, 64 usage, 65 the input is not a JWS, run
-        directory or archive, 66 the input cannot be read, 69 tar is unavailable.
-
-        OPTIONS:
-        \(Arguments.help(options))
-        """
+            Exit status: 0 everything verified, 1 something did not, 64 usage, 65 the input is not a JWS, run \
+            directory or archive, 66 the input cannot be read, 69 tar is unavailable.
+            """,
+        positionals: [Positional("INPUT", "a JWS, a file holding one, a run directory or an archive (- reads stdin)")],
+        options: [
+            .value(.root, "ROOT", "trust anchor: apple (Apple Root CA - G3), simulator, or a certificate file; repeatable",
+                   choices: Choices(["apple", "simulator"], open: true), repeatable: true),
+            .value(.bundleId, "ID", "the app's bundle id to require"),
+            .value(.environment, "ENV", "Sandbox, Production, Xcode or LocalTesting to require", choices: .signedEnvironments),
+            .value(.appAppleId, "N", "the app's Apple id (compared for Production notifications)"),
+            .value(.kind, "KIND", "transaction, renewalInfo, notification or appTransaction (default: from the payload)",
+                   choices: Choices(VerifiedSignedData.Kind.self)),
+            .value(.matrix, "MATRIX", "RUN_DIR or ARCHIVE: the run's matrix, when not at the path run.json recorded"),
+            .value(.batch, "FILE", "verify every JWS in FILE, one per line (- for stdin)"),
+            .value(.format, "FORMAT", "text (default) or json", choices: .textOrJSON),
+            .flag(.quiet, "runs and batches: print only what failed"),
+        ])
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
-        guard let args = try Arguments.parse(arguments, options: Self.options, help: Self.help, on: console) else { return .success }
-        console.quiet = args.has("--quiet")
-        let format = args.value("--format") ?? "text"
-        guard format == "text" || format == "json" else { throw .usage("--format must be text or json") }
-        let environment = args.value("--environment")
-        if let environment, !["Sandbox", "Production", "Xcode", "LocalTesting"].contains(environment) {
-            throw .usage("--environment must be Sandbox, Production, Xcode or LocalTesting, not \"\(environment)\"")
-        }
+        guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
+        console.quiet = args.has(.quiet)
+        let format = try args.choice(.format) ?? "text"
+        let environment = try args.choice(.environment)
         var appAppleId: Int64?
-        if let text = args.value("--app-apple-id") {
+        if let text = args.value(.appAppleId) {
             guard let number = Int64(text), number >= 0 else { throw .usage("--app-apple-id must be a whole number, not \"\(text)\"") }
             appAppleId = number
         }
-        var kind: VerifiedSignedData.Kind?
-        if let text = args.value("--kind") {
-            guard let value = VerifiedSignedData.Kind(rawValue: text) else {
-                throw .usage("--kind must be transaction, renewalInfo, notification or appTransaction, not \"\(text)\"")
-            }
-            kind = value
-        }
-        let settings = Settings(rootNames: args.all("--root"), bundleId: args.value("--bundle-id"), environment: environment,
-                                appAppleId: appAppleId, kind: kind, json: format == "json", matrixPath: args.value("--matrix"))
+        let kind = try args.choice(.kind, as: VerifiedSignedData.Kind.self)
+        let settings = Settings(rootNames: args.all(.root), bundleId: args.value(.bundleId), environment: environment,
+                                appAppleId: appAppleId, kind: kind, json: format == "json", matrixPath: args.value(.matrix))
 
-        if let batch = args.value("--batch") {
+        if let batch = args.value(.batch) {
             guard args.positionals.isEmpty else { throw .usage("--batch takes the JWS from FILE; give no other input") }
             return try BatchVerification(console: console, settings: settings).run(batch)
         }

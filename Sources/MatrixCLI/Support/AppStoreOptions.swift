@@ -6,12 +6,11 @@ import FoundationNetworking
 
 /// The command-line options shared by everything that calls Apple's APIs, and the exit codes of their errors.
 struct AppStoreOptions {
-    static let options: [Arguments.Option] = [
-        .init(name: "--credentials", takesValue: true,
-              help: "JSON credentials file outside the repository (default: APP_STORE_CONNECT_* variables)", valueName: "FILE"),
-        .init(name: "--api-base-url", takesValue: true, help: "send API requests here instead of Apple's (a proxy or a mock)", valueName: "URL"),
-        .init(name: "--timeout", takesValue: true, help: "seconds one request may take (default 30)", valueName: "SECONDS"),
-        .init(name: "--retries", takesValue: true, help: "extra attempts after a temporary failure (default 3)", valueName: "N"),
+    static let options: [OptionSpec] = [
+        .value(.credentials, "FILE", "JSON credentials file outside the repository (default: APP_STORE_CONNECT_* variables)"),
+        .value(.apiBaseURL, "URL", "send API requests here instead of Apple's (a proxy or a mock)"),
+        .value(.timeout, "SECONDS", "seconds one request may take (default 30)"),
+        .value(.retries, "N", "extra attempts after a temporary failure (default 3)"),
     ]
 
     var credentialsFile: String?
@@ -24,8 +23,8 @@ struct AppStoreOptions {
     /// - Throws: ``CommandFailure`` (usage) for a malformed URL, an `http` URL to another host than this
     ///   machine, or a timeout or retry count out of range.
     init(_ args: Arguments) throws(CommandFailure) {
-        credentialsFile = args.value("--credentials")
-        if let text = args.value("--api-base-url") {
+        credentialsFile = args.value(.credentials)
+        if let text = args.value(.apiBaseURL) {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
                   let host = url.host, !host.isEmpty, url.query == nil else {
                 throw .usage("--api-base-url must be an http(s) URL without a query, such as https://proxy.example/appstore")
@@ -35,13 +34,13 @@ struct AppStoreOptions {
             }
             baseURL = url
         }
-        if let text = args.value("--timeout") {
+        if let text = args.value(.timeout) {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 600 else {
                 throw .usage("--timeout must be a number of seconds from 0.1 to 600, not \"\(text)\"")
             }
             timeout = seconds
         }
-        if let retries = try args.int("--retries", in: 0...10) {
+        if let retries = try args.int(.retries, in: 0...10) {
             retry.maximumAttempts = retries + 1
         }
     }

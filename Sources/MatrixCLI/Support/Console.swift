@@ -16,6 +16,8 @@ public final class Console: @unchecked Sendable {
     private var outputError: Int32?
     /// stdout was closed when the process started (see ``init(environment:out:err:outputClosed:)``).
     public let outputClosed: Bool
+    /// The width help text wraps to (see ``terminalWidth(environment:descriptor:)``).
+    public let width: Int
 
     /// - Parameter outputClosed: stdout was closed when the process started (its descriptor now holds
     ///   `/dev/null`, so that no file the command opens takes it): anything written to it counts as failed.
@@ -26,6 +28,25 @@ public final class Console: @unchecked Sendable {
         self.outputClosed = outputClosed
         errIsTerminal = isatty(err.fileDescriptor) == 1
         colour = errIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        width = Self.terminalWidth(environment: environment, descriptor: out.fileDescriptor)
+    }
+
+    /// `COLUMNS` when it is a positive number, else the width of the terminal `descriptor` is (TIOCGWINSZ),
+    /// else 80.
+    public static func terminalWidth(environment: [String: String], descriptor: Int32) -> Int {
+        if let text = environment["COLUMNS"], let columns = Int(text.trimmingCharacters(in: .whitespaces)), columns > 0 {
+            return columns
+        }
+        if isatty(descriptor) == 1 {
+            var size = winsize()
+            #if os(Linux)
+            let request = UInt(TIOCGWINSZ)
+            #else
+            let request: UInt = 0x4008_7468 // TIOCGWINSZ: _IOR('t', 104, struct winsize)
+            #endif
+            if ioctl(descriptor, request, &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        }
+        return 80
     }
 
     /// Writes an artifact (JSON, Markdown, a root certificate) to stdout.
