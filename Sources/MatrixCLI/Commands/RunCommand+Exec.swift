@@ -20,9 +20,9 @@ struct ExecOptions {
     ///
     /// - Throws: ``CommandFailure`` (usage) for `--env exec` without `--driver`, a driver command that does not
     ///   split, exec-only options with another environment, local-only options with exec, or a bad timeout.
-    init?(_ args: Arguments, environment: String) throws(CommandFailure) {
+    init?(_ args: Arguments, environment: EnvironmentKind) throws(CommandFailure) {
         let driver = args.value(.driver)
-        guard environment == "exec" else {
+        guard environment == .exec else {
             for option: OptionKey in [.driver, .stepTimeout] where args.value(option) != nil {
                 throw .usage("\(option) needs --env exec")
             }

@@ -126,10 +126,10 @@ struct RunCommand {
             guard let parsed = Shard(text) else { throw .usage("--shard must be K/N with 1 ≤ K ≤ N, e.g. 2/4; got \"\(text)\"") }
             shard = parsed
         }
-        let environment = args.value(.env) ?? "local"
+        let environment = args.value(.env).map(EnvironmentKind.init) ?? .local
         let exec = try ExecOptions(args, environment: environment)
         let (matrix, bytes, catalogBytes, warnings) = try loadMatrix(path, strict: args.has(.strict))
-        if signedEnvironment == .production, matrix.app.appAppleId == nil, exec == nil, environment == "local" {
+        if signedEnvironment == .production, matrix.app.appAppleId == nil, exec == nil, environment == .local {
             // Apple's verifiers compare a Production notification's appAppleId with the app's; data without one
             // would fail every backend's check. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
             throw .usage("--signed-environment Production needs app.appAppleId in the matrix (the app's Apple ID in App Store Connect): "
@@ -149,7 +149,7 @@ struct RunCommand {
         let context = RunContext(
             runID: Self.makeRunID(),
             environment: adapter.description.name,
-            build: describedBuild ?? (environment == "local" ? "unspecified (local run)" : "unspecified"),
+            build: describedBuild ?? (environment == .local ? "unspecified (local run)" : "unspecified"),
             device: args.value(.device) ?? adapter.description.device ?? "unspecified",
             os: args.value(.os) ?? adapter.description.os ?? "unspecified",
             accountHashes: guided?.hashes ?? [:], appFault: fault?.rawValue)
@@ -246,7 +246,7 @@ struct RunCommand {
         }
         let fault = try Self.fault(manifest.appFault)
         let schedule = try Self.schedule(manifest.clock, matrix: matrix)
-        let guided = try guidedSetup(manifest.environment, args: args, salt: manifest.accountSalt ?? Self.makeSalt(), matrix: matrix,
+        let guided = try guidedSetup(EnvironmentKind(manifest.environment), args: args, salt: manifest.accountSalt ?? Self.makeSalt(), matrix: matrix,
                                      build: manifest.build, device: manifest.device, os: manifest.os)
         let adapter: any EnvironmentAdapter
         if let driver = manifest.driver {
@@ -255,7 +255,7 @@ struct RunCommand {
                                            resumed: manifest)
         } else {
             if args.value(.stepTimeout) != nil { throw .usage("--step-timeout is for runs of --env exec") }
-            adapter = try makeAdapter(manifest.environment, schedule: schedule, clockGiven: manifest.clock != nil,
+            adapter = try makeAdapter(EnvironmentKind(manifest.environment), schedule: schedule, clockGiven: manifest.clock != nil,
                                       signedEnvironment: manifest.signedEnvironment.flatMap(SignedEnvironment.init(rawValue:)) ?? .sandbox, fault: fault, guided: guided, args: args)
         }
         let context = RunContext(runID: manifest.runId, environment: manifest.environment, build: manifest.build,
@@ -305,9 +305,9 @@ struct RunCommand {
 
     /// For `sandbox` and `testflight`: `--build`, `--device`, `--os` are required; answers come from
     /// `--answers FILE` or a person at a terminal, and without either the run cannot be guided (exit 69).
-    func guidedSetup(_ environment: String, args: Arguments, salt: String, matrix: Matrix, build: String? = nil, device: String? = nil,
+    func guidedSetup(_ environment: EnvironmentKind, args: Arguments, salt: String, matrix: Matrix, build: String? = nil, device: String? = nil,
                      os: String? = nil) throws(CommandFailure) -> Guided? {
-        guard environment == "sandbox" || environment == "testflight" else {
+        guard environment.isGuided else {
             for option: OptionKey in [.answers, .accounts, .credentials, .apiBaseURL] where args.value(option) != nil {
                 throw .usage("\(option) is for --env sandbox or testflight")
             }
@@ -382,34 +382,39 @@ struct RunCommand {
         }
     }
 
-    func makeAdapter(_ environment: String, schedule: RenewalSchedule, clockGiven: Bool, signedEnvironment: SignedEnvironment,
+    func makeAdapter(_ environment: EnvironmentKind, schedule: RenewalSchedule, clockGiven: Bool, signedEnvironment: SignedEnvironment,
                      fault: AppFault?, guided: Guided?, args: Arguments) throws(CommandFailure) -> any EnvironmentAdapter {
         switch environment {
-        case "local":
+        case .local:
             do {
                 return try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, fault: fault)
             } catch {
                 throw CommandFailure("the local environment is unavailable: \(error)", code: .unavailable)
             }
-        case "sandbox", "testflight":
+        case .sandbox, .testflight:
             guard let guided else { throw CommandFailure("internal: no guided setup", code: .software) }
             if fault != nil { throw .usage("--app-fault is for the local environment; a guided run tests your own build") }
-            var guidedSchedule: RenewalSchedule = environment == "sandbox" ? .sandbox(.default) : .testFlight
+            var guidedSchedule: RenewalSchedule = environment == .sandbox ? .sandbox(.default) : .testFlight
             if clockGiven {
-                guard case .sandbox = schedule.kind, environment == "sandbox" else {
-                    throw .usage("--clock for --env \(environment) must be \(environment == "sandbox" ? "sandbox:<3|5|15|30|60> (the tester's renewal rate)" : "testflight or left out")")
+                guard case .sandbox = schedule.kind, environment == .sandbox else {
+                    throw .usage("--clock for --env \(environment) must be \(environment == .sandbox ? "sandbox:<3|5|15|30|60> (the tester's renewal rate)" : "testflight or left out")")
                 }
                 guidedSchedule = schedule
             }
-            return GuidedAdapter(environment: EnvironmentKind(environment), schedule: guidedSchedule, build: guided.build, device: guided.device,
+            return GuidedAdapter(environment: environment, schedule: guidedSchedule, build: guided.build, device: guided.device,
                                  os: guided.os, accounts: guided.identifiers, prompter: guided.prompter, serverCheck: guided.serverCheck)
-        case "xcode", "server":
+        case .app:
+            // The team's own StoreKit code is compiled into its own tests or driver, not into this tool.
+            throw CommandFailure("the app environment runs your own StoreKit code, which this tool cannot load: run the matrix from your "
+                                 + "tests with AppHarness, or serve your app as a driver and use --env exec (README, \"Test your own Store code\")",
+                                 code: .unavailable)
+        case .xcode, .server:
             // Named by the design, not built yet: the environment exists, this version cannot reach it.
             throw CommandFailure("environment \"\(environment)\" is not available in this version of matrix; use --env local, exec, sandbox or "
                                  + "testflight (an Xcode test host can drive StoreKit Testing through --env exec, see docs/driver-protocol.md)",
                                  code: .unavailable)
-        default:
-            throw args.rejection(environment, for: .env)
+        case .exec, .driver:
+            throw args.rejection(environment.name, for: .env)
         }
     }
 
