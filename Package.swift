@@ -62,6 +62,7 @@ let package = Package(
         .library(name: "MatrixModel", targets: ["MatrixModel"]),
         .library(name: "DriverKit", targets: ["DriverKit"]),
         .library(name: "SimulatedStoreKit", targets: ["SimulatedStoreKit"]),
+        .library(name: "AppHarness", targets: ["AppHarness"]),
     ],
     targets: [
         .target(name: "MatrixJSON"),
@@ -91,6 +92,9 @@ let package = Package(
         .target(name: "Reporters", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "FileIO"]),
         .target(name: "EvidenceStore",
                 dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "SignedData", "COpenSSL"]),
+        .target(name: "AppHarness", dependencies: [
+            "MatrixJSON", "MatrixModel", "MatrixEngine", "SimulatedStoreKit", "DriverKit", "LocalEnvironment", "EvidenceStore",
+        ]),
         .target(name: "MatrixCLI", dependencies: [
             "MatrixJSON", "MatrixModel", "MatrixEngine", "ReferenceApp", "SignedData", "DriverKit",
             "LocalEnvironment", "ExecEnvironment", "GuidedEnvironment", "MatrixPlanning", "AppStoreAPI",

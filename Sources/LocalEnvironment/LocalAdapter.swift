@@ -3,14 +3,22 @@ import MatrixEngine
 import MatrixModel
 import ReferenceApp
 import SignedData
+import SimulatedStoreKit
 import StoreSimulator
 
-/// The embedded `local` environment: the App Store simulator and the reference app, one fresh instance per
-/// case, every transaction, renewal info and notification signed with the simulator's PKI.
+/// The embedded environments: the App Store simulator and an app under test, one fresh instance per case, every
+/// transaction, renewal info and notification signed with the simulator's PKI.
+///
+/// `local` runs the reference app (with a known fault, if asked); `app` runs a team's own StoreKit code through
+/// the StoreKit look-alike (``AppUnderTest``).
 public struct LocalAdapter: EnvironmentAdapter {
     public var schedule: RenewalSchedule
     public var signedEnvironment: SignedEnvironment
     public var fault: AppFault?
+    /// `local`, or `app` for a team's own app.
+    public var environment: EnvironmentKind
+    /// Makes the app for a new installation; the reference app when `nil`.
+    let app: (@Sendable () -> any AppUnderTest)?
     let signer: (any PayloadSigner)?
 
     /// - Parameters:
@@ -18,11 +26,17 @@ public struct LocalAdapter: EnvironmentAdapter {
     ///   - signedEnvironment: the `environment` written into signed data (`Sandbox` by default).
     ///   - fault: run the reference app with one known bug.
     ///   - signing: whether to sign data into the evidence.
+    ///   - environment: the environment evidence names: `local` for the reference app, `app` for a team's own.
+    ///   - app: makes the app under test for each new installation (a device's first launch, a reinstall, another
+    ///     device); the reference app with `fault` when `nil`.
     /// - Throws: ``AdapterError`` when the simulator's signing key cannot be loaded.
-    public init(schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox, fault: AppFault? = nil, signing: Bool = true) throws {
+    public init(schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox, fault: AppFault? = nil, signing: Bool = true,
+                environment: EnvironmentKind = .local, app: (@Sendable () -> any AppUnderTest)? = nil) throws {
         self.schedule = schedule
         self.signedEnvironment = signedEnvironment
         self.fault = fault
+        self.environment = environment
+        self.app = app
         if signing {
             do {
                 signer = SimulatorSigner(pki: try SimulatorPKI.default)
@@ -35,7 +49,7 @@ public struct LocalAdapter: EnvironmentAdapter {
     }
 
     public var description: EnvironmentDescription {
-        EnvironmentDescription(.local, device: "embedded simulator", os: "n/a (embedded)", build: nil, clock: schedule.description)
+        EnvironmentDescription(environment, device: "embedded simulator", os: "n/a (embedded)", build: nil, clock: schedule.description)
     }
 
     public func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
@@ -48,7 +62,7 @@ public struct LocalAdapter: EnvironmentAdapter {
         }
         do {
             return try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: caseSchedule, signedEnvironment: signedEnvironment,
-                                    fault: fault, signer: signer)
+                                    fault: fault, install: app, signer: signer)
         } catch {
             throw AdapterError(error.message)
         }

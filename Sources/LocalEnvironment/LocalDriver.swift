@@ -2,6 +2,7 @@ import DriverKit
 import MatrixEngine
 import MatrixModel
 import ReferenceApp
+import SimulatedStoreKit
 
 /// The embedded environment behind the driver protocol (`matrix driver local`): the same simulator,
 /// reference app and signing as ``LocalAdapter``, reached through `initialize`, `reset` and `perform`.
@@ -9,8 +10,13 @@ import ReferenceApp
 /// It is the protocol's reference implementation: a run through it must leave the same evidence as
 /// `--env local`, apart from the run's identity, the environment's name and wall-clock times.
 public final class LocalDriver: Driver {
-    /// The environment name this driver reports.
+    /// The environment name `matrix driver local` reports.
     public static let environmentName = EnvironmentKind.localDriverName
+
+    /// The environment name this driver reports.
+    let environment: String
+    /// Makes the app for a new installation; the reference app when `nil`.
+    let app: (@Sendable () -> any AppUnderTest)?
 
     let signedEnvironment: SignedEnvironment
     let fault: AppFault?
@@ -29,7 +35,12 @@ public final class LocalDriver: Driver {
     ///   - clock: the clock to model, as `matrix run --clock` takes it (`real` by default); read at `initialize`,
     ///     where the catalog's `timeRate` is known.
     ///   - version: the tool's version, reported in `initialize`.
-    public init(signedEnvironment: SignedEnvironment = .sandbox, fault: AppFault? = nil, signing: Bool = true, clock: String? = nil, version: String) {
+    ///   - environment: the environment name reported in `initialize`.
+    ///   - app: makes the app under test for each new installation; the reference app when `nil`.
+    public init(signedEnvironment: SignedEnvironment = .sandbox, fault: AppFault? = nil, signing: Bool = true, clock: String? = nil, version: String,
+                environment: String = LocalDriver.environmentName, app: (@Sendable () -> any AppUnderTest)? = nil) {
+        self.environment = environment
+        self.app = app
         self.signedEnvironment = signedEnvironment
         self.fault = fault
         self.signing = signing
@@ -55,13 +66,13 @@ public final class LocalDriver: Driver {
         }
         let adapter: LocalAdapter
         do {
-            adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, fault: fault, signing: signing)
+            adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, fault: fault, signing: signing, app: app)
         } catch {
             throw DriverError.unavailable(String(describing: error))
         }
         self.adapter = adapter
         let local = adapter.description
-        return InitializeResult(environment: Self.environmentName, actions: Action.allCases, device: local.device, os: local.os,
+        return InitializeResult(environment: environment, actions: Action.allCases, device: local.device, os: local.os,
                                 build: local.build, clock: local.clock, driver: .init(name: "matrix driver local", version: version))
     }
 

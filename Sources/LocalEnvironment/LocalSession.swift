@@ -212,13 +212,18 @@ public final class LocalSession: CaseSession {
         let session = device.session
         let app = device.app
         session.setNextPurchaseOutcome(step.outcome ?? .success)
+        session.killDuringNextPurchase(at: step.terminate)
         _ = session.takeLastPurchase()
         let request = AppPurchaseRequest(productID: productID, quantity: step.quantity ?? 1, offer: step.offer,
-                                         appAccountToken: step.appAccountToken, terminate: step.terminate)
-        let report = try await session.run { try await app.purchase(request) }
-        if report?.terminated == true {
+                                         appAccountToken: step.appAccountToken)
+        let answer = try await session.runUntilKilled { try await app.purchase(request) }
+        guard let report = answer else {
+            // The process died while it handled the purchase: what it kept in memory is gone, what it stored stays.
+            await session.run { await app.quit() }
             session.endLaunch()
             device.running = false
+            let record = session.takeLastPurchase()
+            return AppPurchaseReport(result: record?.result ?? "success", message: record?.message, transactionId: record?.transactionId)
         }
         if let report { return report }
         guard let record = session.takeLastPurchase() else {

@@ -1,12 +1,13 @@
 import Foundation
 import MatrixJSON
+import MatrixModel
 import Reporters
 import SignedData
 
 /// The `matrix` command line: parses the subcommand and runs it. Only ``main(_:)`` decides the exit code.
 public enum MatrixCommand {
     /// The tool's version, recorded in every run manifest.
-    public static let version = "0.1.0"
+    public static let version = ToolVersion.current
 
     /// The command list, wrapped to `width`.
     static func usage(width: Int) -> String {

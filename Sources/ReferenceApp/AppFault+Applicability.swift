@@ -63,16 +63,18 @@ extension AppFault {
     /// What the catalog must offer for the fault to change anything the app shows.
     ///
     /// The rule per fault: faults of the purchase path, the updates listener and restore show with any product
-    /// (a consumable shows them through its balance); faults of the entitlement set need a product that grants
+    /// (a consumable shows them through its balance); `dropsProcessedTransactionIds` shows only when a
+    /// transaction the app processed comes back changed (a refund or revocation of something that grants access:
+    /// a process killed at StoreKit's surface dies before the app marks anything); faults of the entitlement set need a product that grants
     /// access; faults of consumable delivery need a consumable; subscription-life faults need an
     /// auto-renewable subscription; `keepsUpgradedProduct` needs a group with two levels;
     /// `ignoresFamilySharing` a family-shareable product; `nonRenewingNeverExpires` a non-renewing subscription.
     public var requirement: CatalogRequirement {
         switch self {
-        case .lateUpdatesListener, .dropsProcessedTransactionIds, .pendingTreatedAsFailure, .ignoresPurchaseResult,
-             .restoreReportsSuccess:
+        case .lateUpdatesListener, .pendingTreatedAsFailure, .ignoresPurchaseResult, .restoreReportsSuccess:
             .anyProduct
-        case .entitlementSetNeverCleared, .pendingUnlocks, .entitlementsReadOnceAtLaunch, .localStorageEntitlements:
+        case .dropsProcessedTransactionIds, .entitlementSetNeverCleared, .pendingUnlocks, .entitlementsReadOnceAtLaunch,
+             .localStorageEntitlements:
             .accessProduct
         case .finishBeforeDelivery, .creditsConsumablePerEvent, .consumablesNeverFinished:
             .consumable

@@ -115,11 +115,10 @@ public actor ReferenceApp: AppUnderTest {
         }
         switch result {
         case .success(let transaction):
-            var terminated = false
             if fault != .ignoresPurchaseResult {
-                terminated = await !handle(transaction, source: .purchaseResult, terminate: request.terminate)
+                await handle(transaction, source: .purchaseResult)
             }
-            return AppPurchaseReport(result: "success", transactionId: String(transaction.unsafePayloadValue.id), terminated: terminated)
+            return AppPurchaseReport(result: "success", transactionId: String(transaction.unsafePayloadValue.id))
         case .userCancelled:
             return AppPurchaseReport(result: "userCancelled")
         case .pending:
@@ -157,8 +156,9 @@ public actor ReferenceApp: AppUnderTest {
 
     // MARK: Handling transactions
 
-    /// Verifies, delivers and finishes one transaction. Returns false when the app was terminated.
-    func handle(_ result: VerificationResult<Transaction>, source: Source, terminate: TerminationPoint? = nil) async -> Bool {
+    /// Verifies, delivers and finishes one transaction. Returns false when the app no longer runs.
+    @discardableResult
+    func handle(_ result: VerificationResult<Transaction>, source: Source) async -> Bool {
         guard process != nil else { return false }
         guard case .verified(let transaction) = result else { return true }
         let transactionId = String(transaction.id)
@@ -181,15 +181,14 @@ public actor ReferenceApp: AppUnderTest {
         var order: [HandlingStep] = fault == .finishBeforeDelivery ? [.finish, .deliver] : [.deliver, .finish]
         if fault == .consumablesNeverFinished, transaction.productType == .consumable { order = [.deliver] }
         for operation in order {
-            if (operation == .deliver && terminate == .beforeDelivery) || (operation == .finish && terminate == .beforeFinish) {
-                stop()
-                return false
-            }
+            // A process killed at a finish() never goes on: when the call returns after the launch, the app has quit.
+            guard process != nil else { return false }
             switch operation {
             case .deliver: deliver(transaction, source: source)
             case .finish: await transaction.finish()
             }
         }
+        guard process != nil else { return false }
         await afterTransaction(transaction, source: source)
         return true
     }

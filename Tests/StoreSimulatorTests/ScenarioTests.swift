@@ -218,7 +218,7 @@ struct ScenarioTests {
         #expect(try await run(.creditsConsumablePerEvent) == [100, 200])
     }
 
-    @Test("S12: killed before delivery: +0, then +100 once at relaunch and finished; finish-before-delivery loses it")
+    @Test("S12: killed as purchase() returns: +0, then +100 once at relaunch and finished, whatever the app's order (the kill is at StoreKit's surface)")
     func s12() async throws {
         func run(_ fault: AppFault?) async throws -> [Int] {
             let h = try Harness(fault: fault)
@@ -230,7 +230,21 @@ struct ScenarioTests {
             return [killed.balance["coins"] ?? 0, relaunched.balance["coins"] ?? 0, again.balance["coins"] ?? 0]
         }
         #expect(try await run(nil) == [0, 100, 100])
-        #expect(try await run(.finishBeforeDelivery) == [0, 0, 0])
+        // The process dies before the app finishes or delivers anything, so the transaction comes back at launch.
+        #expect(try await run(.finishBeforeDelivery) == [0, 100, 100])
+    }
+
+    @Test("S12b: killed at finish(): what the app did before finishing stays; an app that finishes before it delivers has credited nothing, and gets the coins only at relaunch")
+    func s12b() async throws {
+        func run(_ fault: AppFault?) async throws -> [Int] {
+            let h = try Harness(fault: fault)
+            _ = try await h.step(.launch)
+            let killed = try await h.step(.purchase, c) { $0.terminate = .beforeFinish }
+            let relaunched = try await h.step(.launch)
+            return [killed.balance["coins"] ?? 0, relaunched.balance["coins"] ?? 0]
+        }
+        #expect(try await run(nil) == [100, 100])
+        #expect(try await run(.finishBeforeDelivery) == [0, 100])
     }
 
     // MARK: S13, S14 — restore

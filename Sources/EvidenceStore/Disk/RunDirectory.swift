@@ -184,4 +184,11 @@ public struct RunDirectory: Sendable, Hashable {
                                      message: "the \(what) \"\(text)\" cannot name a directory; use a non-empty name without '/'")
         }
     }
+
+    /// A new run's id, `20261129T130950Z-3f2a`: sortable, unique enough for one machine.
+    public static func makeRunID(now: Date = Date()) -> String {
+        let stamp = Date.ISO8601FormatStyle(dateSeparator: .omitted, dateTimeSeparator: .standard, timeSeparator: .omitted)
+            .format(now)
+        return stamp + "-" + String(format: "%04x", UInt16.random(in: 0...UInt16.max))
+    }
 }

@@ -147,7 +147,7 @@ struct RunCommand {
         }
         let describedBuild = args.value(.build) ?? adapter.description.build
         let context = RunContext(
-            runID: Self.makeRunID(),
+            runID: RunDirectory.makeRunID(),
             environment: adapter.description.name,
             build: describedBuild ?? (environment == .local ? "unspecified (local run)" : "unspecified"),
             device: args.value(.device) ?? adapter.description.device ?? "unspecified",
@@ -444,12 +444,5 @@ struct RunCommand {
     /// A random salt for account hashes.
     static func makeSalt() -> String {
         (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
-    }
-
-    /// `20261129T130950Z-3f2a`: sortable, unique enough for one machine.
-    static func makeRunID(now: Date = Date()) -> String {
-        let stamp = Date.ISO8601FormatStyle(dateSeparator: .omitted, dateTimeSeparator: .standard, timeSeparator: .omitted)
-            .format(now)
-        return stamp + "-" + String(format: "%04x", UInt16.random(in: 0...UInt16.max))
     }
 }

@@ -23,31 +23,13 @@ package enum InputFiles {
         return (loaded.matrix, loaded.diagnostics, loaded.bytes)
     }
 
-    /// A loaded matrix with the bytes of the files it was loaded from (external drivers receive them).
-    struct LoadedMatrix {
-        var matrix: Matrix?
-        var diagnostics: [Diagnostic]
-        var bytes: [UInt8]
-        /// The `.storekit` file's bytes; `nil` for an inline catalog or an unreadable file.
-        var catalogBytes: [UInt8]?
-    }
-
-    /// Like ``loadMatrix(_:)``, keeping the catalog's bytes as well.
-    static func loadMatrixSources(_ path: String) throws(CommandFailure) -> LoadedMatrix {
-        let bytes = try readArgument(path, what: "matrix")
-        let directory = (path as NSString).deletingLastPathComponent
-        var catalogBytes: [UInt8]?
-        let result = MatrixLoader.load(bytes, file: path) { catalogPath in
-            let resolved = catalogPath.hasPrefix("/") ? catalogPath : (directory.isEmpty ? catalogPath : directory + "/" + catalogPath)
-            do throws(InputFile.Unreadable) {
-                let contents = try InputFile.read(resolved)
-                catalogBytes = contents
-                return .contents(contents, displayPath: resolved)
-            } catch {
-                return .unreadable(reason: "\(resolved): \(error.reason)")
-            }
+    /// Like ``loadMatrix(_:)``, keeping the bytes of the files it was loaded from (external drivers receive them).
+    static func loadMatrixSources(_ path: String) throws(CommandFailure) -> MatrixFile {
+        do {
+            return try MatrixFile.read(path)
+        } catch {
+            throw CommandFailure("cannot read matrix \(path): \(error.reason)", code: .noInput)
         }
-        return LoadedMatrix(matrix: result.matrix, diagnostics: result.diagnostics, bytes: bytes, catalogBytes: catalogBytes)
     }
 
     /// The matrix at `path` as verification reads it; `nil` when the file cannot be read.

@@ -11,7 +11,7 @@ import MatrixModel
 ///
 /// An object is one installation: a relaunch keeps it (and what the app stored), a reinstall or another device is
 /// a new object. A new object is made with the factory given to the runner.
-public protocol AppUnderTest: AnyObject {
+public protocol AppUnderTest: AnyObject, Sendable {
     /// Starts the app as it starts on a device: its `Transaction.updates` listener, and its entitlement check.
     /// Start the listener before returning, so that the updates waiting at launch reach it.
     ///
@@ -70,16 +70,12 @@ public struct AppPurchaseRequest: Sendable, Hashable {
     public var offer: String?
     /// The UUID the app attaches to the purchase (`Product.PurchaseOption.appAccountToken`).
     public var appAccountToken: String?
-    /// Where the app's process is killed while it handles the transaction, for apps that model it.
-    public var terminate: TerminationPoint?
 
-    public init(productID: String, quantity: Int = 1, offer: String? = nil, appAccountToken: String? = nil,
-                terminate: TerminationPoint? = nil) {
+    public init(productID: String, quantity: Int = 1, offer: String? = nil, appAccountToken: String? = nil) {
         self.productID = productID
         self.quantity = quantity
         self.offer = offer
         self.appAccountToken = appAccountToken
-        self.terminate = terminate
     }
 
     /// The purchase options that ask for what the request names: quantity, app account token and offer.
@@ -100,14 +96,11 @@ public struct AppPurchaseReport: Sendable, Hashable {
     public var message: String?
     /// The transaction the purchase returned, on success.
     public var transactionId: String?
-    /// Whether the app's process was killed while it handled the purchase (``AppPurchaseRequest/terminate``).
-    public var terminated: Bool
 
-    public init(result: String, message: String? = nil, transactionId: String? = nil, terminated: Bool = false) {
+    public init(result: String, message: String? = nil, transactionId: String? = nil) {
         self.result = result
         self.message = message
         self.transactionId = transactionId
-        self.terminated = terminated
     }
 }
 

@@ -16,10 +16,17 @@ extension Product {
     /// Apple: https://developer.apple.com/documentation/storekit/product/purchase(options:)
     public func purchase(options: Set<PurchaseOption> = []) async throws -> PurchaseResult {
         let session = try StoreKitSession.resolve(for: "Product.purchase(options:)")
+        guard session.isAlive else { throw CancellationError() }
         do {
             let result = try purchase(options: options, on: session)
             session.record(result.record)
+            // A process killed as the purchase returns sees nothing more; the call ends, cancelled, after the launch.
+            if case .success(let transaction) = result, await !session.survivesPurchase(of: transaction.unsafePayloadValue.id) {
+                throw CancellationError()
+            }
             return result
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             session.record(PurchaseRecord(result: "failed", message: "\(error)"))
             throw error

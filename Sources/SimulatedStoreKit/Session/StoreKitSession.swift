@@ -37,6 +37,16 @@ public final class StoreKitSession: Sendable {
         var settleWaiters: [CheckedContinuation<Void, Never>] = []
         /// Calls the app made outside any binding while several sessions were open.
         var unboundCalls: [String] = []
+        /// Where the app's process is killed during the next purchase's handling.
+        var killPoint: TerminationPoint?
+        /// The transaction whose `finish()` kills the app (``TerminationPoint/beforeFinish``).
+        var killOnFinish: UInt64?
+        /// Whether the app's process was killed; its calls change nothing until the next launch.
+        var killed = false
+        /// The killed process's calls, held at the point it died until the runner ends the launch.
+        var dead: [CheckedContinuation<Void, Never>] = []
+        /// The runner, waiting to learn that the process died.
+        var killWatchers: [CheckedContinuation<Void, Never>] = []
         var closed = false
     }
 
@@ -100,6 +110,70 @@ public final class StoreKitSession: Sendable {
         state.withLock { $0.failures[call] = failure }
     }
 
+    /// Kills the app's process at `point` while it handles the next purchase: as `purchase(options:)` returns
+    /// (`beforeDelivery`: the app delivers nothing and finishes nothing), or when the app calls `finish()` on the
+    /// purchase's transaction (`beforeFinish`: what it did before finishing stays, the transaction stays
+    /// unfinished). A killed app's calls change nothing until the runner ends the launch.
+    public func killDuringNextPurchase(at point: TerminationPoint?) {
+        state.withLock { $0.killPoint = point }
+    }
+
+    /// Whether the app's process was killed since the launch began.
+    public var wasKilled: Bool { state.withLock { $0.killed } }
+
+    /// Runs `body` (a call into the app) until it returns or the app's process is killed during it; a killed
+    /// call is left where the process died and finishes, with nothing it does counting, after ``endLaunch()``.
+    ///
+    /// - Returns: what `body` returned, or `nil` when the process was killed.
+    public func runUntilKilled<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result? {
+        let call = Task { try await self.run(body) }
+        let first = FirstOf()
+        let killedFirst = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            first.install(continuation)
+            Task {
+                _ = await call.result
+                first.resume(false)
+            }
+            Task {
+                await self.waitForKill()
+                first.resume(true)
+            }
+        }
+        if killedFirst {
+            return nil
+        }
+        stopWaitingForKill()
+        return try await call.value
+    }
+
+    private func waitForKill() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.killed { return true }
+                state.killWatchers.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    private func stopWaitingForKill() {
+        for watcher in state.withLock({ state in defer { state.killWatchers = [] }; return state.killWatchers }) { watcher.resume() }
+    }
+
+    /// The process dies here: the caller is held until the launch ends.
+    private func die() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let watchers = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.killed = true
+                state.dead.append(continuation)
+                defer { state.killWatchers = [] }
+                return state.killWatchers
+            }
+            for watcher in watchers { watcher.resume() }
+        }
+    }
+
     /// What the last `Product.purchase(options:)` answered since ``takeLastPurchase()`` was last called.
     public func takeLastPurchase() -> PurchaseRecord? {
         state.withLock { state in
@@ -134,6 +208,41 @@ public final class StoreKitSession: Sendable {
 
     func record(_ purchase: PurchaseRecord) {
         state.withLock { $0.lastPurchase = purchase }
+    }
+
+    /// Whether a call that changes the store may go ahead: not once the app was killed.
+    var isAlive: Bool { !state.withLock { $0.killed } }
+
+    /// After a successful purchase of `transaction`: kills the app as set up (see ``killDuringNextPurchase(at:)``).
+    /// Returns false when the process died as `purchase(options:)` returned (after the launch ended).
+    func survivesPurchase(of transaction: UInt64) async -> Bool {
+        let point = state.withLock { state -> TerminationPoint? in
+            defer { state.killPoint = nil }
+            if state.killPoint == .beforeFinish { state.killOnFinish = transaction }
+            return state.killPoint
+        }
+        guard point == .beforeDelivery else { return true }
+        await die()
+        return false
+    }
+
+    /// Whether `finish()` of `transaction` goes ahead; the finish that kills the app does not (it returns after
+    /// the launch ended).
+    func mayFinish(_ transaction: UInt64) async -> Bool {
+        enum Verdict { case finish, dead, dies }
+        let verdict = state.withLock { state -> Verdict in
+            if state.killed { return .dead }
+            guard state.killOnFinish == transaction else { return .finish }
+            state.killOnFinish = nil
+            return .dies
+        }
+        switch verdict {
+        case .finish: return true
+        case .dead: return false
+        case .dies:
+            await die()
+            return false
+        }
     }
 
     /// Whether `Transaction` values handed out now carry a verification failure (``StoreKitFailure/verification``).
@@ -252,14 +361,19 @@ public final class StoreKitSession: Sendable {
 
     /// The app quit: its listeners end (their `for await` loops finish), and updates wait for the next launch.
     public func endLaunch() {
-        let listeners = state.withLock { state in
+        let (listeners, dead) = state.withLock { state in
             defer {
                 state.listeners = []
                 state.listenedThisLaunch = false
+                state.killed = false
+                state.killOnFinish = nil
+                state.killPoint = nil
+                state.dead = []
             }
-            return state.listeners
+            return (state.listeners, state.dead)
         }
         for listener in listeners { listener.end() }
+        for call in dead { call.resume() }
         store.withDevice(deviceName, account: account) { _, updates in updates.deliveredAtStart = [] }
         listenerBecameIdle()
     }
@@ -271,6 +385,19 @@ public final class StoreKitSession: Sendable {
             updates.cursor = store.updateLog.count
             updates.deliveredAtStart = []
         }
+    }
+}
+
+/// A continuation resumed by whichever of two events comes first.
+private final class FirstOf: Sendable {
+    private let waiting = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+
+    func install(_ continuation: CheckedContinuation<Bool, Never>) {
+        waiting.withLock { $0 = continuation }
+    }
+
+    func resume(_ value: Bool) {
+        waiting.withLock { $0.take() }?.resume(returning: value)
     }
 }
 

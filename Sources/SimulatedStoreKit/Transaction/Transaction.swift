@@ -92,7 +92,7 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     /// is not delivered again at the next launch.
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/finish()
     public func finish() async {
-        guard let session = try? StoreKitSession.resolve(for: "Transaction.finish()") else { return }
+        guard let session = try? StoreKitSession.resolve(for: "Transaction.finish()"), await session.mayFinish(id) else { return }
         session.store.withStore { store in
             guard let transaction = store.transaction(String(id)), transaction.account == session.account else { return }
             store.finish(transaction.transactionId)
