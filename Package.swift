@@ -14,7 +14,7 @@ import PackageDescription
 //   MatrixEngine      → MatrixJSON, MatrixModel
 //                       runner, adapter protocols, shards
 //   StoreSimulator    → MatrixJSON, AppStoreModels, MatrixModel
-//                       the App Store on a virtual clock; StoreConnection, AppUnderTest
+//                       the App Store on a virtual clock, and the signing of its data
 //   SimulatedStoreKit → AppStoreModels, MatrixModel, StoreSimulator
 //                       the StoreKit 2 look-alike: Product, Transaction, AppStore on the simulated store
 //   ReferenceApp      → MatrixModel, SimulatedStoreKit
@@ -46,12 +46,21 @@ import PackageDescription
 //                       JUnit, Markdown, HTML and JSON reports: rendering only
 //   EvidenceStore     → MatrixJSON, MatrixModel, MatrixEngine, FileIO, Reporters, SignedData, COpenSSL
 //                       run directories, evidence writer and reader, archives, verification
+//   AppHarness        → MatrixJSON, MatrixModel, MatrixEngine, SimulatedStoreKit, DriverKit, LocalEnvironment,
+//                       EvidenceStore
+//                       runs a matrix against a team's own app, in its tests or as a driver
 //   MatrixCLI         → MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
 //                       LocalEnvironment, ExecEnvironment, GuidedEnvironment, MatrixPlanning, AppStoreAPI,
 //                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore
 //                       the commands
 //   matrix            → MatrixCLI
 //                       the executable
+//   CarefulStore      → SimulatedStoreKit
+//                       example: a store written as Apple advises (examples/apps)
+//   TutorialStore     → SimulatedStoreKit
+//                       example: a store with the mistakes tutorials make (examples/apps)
+//   StoreAppsHarness  → AppHarness, SimulatedStoreKit, CarefulStore, TutorialStore
+//                       example: the two stores wired to the app harness (examples/apps)
 //   TestSupport       → MatrixJSON, MatrixModel, MatrixComparison, EvidenceStore
 //                       code shared by the tests
 let package = Package(
@@ -101,6 +110,10 @@ let package = Package(
             "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore",
         ]),
         .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
+        .target(name: "CarefulStore", dependencies: ["SimulatedStoreKit"], path: "examples/apps/CarefulStore"),
+        .target(name: "TutorialStore", dependencies: ["SimulatedStoreKit"], path: "examples/apps/TutorialStore"),
+        .target(name: "StoreAppsHarness", dependencies: ["AppHarness", "SimulatedStoreKit", "CarefulStore", "TutorialStore"],
+                path: "examples/apps/StoreAppsHarness"),
         .target(name: "TestSupport", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "EvidenceStore"]),
 
         .testTarget(name: "MatrixJSONTests", dependencies: ["MatrixJSON", "TestSupport"]),
@@ -119,6 +132,7 @@ let package = Package(
         .testTarget(name: "MatrixComparisonTests", dependencies: ["MatrixComparison", "MatrixModel", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EvidenceStore", "FileIO", "MatrixComparison", "MatrixJSON", "MatrixModel", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "EvidenceStoreTests", dependencies: ["EvidenceStore", "FileIO", "MatrixEngine", "MatrixJSON", "MatrixModel", "Reporters", "TestSupport"]),
+        .testTarget(name: "StoreAppsHarnessTests", dependencies: ["StoreAppsHarness", "AppHarness", "TestSupport"]),
         .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "EvidenceStore", "MatrixEngine", "MatrixModel", "Reporters", "SignedData", "TestSupport"], exclude: ["SchemaSamples"]),
     ],
     swiftLanguageModes: [.v6]

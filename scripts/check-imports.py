@@ -16,12 +16,13 @@ IMPORT = re.compile(r'^\s*(?:@testable\s+|@_implementationOnly\s+|public\s+|pack
 
 
 def targets(manifest):
-    """(kind, name, declared dependencies) of every target in Package.swift."""
+    """(kind, name, declared dependencies, path if given) of every target in Package.swift."""
     found = []
     for kind, name, rest in TARGET.findall(manifest):
         match = DEPENDENCIES.search(rest)
         declared = re.findall(r'"(\w+)"', match.group(1)) if match else []
-        found.append((kind, name, declared))
+        path = re.search(r'path:\s*"([^"]+)"', rest)
+        found.append((kind, name, declared, path.group(1) if path else None))
     return found
 
 
@@ -68,10 +69,10 @@ def main():
     with open(os.path.join(package, "Package.swift"), encoding="utf-8") as manifest:
         text = manifest.read()
     declared_targets = targets(text)
-    names = {name for _, name, _ in declared_targets}
+    names = {name for _, name, _, _ in declared_targets}
     problems = 0
     drawn = drawn_graph(text)
-    for kind, name, declared in declared_targets:
+    for kind, name, declared, _ in declared_targets:
         if kind == "testTarget":
             continue
         if name not in drawn:
@@ -80,10 +81,10 @@ def main():
         elif drawn[name] != declared:
             print(f"{name}: the comment draws {', '.join(drawn[name]) or '(nothing)'}; the target declares {', '.join(declared) or '(nothing)'}")
             problems += 1
-    for kind, name, declared in declared_targets:
+    for kind, name, declared, path in declared_targets:
         if kind == "systemLibrary":
             continue
-        folder = os.path.join(package, "Tests" if kind == "testTarget" else "Sources", name)
+        folder = os.path.join(package, path) if path else os.path.join(package, "Tests" if kind == "testTarget" else "Sources", name)
         imported = {module: path for module, path in imports(folder).items() if module in names and module != name}
         for module in sorted(set(imported) - set(declared)):
             print(f"{name}: imports {module} (in {os.path.relpath(imported[module], package)}) but does not declare it")

@@ -35,6 +35,8 @@ public final class StoreKitSession: Sendable {
         var listenedThisLaunch = false
         /// Runner waits for the listeners to finish what was delivered to them.
         var settleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Waits for the launch's first listener.
+        var listenerWaiters: [CheckedContinuation<Void, Never>] = []
         /// Calls the app made outside any binding while several sessions were open.
         var unboundCalls: [String] = []
         /// Where the app's process is killed during the next purchase's handling.
@@ -257,12 +259,16 @@ public final class StoreKitSession: Sendable {
     /// then, for the launch's first listener, what waited for the device, each once.
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/updates
     func register(_ listener: UpdatesListener) {
-        let first = state.withLock { state -> Bool? in
-            guard !state.closed else { return nil }
+        let (first, waiters) = state.withLock { state -> (Bool?, [CheckedContinuation<Void, Never>]) in
+            guard !state.closed else { return (nil, []) }
             state.listeners.append(listener)
-            defer { state.listenedThisLaunch = true }
-            return !state.listenedThisLaunch
+            defer {
+                state.listenedThisLaunch = true
+                state.listenerWaiters = []
+            }
+            return (!state.listenedThisLaunch, state.listenerWaiters)
         }
+        defer { for waiter in waiters { waiter.resume() } }
         guard let first else {
             listener.end()
             return
@@ -316,6 +322,41 @@ public final class StoreKitSession: Sendable {
             (pick(store, &updates), SnapshotContext(store))
         }
         return transactions.map { VerificationResult.verified(Transaction($0, context, signer: store.signer)) }
+    }
+
+    /// Waits until the app's `Transaction.updates` listener of this launch has started (its loop began
+    /// iterating), for an app whose listener is a task its launch spawns: call it at the end of
+    /// ``AppUnderTest/launch()`` so that what waits at launch reaches the listener before the step is observed.
+    /// Returns false when no listener started within `limit`.
+    public func waitForListener(within limit: Duration = .seconds(10)) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let now = self.state.withLock { state -> Bool in
+                        if state.listenedThisLaunch { return true }
+                        state.listenerWaiters.append(continuation)
+                        return false
+                    }
+                    if now { continuation.resume() }
+                }
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let started = await group.next() ?? false
+            group.cancelAll()
+            if !started {
+                for waiter in self.state.withLock({ state in defer { state.listenerWaiters = [] }; return state.listenerWaiters }) { waiter.resume() }
+            }
+            return started
+        }
+    }
+
+    /// ``waitForListener(within:)`` for the session the calling code is bound to.
+    public static func waitForListener(within limit: Duration = .seconds(10)) async -> Bool {
+        await current?.waitForListener(within: limit) ?? false
     }
 
     /// Waits until every listener of the current launch has taken what was delivered to it and asked for the

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import AppHarness
+import StoreAppsHarness
+import TestSupport
+
+/// The release matrix against the example stores of `examples/apps`, through the app harness.
+@Suite("Example stores on the release matrix")
+struct ExampleStoresTests {
+    static let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
+
+    @Test("The careful store passes every step of the release matrix")
+    func careful() async throws {
+        let result = try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil)) { CarefulStoreApp() }
+        #expect(result.failures.isEmpty, "\(result)")
+        #expect(result.summary.steps[.pass] == result.records.count - (result.summary.steps[.skipped] ?? 0))
+    }
+
+    /// The steps the tutorial store's mistakes make fail (later steps of their cases are blocked), each with the
+    /// mistake that explains it (see examples/apps/TutorialStore):
+    /// 1. the entitlement loop returns at the first product not owned: Pro comes first, so whatever the customer
+    ///    owns besides Pro is never seen unless they own Pro, and after Pro only up to the next product not owned;
+    /// 2. a product is never removed when its entitlement goes;
+    /// 3. no listener at launch: what waits at launch is not delivered.
+    static let predicted: [String: Int] = [
+        "fresh-purchase/plus-monthly #1": 1, "pending/ask-to-buy-approved #2": 1, "restore/second-device #2": 1,
+        "renewal/plus-monthly #1": 1, "renewal/while-closed #1": 1, "cancellation/plus-monthly #1": 1,
+        "grace-period/plus-monthly #1": 1, "billing-retry/recovered #1": 1, "billing-retry/gives-up #1": 1,
+        "refund/pro #2": 2, "refund/plus-monthly #1": 1, "upgrade/plus-to-premium #1": 1, "downgrade/premium-to-plus #1": 1,
+        "family-sharing/member-revoked #0": 1, "family-sharing/non-consumable #3": 2,
+        "environment-limit/sandbox-12-renewals #1": 1, "environment-limit/testflight-daily-renewals #1": 1,
+        "consumable/killed-before-delivery #2": 3, "non-renewing/season-pass #1": 1, "non-renewing/week-pass #1": 1,
+    ]
+
+    @Test("The tutorial store fails exactly the steps its three mistakes predict, each at its place in the matrix")
+    func tutorial() async throws {
+        let result = try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil)) { TutorialStoreApp() }
+        let failed = result.failures.filter { $0.verdict != "blocked" }
+        #expect(Set(failed.map { "\($0.caseID) #\($0.step)" }) == Set(Self.predicted.keys), "\(result)")
+        // Every other step of a case with a failure is blocked; cases without one pass whole.
+        let failedCases = Set(failed.map(\.caseID))
+        #expect(result.failures.allSatisfy { $0.verdict != "blocked" || failedCases.contains($0.caseID) })
+        #expect(failed.allSatisfy { $0.verdict == "fail" })
+        // Located at the step in the matrix file, line and column.
+        let refund = try #require(failed.first { $0.caseID == "refund/pro" })
+        #expect(refund.file == Self.release && refund.line > 1 && refund.column > 1)
+        let line = try String(contentsOfFile: Self.release, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)[refund.line - 1]
+        #expect(line.contains(#""action": "refund""#))
+        #expect(Set(Self.predicted.values) == [1, 2, 3], "each mistake shows")
+    }
+}
