@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import AppHarness
 import StoreAppsHarness
@@ -9,11 +10,34 @@ import TestSupport
 struct ExampleStoresTests {
     static let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
 
-    @Test("The careful store passes every step of the release matrix")
+    @Test("The careful store passes every step of the release matrix, and the run directory holds the evidence")
     func careful() async throws {
-        let result = try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil)) { CarefulStoreApp() }
+        let reports = try MatrixBinary.scratchDirectory("app-harness")
+        defer { try? FileManager.default.removeItem(at: reports) }
+        let result = try await AppHarness.expectPasses(matrix: Self.release, options: .init(reportsDirectory: reports.path)) { CarefulStoreApp() }
         #expect(result.failures.isEmpty, "\(result)")
-        #expect(result.summary.steps[.pass] == result.records.count - (result.summary.steps[.skipped] ?? 0))
+        #expect(result.records.count == 127 && result.summary.steps[.pass] == 127)
+        let run = try #require(result.runDirectory)
+        #expect(run.path.hasPrefix(reports.path + "/app/"))
+        for file in ["run.json", "evidence.jsonl", "junit.xml", "summary.md", "report.html"] {
+            #expect(FileManager.default.fileExists(atPath: run.appendingPathComponent(file).path), "\(file)")
+        }
+        let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(manifest.contains(#""environment" : "app""#) && manifest.contains(#""status" : "complete""#))
+    }
+
+    @Test("expectPasses records one issue per failing step, at the step's line and column in the matrix")
+    func issuesAtMatrixLocations() async throws {
+        let recorded = Mutex<[SourceLocation]>([])
+        try await withKnownIssue {
+            _ = try await AppHarness.expectPasses(matrix: Self.release, options: .init(reportsDirectory: nil)) { TutorialStoreApp() }
+        } matching: { issue in
+            if let location = issue.sourceLocation { recorded.withLock { $0.append(location) } }
+            return issue.sourceLocation?.filePath == Self.release
+        }
+        let locations = recorded.withLock { $0 }
+        #expect(locations.count == Self.predicted.count)
+        #expect(locations.allSatisfy { $0.line > 1 && $0.column > 1 })
     }
 
     /// The steps the tutorial store's mistakes make fail (later steps of their cases are blocked), each with the
