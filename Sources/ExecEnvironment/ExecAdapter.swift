@@ -35,12 +35,15 @@ public final class ExecAdapter: EnvironmentAdapter {
     let configuration: Configuration
     let pool: DriverPool
     let supportedActions: Set<String>
+    /// The StoreKit calls the driver can make fail (`failNext`).
+    let failableCalls: Set<String>
 
     private init(configuration: Configuration, result: InitializeResult, pool: DriverPool) {
         self.configuration = configuration
         self.initializeResult = result
         self.pool = pool
         self.supportedActions = Set(result.actions)
+        self.failableCalls = Set(result.failableCalls ?? [])
         self.description = EnvironmentDescription(EnvironmentKind(result.environment), device: result.device, os: result.os, build: result.build,
                                                   clock: result.clock)
     }
@@ -78,6 +81,12 @@ public final class ExecAdapter: EnvironmentAdapter {
                 throw DriverFailure.badResult(method: "initialize", detail: "the driver announces actions matrix does not know: "
                                               + unknown.map { "\"\($0)\"" }.joined(separator: ", ")
                                               + "; the actions are " + Action.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            let unknownCalls = (result.failableCalls ?? []).filter { StoreKitCall(rawValue: $0) == nil }
+            guard unknownCalls.isEmpty else {
+                throw DriverFailure.badResult(method: "initialize", detail: "the driver announces failableCalls matrix does not know: "
+                                              + unknownCalls.map { "\"\($0)\"" }.joined(separator: ", ")
+                                              + "; they are " + StoreKitCall.allCases.map(\.rawValue).joined(separator: ", "))
             }
             guard result.hasValidEnvironmentName else {
                 throw DriverFailure.badResult(method: "initialize", detail: "the environment name \"\(result.environment)\" must be 1 to 64 "
@@ -143,6 +152,11 @@ final class ExecCaseSession: CaseSession {
         }
         guard adapter.supportedActions.contains(step.action.rawValue) else {
             return .skipped(reason: "the \(environment) driver does not support \(step.action.rawValue)")
+        }
+        if let failNext = step.failNext, !adapter.failableCalls.contains(failNext.call.rawValue) {
+            let announced = adapter.failableCalls.isEmpty ? "announces no failableCalls"
+                : "announces failableCalls " + adapter.failableCalls.sorted().joined(separator: ", ")
+            return .skipped(reason: "the \(environment) driver cannot make \(failNext.call.callName) fail (failNext): it \(announced)")
         }
         let params = PerformParams(case: matrixCase.id, index: index, account: step.account ?? matrixCase.account, step: step)
         do {

@@ -72,7 +72,8 @@ public final class LocalDriver: Driver {
         }
         self.adapter = adapter
         let local = adapter.description
-        return InitializeResult(environment: environment, actions: Action.allCases, device: local.device, os: local.os,
+        return InitializeResult(environment: environment, actions: Action.allCases, failableCalls: StoreKitCall.allCases,
+                                device: local.device, os: local.os,
                                 build: local.build, clock: local.clock, driver: .init(name: "matrix driver local", version: version))
     }
 

@@ -122,6 +122,12 @@ public final class LocalSession: CaseSession {
         if let limit = environmentLimit(for: step) {
             return .skipped(reason: limit)
         }
+        if let failNext = step.failNext {
+            guard let failure = StoreKitFailure(failNext) else {
+                throw AdapterError("a \(failNext.call.rawValue) call cannot fail with \"\(failNext.error)\"")
+            }
+            device.session.failNext(failNext.call, with: failure)
+        }
         switch step.action {
         case .launch:
             if device.running {
@@ -174,6 +180,11 @@ public final class LocalSession: CaseSession {
         }
         for other in devices.values {
             if let problem = other.session.takeUnboundCalls().first { throw AdapterError(problem) }
+        }
+        if let unmet = device.session.takeUnmetFailures().first {
+            let missing = unmet == .verification ? "StoreKit handed the app no transaction" : "the app made no \(unmet.callName) call"
+            throw AdapterError("failNext: \(missing) during this step, so the failure set up for it changed nothing; put failNext "
+                               + "on the step whose own calls should fail")
         }
         let accountTouched = withStore { store in
             var ids = touched + store.transactions[firstTransaction...].map(\.transactionId)

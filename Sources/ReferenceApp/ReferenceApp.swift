@@ -6,6 +6,7 @@ import SimulatedStoreKit
 /// against StoreKit's API as a team's own app is.
 ///
 /// The reference behaviour:
+/// - the store's products load at launch; when that fails, the app still grants what the customer owns;
 /// - a `Transaction.updates` listener starts at launch; what waits at launch (unfinished transactions first) is
 ///   handled before the app's first entitlement check;
 /// - every transaction is verified, then delivered, then finished;
@@ -47,6 +48,7 @@ public actor ReferenceApp: AppUnderTest {
     /// Starts the app: the updates listener (unless the fault starts it late) and the entitlement check.
     public func launch() async {
         process = AppProcess()
+        _ = await products()
         if fault != .lateUpdatesListener {
             await startListener()
         }
@@ -100,17 +102,18 @@ public actor ReferenceApp: AppUnderTest {
     public func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
         guard process != nil else { throw AppHarnessError(notRunning) }
         await openStoreView()
-        guard let product = try await Product.products(for: [request.productID]).first else {
-            throw AppHarnessError("the catalog has no product \"\(request.productID)\"")
-        }
         let result: Product.PurchaseResult
         do {
+            guard let product = try await Product.products(for: [request.productID]).first else {
+                throw AppHarnessError("the catalog has no product \"\(request.productID)\"")
+            }
             result = try await product.purchase(options: request.options)
         } catch let error as Product.PurchaseError {
             let detail = error == .productUnavailable ? ": \(request.productID) is not for sale" : ""
             return AppPurchaseReport(result: "failed", message: error.description + detail)
         } catch let error as StoreKitError {
-            if case .systemError(let cause) = error { throw cause }
+            // The store itself failing is the step's error, not the app's answer.
+            if case .systemError(let cause) = error, cause is SimulatorFailure { throw cause }
             return AppPurchaseReport(result: "failed", message: error.description)
         }
         switch result {
@@ -139,7 +142,12 @@ public actor ReferenceApp: AppUnderTest {
     public func restore() async throws -> AppRestoreReport? {
         guard process != nil else { throw AppHarnessError(notRunning) }
         await openStoreView()
-        try await AppStore.sync()
+        do {
+            try await AppStore.sync()
+        } catch let error as StoreKitError {
+            // The customer cancelled signing in, or the App Store could not be reached: the app says so.
+            return AppRestoreReport(result: "failed", message: error.description)
+        }
         await refresh()
         if fault == .restoreReportsSuccess {
             return AppRestoreReport(result: "restored", message: "Purchases restored")
@@ -269,10 +277,11 @@ public actor ReferenceApp: AppUnderTest {
         return result
     }
 
-    /// The app's products, as StoreKit describes them (loaded once a launch).
+    /// The app's products, as StoreKit describes them: loaded at launch, and again when that failed (a failed
+    /// load is not kept). Entitlements never depend on them.
     func products() async -> [Product] {
         if let loaded = process?.products { return loaded }
-        let loaded = (try? await Product.products(for: matrix.catalog.products.map(\.productID))) ?? []
+        guard let loaded = try? await Product.products(for: matrix.catalog.products.map(\.productID)) else { return [] }
         process?.products = loaded
         return loaded
     }

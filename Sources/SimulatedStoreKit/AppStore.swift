@@ -61,7 +61,7 @@ public enum StoreKitError: Error, Sendable, CustomStringConvertible {
             case .unknown: .unknown
             case .userCancelled: .userCancelled
             case .networkError: .networkError(URLError(.notConnectedToInternet))
-            case .systemError: .systemError(SimulatorFailure(message: "a system error set up by the matrix"))
+            case .systemError: .systemError(SetUpSystemError())
             case .notAvailableInStorefront: .notAvailableInStorefront
             case .notEntitled: .notEntitled
             case .unsupported: .unsupported

@@ -45,7 +45,7 @@ struct EvidenceLineTests {
         let step = Step(action: .purchase, product: "p", outcome: .interrupted, quantity: 3, offer: "introductory",
                         appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138", count: 2, by: ISO8601Duration(months: 1, days: 2),
                         to: .gracePeriodEnd, account: "organizer", device: "iPad", terminate: .beforeFinish, gracePeriod: false,
-                        reason: 1, expect: expectation, note: awkward)
+                        reason: 1, failNext: FailNext(call: .verification, error: "invalidSignature"), expect: expectation, note: awkward)
         return EvidenceRecord(
             run: "run", seq: Int.max, environment: "local", build: awkward, device: "d", os: "o",
             account: AccountRef(alias: "fresh", state: awkward, hash: "abc"), case: "case/1", kind: "refund", step: 0,

@@ -265,6 +265,36 @@ struct MatrixLoaderTests {
         #expect(result.diagnostics[1].message == #"unknown key "expcet"; it would be ignored"#)
     }
 
+    @Test("failNext loads on any step; a call it cannot name, an error the call cannot throw, a missing or unknown member are located errors")
+    func failNext() throws {
+        let good = load(MarkedSource(Sample.matrix(cases: """
+                {"id": "a", "kind": "fresh-purchase", "account": "fresh", "steps": [
+                  {"action": "launch", "failNext": {"call": "products", "error": "networkError"}},
+                  {"action": "purchase", "product": "com.example.pro", "failNext": {"call": "purchase", "error": "ineligibleForOffer"}}]}
+            """)))
+        #expect(good.diagnostics.map(\.rendered) == [])
+        let steps = try #require(good.matrix?.cases.first?.steps)
+        #expect(steps.map(\.failNext) == [FailNext(call: .products, error: "networkError"), FailNext(call: .purchase, error: "ineligibleForOffer")])
+
+        let source = MarkedSource(Sample.matrix(cases: """
+                {"id": "a", "kind": "fresh-purchase", "account": "fresh", "steps": [
+                  {"action": "restore", "failNext": {"call": "sync", "error": ⟨sync⟩"invalidQuantity"}},
+                  {"action": "launch", "failNext": {"call": ⟨call⟩"load", "error": "networkError"}},
+                  {"action": "launch", "failNext": ⟨missing⟩{"call": "verification"}},
+                  {"action": "launch", "failNext": {"call": "verification", "error": ⟨typo⟩"invalidSignatur"}}]}
+            """))
+        let result = load(source)
+        #expect(result.matrix == nil)
+        #expect(result.diagnostics.summaries == [
+            "\(source.location("sync").text) error MX019 /cases/0/steps/0/failNext/error",
+            "\(source.location("call").text) error MX019 /cases/0/steps/1/failNext/call",
+            "\(source.location("missing").text) error MX011 /cases/0/steps/2/failNext",
+            "\(source.location("typo").text) error MX019 /cases/0/steps/3/failNext/error",
+        ])
+        #expect(result.diagnostics[0].message == #"failNext: AppStore.sync() cannot fail with "invalidQuantity""#)
+        #expect(result.diagnostics[3].hint == #"did you mean "invalidSignature"?"#)
+    }
+
     @Test("an unknown key in an expectation is an error: a typo there would silently judge nothing")
     func unknownExpectationKey() throws {
         let source = MarkedSource(Sample.matrix(cases: """

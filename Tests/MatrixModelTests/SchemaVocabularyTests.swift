@@ -57,7 +57,7 @@ struct SchemaVocabularyTests {
         let properties = try #require(value("$defs", "step", "properties") as? [String: Any])
         #expect(Set(properties.keys) == MatrixDecoder.stepKeys)
         let rules = try #require(value("$defs", "step", "allOf") as? [[String: Any]])
-        let parameters = MatrixDecoder.stepKeys.subtracting(["action", "account", "expect", "note"])
+        let parameters = MatrixDecoder.stepKeys.subtracting(MatrixDecoder.commonKeys)
         for action in Action.allCases {
             let rule = rules.first { (($0["if"] as? [String: Any])?["properties"] as? [String: Any])?["action"] as? [String: String] == ["const": action.rawValue] }
             let then = rule?["then"] as? [String: Any]

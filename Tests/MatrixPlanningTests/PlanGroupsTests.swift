@@ -130,6 +130,11 @@ struct PlanGroupsTests {
         let offSale = GuidedLimits.reason(for: Step(action: .removeFromSale, product: ExampleMatrix.monthly), environment: .sandbox,
                                           schedule: .sandbox(.default), renewalsSoFar: 0)
         #expect(offSale == "sandbox has no Sandbox-only way to take a product off sale: App Store Connect's availability applies to every customer")
+        // A tester cannot make one StoreKit call fail on demand; StoreKit Testing's setSimulatedError can.
+        let failing = Step(action: .purchase, product: ExampleMatrix.pro, failNext: FailNext(call: .purchase, error: "networkError"))
+        #expect(GuidedLimits.reason(for: failing, environment: .testflight, schedule: .testFlight, renewalsSoFar: 0)
+            == "testflight cannot make one Product.purchase(options:) call fail on demand; StoreKit Testing in Xcode (setSimulatedError) "
+            + "and the embedded environments can")
     }
 
     @Test("Xcode without a time rate says plainly that it is real time and names two faster clocks; a chosen rate says nothing")

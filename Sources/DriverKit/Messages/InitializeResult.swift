@@ -10,6 +10,10 @@ public struct InitializeResult: Sendable, Hashable, Codable {
     /// The actions the driver performs (`launch`, `purchase`…); steps with other actions are recorded
     /// `skipped` without being sent.
     public var actions: [String]
+    /// The StoreKit calls a step's `failNext` can make fail in this environment (`products`, `purchase`, `sync`,
+    /// `verification`); a step that sets up a failure for another call is recorded `skipped` without being sent.
+    /// Absent means none.
+    public var failableCalls: [String]?
     /// The device, e.g. `iPhone 16 Simulator`.
     public var device: String?
     /// The operating system, e.g. `iOS 26.1`.
@@ -22,11 +26,12 @@ public struct InitializeResult: Sendable, Hashable, Codable {
     public var driver: DriverInfo?
 
     /// A result naming actions by their raw values (unknown names are kept and never match a step).
-    public init(protocolVersion: Int = DriverProtocol.version, environment: String, actions: [String], device: String? = nil,
-                os: String? = nil, build: String? = nil, clock: String? = nil, driver: DriverInfo? = nil) {
+    public init(protocolVersion: Int = DriverProtocol.version, environment: String, actions: [String], failableCalls: [String]? = nil,
+                device: String? = nil, os: String? = nil, build: String? = nil, clock: String? = nil, driver: DriverInfo? = nil) {
         self.protocolVersion = protocolVersion
         self.environment = environment
         self.actions = actions
+        self.failableCalls = failableCalls
         self.device = device
         self.os = os
         self.build = build
@@ -35,10 +40,11 @@ public struct InitializeResult: Sendable, Hashable, Codable {
     }
 
     /// The result of a driver that supports `actions`.
-    public init(environment: String, actions: [Action], device: String? = nil, os: String? = nil, build: String? = nil,
-                clock: String? = nil, driver: DriverInfo? = nil) {
-        self.init(environment: environment, actions: actions.map(\.rawValue), device: device, os: os, build: build, clock: clock,
-                  driver: driver)
+    public init(environment: String, actions: [Action], failableCalls: [StoreKitCall] = [], device: String? = nil, os: String? = nil,
+                build: String? = nil, clock: String? = nil, driver: DriverInfo? = nil) {
+        self.init(environment: environment, actions: actions.map(\.rawValue),
+                  failableCalls: failableCalls.isEmpty ? nil : failableCalls.map(\.rawValue), device: device, os: os, build: build,
+                  clock: clock, driver: driver)
     }
 
     /// Whether `environment` can name a run directory and a `--env` column.

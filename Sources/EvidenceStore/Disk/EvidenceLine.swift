@@ -68,6 +68,13 @@ extension CompactJSONWriter {
         field("count", s.count)
         field("device", s.device)
         if let expect = s.expect { member("expect") { $0.expectation(expect) } }
+        if let failNext = s.failNext {
+            key("failNext")
+            beginObject()
+            field("call", failNext.call.rawValue)
+            field("error", failNext.error)
+            endObject()
+        }
         field("gracePeriod", s.gracePeriod)
         field("note", s.note)
         field("offer", s.offer)

@@ -14,6 +14,10 @@ package enum GuidedLimits {
     /// - Parameter renewalsSoFar: renewals the subscription the step renews has had in the case so far.
     package static func reason(for step: Step, environment: EnvironmentKind, schedule: RenewalSchedule, renewalsSoFar: Int) -> String? {
         let ownAccount = schedule.kind == .testFlight
+        if let failNext = step.failNext {
+            return "\(environment) cannot make one \(failNext.call.callName) call fail on demand; StoreKit Testing in Xcode "
+                + "(setSimulatedError) and the embedded environments can"
+        }
         switch step.action {
         case .failRenewal, .recoverBilling:
             if let reason = schedule.billingRetryUnsupportedReason { return reason }

@@ -19,11 +19,11 @@ extension MatrixDecoder {
     static let parametersByAction: [Action: Set<String>] = Dictionary(uniqueKeysWithValues: Action.allCases.map { ($0, parameters(of: $0)) })
 
     /// Members every step may have.
-    static let commonKeys: Set<String> = ["action", "account", "expect", "note"]
+    static let commonKeys: Set<String> = ["action", "account", "failNext", "expect", "note"]
 
     static let stepKeys: Set<String> = [
         "action", "product", "outcome", "quantity", "offer", "appAccountToken", "count", "by", "to", "account", "device",
-        "terminate", "gracePeriod", "reason", "expect", "note",
+        "terminate", "gracePeriod", "reason", "failNext", "expect", "note",
     ]
 
     func decodeStep(_ field: JSONField) -> Step? {
@@ -109,12 +109,34 @@ extension MatrixDecoder {
         if allowed.contains("device"), let deviceField = fields.optional("device") {
             step.device = deviceField.string(sink)
         }
+        if let failField = fields.optional("failNext") {
+            step.failNext = decodeFailNext(failField)
+        }
         step.note = fields.optional("note")?.string(sink)
         if let expectField = fields.optional("expect") {
             step.expect = decodeExpectation(expectField, step: step)
         }
         fields.finish()
         return step
+    }
+
+    /// `{"call": "products" | "purchase" | "sync" | "verification", "error": NAME}`, the error one the call can
+    /// fail with in StoreKit.
+    func decodeFailNext(_ field: JSONField) -> FailNext? {
+        var fields = ObjectFields(field, sink)
+        guard fields.isObject else { return nil }
+        defer { fields.finish() }
+        let callField = fields.required("call", "products, purchase, sync or verification")
+        let errorField = fields.required("error", "a StoreKitError, Product.PurchaseError or VerificationError case, e.g. networkError")
+        guard let callField, let callName = callField.string(sink), let call = decodeEnum(callName, callField, as: StoreKitCall.self),
+              let errorField, let error = errorField.string(sink) else { return nil }
+        guard call.errorNames.contains(error) else {
+            sink.error(.invalidValue, "failNext: \(call.callName) cannot fail with \"\(error)\"", pointer: errorField.pointer,
+                       at: errorField.location,
+                       hint: Suggestion.didYouMean(error, among: call.errorNames) ?? "use one of " + call.errorNames.joined(separator: ", "))
+            return nil
+        }
+        return FailNext(call: call, error: error)
     }
 
     /// Checks that the product's type fits the action (subscription actions need an auto-renewable product).

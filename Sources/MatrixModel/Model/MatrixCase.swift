@@ -60,6 +60,9 @@ public struct Step: Sendable, Hashable, Codable {
     public var gracePeriod: Bool?
     /// For `refund`: Apple's `revocationReason` (0 other, 1 a problem with the app; default 0).
     public var reason: Int?
+    /// A failure the step's next StoreKit call of a kind meets (`Product.products(for:)`, `purchase(options:)`,
+    /// `AppStore.sync()`, verification), as StoreKit Testing sets one up; embedded environments only.
+    public var failNext: FailNext?
     /// What should be observed after the step; `nil` records the observation without judging it.
     public var expect: Expectation?
     /// A note for people reading the matrix or guiding a tester.
@@ -68,7 +71,7 @@ public struct Step: Sendable, Hashable, Codable {
     public init(action: Action, product: String? = nil, outcome: PurchaseOutcome? = nil, quantity: Int? = nil,
                 offer: String? = nil, appAccountToken: String? = nil, count: Int? = nil, by: ISO8601Duration? = nil,
                 to: TimePoint? = nil, account: String? = nil, device: String? = nil, terminate: TerminationPoint? = nil,
-                gracePeriod: Bool? = nil, reason: Int? = nil, expect: Expectation? = nil, note: String? = nil) {
+                gracePeriod: Bool? = nil, reason: Int? = nil, failNext: FailNext? = nil, expect: Expectation? = nil, note: String? = nil) {
         self.action = action
         self.product = product
         self.outcome = outcome
@@ -83,6 +86,7 @@ public struct Step: Sendable, Hashable, Codable {
         self.terminate = terminate
         self.gracePeriod = gracePeriod
         self.reason = reason
+        self.failNext = failNext
         self.expect = expect
         self.note = note
     }

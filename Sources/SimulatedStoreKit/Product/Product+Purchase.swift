@@ -50,7 +50,6 @@ extension Product {
         }
         guard quantity >= 1, quantity == 1 || type == .consumable else { throw PurchaseError.invalidQuantity }
         let outcome = session.takePurchaseOutcome()
-        let failure = session.takeVerificationFailure()
         let answer: Result<(StoreAnswer, SnapshotContext), StoreError> = session.store.withStore { store in
             Result { () throws(StoreError) in
                 let resolution = try store.purchase(account: session.account, productID: id, outcome: outcome, quantity: quantity,
@@ -71,7 +70,8 @@ extension Product {
         case .success((let result, let context)):
             switch result {
             case .success(let transaction):
-                return .success(VerificationResult(Transaction(transaction, context, signer: session.store.signer), failure: failure))
+                return .success(VerificationResult(Transaction(transaction, context, signer: session.store.signer),
+                                                   failure: session.takeVerificationFailure()))
             case .userCancelled: return .userCancelled
             case .pending: return .pending
             case .failed(let message) where message.hasPrefix("Product.PurchaseError.productUnavailable"):
@@ -156,7 +156,12 @@ private enum StoreAnswer: Sendable {
 }
 
 /// The store could not do what the app asked (an error of the simulator, not of StoreKit).
-struct SimulatorFailure: Error, Sendable, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+package struct SimulatorFailure: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
+}
+
+/// The cause of a `StoreKitError.systemError` a matrix step sets up (`failNext`).
+struct SetUpSystemError: Error, Sendable, CustomStringConvertible {
+    var description: String { "a system error set up by the step's failNext" }
 }

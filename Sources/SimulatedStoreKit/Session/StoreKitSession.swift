@@ -112,6 +112,14 @@ public final class StoreKitSession: Sendable {
         state.withLock { $0.failures[call] = failure }
     }
 
+    /// Removes the failures set up with ``failNext(_:with:)`` that no call has met yet, and returns their calls.
+    public func takeUnmetFailures() -> [StoreKitCall] {
+        state.withLock { state in
+            defer { state.failures = [:] }
+            return StoreKitCall.allCases.filter { state.failures[$0] != nil }
+        }
+    }
+
     /// Kills the app's process at `point` while it handles the next purchase: as `purchase(options:)` returns
     /// (`beforeDelivery`: the app delivers nothing and finishes nothing), or when the app calls `finish()` on the
     /// purchase's transaction (`beforeFinish`: what it did before finishing stays, the transaction stays
@@ -321,7 +329,8 @@ public final class StoreKitSession: Sendable {
         let (transactions, context) = store.withDevice(deviceName, account: account) { store, updates in
             (pick(store, &updates), SnapshotContext(store))
         }
-        return transactions.map { VerificationResult.verified(Transaction($0, context, signer: store.signer)) }
+        let failure = transactions.isEmpty ? nil : takeVerificationFailure()
+        return transactions.map { VerificationResult(Transaction($0, context, signer: store.signer), failure: failure) }
     }
 
     /// Waits until the app's `Transaction.updates` listener of this launch has started (its loop began
@@ -458,18 +467,6 @@ public struct PurchaseRecord: Sendable, Hashable {
     public var message: String?
 }
 
-/// The StoreKit calls a failure can be set up for.
-public enum StoreKitCall: String, Sendable, Hashable, CaseIterable {
-    /// `Product.products(for:)`.
-    case products
-    /// `Product.purchase(options:)`.
-    case purchase
-    /// `AppStore.sync()`.
-    case sync
-    /// The verification of the transactions StoreKit hands out next.
-    case verification
-}
-
 /// A failure the next StoreKit call of a kind meets, as StoreKitTest's `SKTestSession.setSimulatedError(_:forAPI:)`
 /// sets one up for a `FailableStoreKitAPI` (load products, purchase, App Store sync, verification).
 /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/setsimulatederror(_:forapi:)
@@ -480,6 +477,26 @@ public enum StoreKitFailure: Sendable, Hashable {
     case purchase(Product.PurchaseError)
     /// Transactions handed out are `.unverified` with this error.
     case verification(VerificationResult<Transaction>.VerificationError)
+
+    /// The failure a matrix step's `failNext` names, or `nil` when the error is not one the call can fail with
+    /// (``StoreKitCall/errorNames``).
+    public init?(_ failNext: FailNext) {
+        switch failNext.call {
+        case .products, .sync, .purchase:
+            if let name = StoreKitError.Name(rawValue: failNext.error) {
+                self = .storeKit(name)
+            } else if failNext.call == .purchase, let error = Product.PurchaseError.allCases.first(where: { $0.name == failNext.error }) {
+                self = .purchase(error)
+            } else {
+                return nil
+            }
+        case .verification:
+            guard let error = VerificationResult<Transaction>.VerificationError.allCases.first(where: { "\($0)" == failNext.error }) else {
+                return nil
+            }
+            self = .verification(error)
+        }
+    }
 
     var error: any Error {
         switch self {

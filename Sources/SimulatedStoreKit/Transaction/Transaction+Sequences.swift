@@ -27,7 +27,6 @@ extension Transaction {
                 session.register(listener)
                 return AsyncIterator(listener: listener)
             }
-            let failure = session.takeVerificationFailure()
             let (transactions, context) = session.store.withStore { store in
                 let account = session.account
                 let picked: [StoreTransaction] = switch source {
@@ -39,6 +38,8 @@ extension Transaction {
                 }
                 return (picked, SnapshotContext(store))
             }
+            // A verification failure set up for the next call is met by the next call that hands out a transaction.
+            let failure = transactions.isEmpty ? nil : session.takeVerificationFailure()
             return AsyncIterator(items: transactions.map {
                 VerificationResult(Transaction($0, context, signer: session.store.signer), failure: failure)
             })
@@ -116,11 +117,12 @@ extension Transaction {
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/latest(for:)
     public static func latest(for productID: String) async -> VerificationResult<Transaction>? {
         guard let session = try? StoreKitSession.resolve(for: "Transaction.latest(for:)") else { return nil }
-        let failure = session.takeVerificationFailure()
         let (transaction, context) = session.store.withStore { store in
             (store.latestTransaction(account: session.account, productID: productID), SnapshotContext(store))
         }
-        return transaction.map { VerificationResult(Transaction($0, context, signer: session.store.signer), failure: failure) }
+        return transaction.map {
+            VerificationResult(Transaction($0, context, signer: session.store.signer), failure: session.takeVerificationFailure())
+        }
     }
 }
 

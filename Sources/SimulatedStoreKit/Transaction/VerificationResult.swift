@@ -14,7 +14,7 @@ public enum VerificationResult<SignedType: Sendable>: Sendable {
 
     /// Why StoreKit could not verify the data.
     /// Apple: https://developer.apple.com/documentation/storekit/verificationresult/verificationerror
-    public enum VerificationError: Error, Hashable, Sendable {
+    public enum VerificationError: Error, Hashable, Sendable, CaseIterable {
         case revokedCertificate
         case invalidCertificateChain
         case invalidDeviceVerification

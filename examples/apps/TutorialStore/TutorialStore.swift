@@ -59,7 +59,7 @@ public final class TutorialStore {
             begin.finish()
             for await update in Transaction.updates {
                 guard case .verified(let transaction) = update else { continue }
-                await self?.deliver(transaction)
+                self?.deliver(transaction)
                 await transaction.finish()
                 await self?.updatePurchasedIDs()
             }
