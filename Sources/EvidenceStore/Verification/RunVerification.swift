@@ -182,7 +182,18 @@ package struct RunVerification {
         if let note = bundle.note { report.note(note) }
         var runAppAppleId: Int64?
         if case .loaded(let matrix) = matrix { runAppAppleId = matrix.app.appAppleId }
-        let checker = SignedDataChecker(roots: roots, bundleId: bundle.id, environment: environment, appAppleId: appAppleId ?? runAppAppleId)
+        // The environment every signed item must name: --environment, else the one the run recorded that it signed
+        // with. Only --environment can accept Xcode or LocalTesting data unsigned; the run's own files never can.
+        let recorded = manifest.signedEnvironment
+        if let environment, let recorded, environment != recorded {
+            report.problems.append("--environment \(environment) was given, but \(RunDirectory.manifestFileName) records that the run signed its data "
+                                   + "as \(recorded) (signedEnvironment)")
+        } else if environment == nil, let recorded {
+            report.note("environment \(recorded) as recorded in \(RunDirectory.manifestFileName) (signedEnvironment): every signed item must name it "
+                        + "and carry a signature that verifies")
+        }
+        let checker = SignedDataChecker(roots: roots, bundleId: bundle.id, environment: environment, appAppleId: appAppleId ?? runAppAppleId,
+                                        recordedEnvironment: recorded)
 
         let defaultAppleRoot = rootNames.isEmpty && manifest.environment != "local"
         var simulatorSigned = 0
@@ -211,12 +222,14 @@ package struct RunVerification {
                     for note in outcome.notes where bundle.note == nil || !note.hasPrefix("bundleId not compared") {
                         report.note(note)
                     }
+                    if let hint = outcome.hint { report.note("hint: " + hint) }
                     if defaultAppleRoot, outcome.status == .failed, SimulatorPKI.isSimulatorSigned(item.jws) { simulatorSigned += 1 }
                     line.items.append((item.kind, outcome))
                     // A notification carries its transaction and renewal info as JWS of their own, which a backend
                     // verifies again (Apple's verifyAndDecodeTransaction / verifyAndDecodeRenewalInfo).
                     for (nestedKind, jws) in Self.nestedSignedData(of: outcome) {
                         let nested = checker.check(jws, kind: nestedKind)
+                        if let hint = nested.hint { report.note("hint: " + hint) }
                         if defaultAppleRoot, nested.status == .failed, SimulatorPKI.isSimulatorSigned(jws) { simulatorSigned += 1 }
                         line.items.append(("\(item.kind).\(nestedKind.rawValue)", nested))
                     }

@@ -29,8 +29,7 @@ package struct VerifyCommand {
 
         Verifies App Store signed data as Apple's SignedDataVerifier does (online checks off): ES256 only, exactly
         three x5c certificates, the chain from the leaf through the intermediate to a trusted root at the payload's
-        signedDate, both Apple marker OIDs, the signature, then bundle id and environment. Xcode and LocalTesting
-        data is decoded without a signature check, as Apple's libraries do, and the output says so. Like every
+        signedDate, both Apple marker OIDs, the signature, then bundle id and environment. Like every
         ECDSA verifier, Apple's included, it accepts both (r, s) and (r, n-s) for a signature: a JWS proves who
         signed a payload, and a run's SHA-256 list pins the exact bytes of its evidence.
 
@@ -46,8 +45,12 @@ package struct VerifyCommand {
           ARCHIVE      a file written by `matrix archive`: unpacked to a temporary directory and checked against
                        archive.json (every file, run.json included), then as a run directory.
 
-        Without --environment each JWS is checked against the environment its payload names, and without
-        --bundle-id the bundle id is not compared; notes on stderr say what was not compared. run.json and
+        Without --environment each JWS is checked against the environment its payload names (a run's against
+        the signedEnvironment its run.json records), and without --bundle-id the bundle id is not compared;
+        notes on stderr say what was not compared. Whatever the data says, its signature is checked: only
+        --environment Xcode or --environment LocalTesting accepts data of that environment decoded but
+        unverified, as Apple's SignedDataVerifier does when its caller creates it for Xcode or LocalTesting
+        (StoreKit Testing in Xcode signs with a key of its own); the output says so. run.json and
         archive.json are not signed: they prove that files are unchanged since they were written, not who wrote
         them. A run directory's evidence must also agree with itself: seq numbers without gaps or repeats, each
         step once, each pass or fail the verdict its expected and observed values give (re-judged when the run's
@@ -163,10 +166,13 @@ package struct VerifyCommand {
             console.info(console.paint("verified:", .green) + " \(kind) from \(source); \(outcome.signature ?? "")", always: true)
             return .success
         case .notChecked:
-            console.info(console.paint("decoded:", .yellow) + " \(kind) from \(source); signature NOT checked (\(outcome.environment ?? "unsigned") data)", always: true)
+            let environment = outcome.environment ?? "unsigned"
+            console.info(console.paint("decoded:", .yellow) + " \(kind) from \(source); signature NOT checked "
+                         + "(\(environment) data, accepted unsigned by --environment \(environment))", always: true)
             return .success
         case .failed:
             console.error("\(kind) from \(source) does not verify: \(outcome.failureText)")
+            if let hint = outcome.hint { console.info("hint: \(hint)", always: true) }
             if settings.rootNames.isEmpty, outcome.code == "VERIFICATION_FAILURE", SimulatorPKI.isSimulatorSigned(jws) {
                 console.info("hint: this JWS carries the StoreKit Matrix simulator's chain, which Apple's root does not trust; pass --root simulator", always: true)
             }
