@@ -15,8 +15,11 @@ import PackageDescription
 //                                     the App Store on a virtual clock
 //   ReferenceApp      → MatrixModel, StoreSimulator
 //                                     the app that follows Apple's guidance, and its known faults
-//   COpenSSL, SignedData              ES256 JWS, X.509 chains, the simulator PKI (libcrypto)
-//   DriverKit         → MatrixModel   the driver protocol, for drivers written in Swift
+//   COpenSSL
+//   SignedData        → COpenSSL, MatrixJSON
+//                                     ES256 JWS, X.509 chains, the simulator PKI (libcrypto)
+//   DriverKit         → MatrixModel, MatrixJSON
+//                                     the driver protocol, for drivers written in Swift
 //   LocalEnvironment  → MatrixEngine, StoreSimulator, ReferenceApp, SignedData, DriverKit
 //   ExecEnvironment   → MatrixEngine, DriverKit
 //   MatrixPlanning    → MatrixModel, LocalEnvironment
@@ -49,8 +52,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        .target(name: "SignedData", dependencies: ["COpenSSL"]),
-        .target(name: "DriverKit", dependencies: ["MatrixModel"]),
+        .target(name: "SignedData", dependencies: ["COpenSSL", "MatrixJSON"]),
+        .target(name: "DriverKit", dependencies: ["MatrixModel", "MatrixJSON"]),
         .target(name: "FileIO"),
         .target(name: "LocalEnvironment",
                 dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "ReferenceApp", "SignedData", "AppStoreModels", "DriverKit"]),
