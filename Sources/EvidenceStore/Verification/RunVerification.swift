@@ -255,7 +255,7 @@ package struct RunVerification {
     /// notification decoded. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
     static func nestedSignedData(of outcome: JWSOutcome) -> [(VerifiedSignedData.Kind, String)] {
         guard outcome.kind == .notification, outcome.status != .failed, let payload = outcome.payload,
-              case .success(let parsed) = JSONReader.parse([UInt8](payload)), let data = parsed.objectValue?["data"]?.objectValue else { return [] }
+              let parsed = try? StrictJSON.parse(payload), let data = parsed.objectValue?["data"]?.objectValue else { return [] }
         var nested: [(VerifiedSignedData.Kind, String)] = []
         if let jws = data["signedTransactionInfo"]?.stringValue { nested.append((.transaction, jws)) }
         if let jws = data["signedRenewalInfo"]?.stringValue { nested.append((.renewalInfo, jws)) }
