@@ -4,8 +4,9 @@ import Foundation
 /// `run.json`, `archive.json`, driver messages, and the headers and payloads of signed data.
 ///
 /// A document must be RFC 8259 JSON in which no object names a key twice. RFC 8259 §4 leaves the meaning of a
-/// repeated name to each reader, and readers differ (some keep the first, `JSONDecoder` and ``JSONObject`` the
-/// last), so a document with one would mean one thing to this tool and another to the next; it is refused.
+/// repeated name to each reader, and readers differ (Foundation's `JSONDecoder` on Linux keeps the first,
+/// ``JSONObject`` and most JavaScript and Python readers the last), so a document with one would mean one thing
+/// to this tool and another to the next; it is refused.
 /// The document is read by ``JSONReader``, which gives every problem a line, a column and a JSON Pointer, and
 /// only a document that passes is decoded, so whichever member a decoder would have picked no longer matters.
 ///
@@ -114,6 +115,11 @@ public struct StrictJSONError: Error, Sendable, Hashable, CustomStringConvertibl
         case .keyNotFound(let key, let context):
             let parent = Self.value(at: context.codingPath, in: tree)
             self.init(.wrongShape, "missing key \"\(key.stringValue)\"", pointer: pointer(context.codingPath), location: parent?.location)
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            // Foundation's decoder reports a number of the wrong kind (1.5 for a whole number, 1e400) this way, without
+            // the member's path.
+            self.init(.wrongShape, "a member holds a value of the wrong kind, such as a fractional number where a whole number belongs "
+                      + "(the decoder does not say which member: \(context.debugDescription))", pointer: "", location: nil)
         case .dataCorrupted(let context):
             let value = Self.value(at: context.codingPath, in: tree)
             let words = context.debugDescription.isEmpty ? "a value that is not valid here" : context.debugDescription
