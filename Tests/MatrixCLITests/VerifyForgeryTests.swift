@@ -96,7 +96,7 @@ struct VerifyForgeryTests {
         // Asking for Xcode data accepts the forged item, but not the run's Sandbox data.
         let xcode = try await CapturedRun.run(["verify", release.run.path, "--quiet", "--environment", "Xcode"])
         #expect(xcode.status == 1)
-        #expect(xcode.stderr.contains("--environment Xcode was given, but run.json records that the run signed its data as Sandbox"), "\(xcode.stderr)")
+        #expect(xcode.stderr.contains("--environment Xcode was given, but the run signed its data as Sandbox as recorded in run.json (signedEnvironment)"), "\(xcode.stderr)")
         #expect(xcode.stdout.contains("invalid environment [INVALID_ENVIRONMENT]"))
     }
 

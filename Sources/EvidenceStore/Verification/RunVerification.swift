@@ -165,11 +165,11 @@ package struct RunVerification {
         }
         var findings = FileIntegrity.check(directory: directory.url, expected: manifest.files, ignoring: [RunDirectory.manifestFileName])
         if manifest.hasNotEnded, let index = findings.firstIndex(where: { $0.path == RunDirectory.evidenceFileName && $0.status == .altered }) {
-            // A run that did not end listed its evidence as it was at the start; records appended since are what
-            // a run does, not an alteration. The records themselves are still checked below.
-            findings[index].status = .ok
-            report.note("\(RunDirectory.evidenceFileName) has grown since run.json was written, as in a run that did not end; its SHA-256 "
-                        + "is recorded when the run ends (resume it to finish it)")
+            // A run that did not end listed its evidence as it was at the start. Records appended since are what a
+            // run does, but no digest covers them, and a record edited in place looks the same: the file is
+            // unverifiable, never matching. (Deleting endedAt from a finished run's run.json lands here too.)
+            // The records themselves are still checked below.
+            findings[index].status = .unverifiable
         }
         for finding in findings where showAllFiles || finding.status != .ok {
             report.files.append(.init(source: RunDirectory.manifestFileName, finding: finding))
@@ -184,13 +184,17 @@ package struct RunVerification {
         if case .loaded(let matrix) = matrix { runAppAppleId = matrix.app.appAppleId }
         // The environment every signed item must name: --environment, else the one the run recorded that it signed
         // with. Only --environment can accept Xcode or LocalTesting data unsigned; the run's own files never can.
-        let recorded = manifest.signedEnvironment
+        // A local run signs with Sandbox unless --signed-environment said otherwise, and records it; one whose run.json
+        // lost the field is held to Sandbox rather than to whatever its items say.
+        let isLocal = manifest.environment == "local" && manifest.driver == nil
+        let recorded = manifest.signedEnvironment ?? (isLocal ? "Sandbox" : nil)
+        let source = manifest.signedEnvironment == nil
+            ? ", which local runs sign with (\(RunDirectory.manifestFileName) records no signedEnvironment)"
+            : " as recorded in \(RunDirectory.manifestFileName) (signedEnvironment)"
         if let environment, let recorded, environment != recorded {
-            report.problems.append("--environment \(environment) was given, but \(RunDirectory.manifestFileName) records that the run signed its data "
-                                   + "as \(recorded) (signedEnvironment)")
+            report.problems.append("--environment \(environment) was given, but the run signed its data as \(recorded)\(source)")
         } else if environment == nil, let recorded {
-            report.note("environment \(recorded) as recorded in \(RunDirectory.manifestFileName) (signedEnvironment): every signed item must name it "
-                        + "and carry a signature that verifies")
+            report.note("environment \(recorded)\(source): every signed item must name it and carry a signature that verifies")
         }
         let checker = SignedDataChecker(roots: roots, bundleId: bundle.id, environment: environment, appAppleId: appAppleId ?? runAppAppleId,
                                         recordedEnvironment: recorded)
@@ -299,6 +303,11 @@ package struct RunVerification {
             }
             if let recorded = manifest.matrix.catalogSHA256, loaded.catalogBytes.map(SHA256.hexHash) != recorded {
                 self = .unusable("the catalog of \(path) has changed since the run (its SHA-256 differs from run.json)")
+                return
+            }
+            if manifest.matrix.catalogSHA256 == nil, loaded.catalogBytes != nil {
+                // A run records its catalog's digest whenever the matrix names a catalog file.
+                self = .unusable("\(RunDirectory.manifestFileName) records no SHA-256 for the catalog of \(path), so nothing shows it unchanged since the run")
                 return
             }
             guard let matrix = loaded.matrix else {

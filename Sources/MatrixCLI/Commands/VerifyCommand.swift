@@ -41,7 +41,8 @@ package struct VerifyCommand {
                        local run, apple otherwise. The bundle id comes from --bundle-id, else from the run's
                        matrix when it is readable and unchanged (looked for at the recorded path, from here
                        and from each directory above the run; --matrix names it). A run that did not end
-                       has evidence newer than its run.json: that is noted, not called altered.
+                       (no endedAt) has no SHA-256 of its final evidence: evidence.jsonl is UNVERIFIABLE and
+                       the run does not verify until it is resumed to its end (its records are still checked).
           ARCHIVE      a file written by `matrix archive`: unpacked to a temporary directory and checked against
                        archive.json (every file, run.json included), then as a run directory.
 
