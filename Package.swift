@@ -29,7 +29,7 @@ import PackageDescription
 //   MatrixComparison  → MatrixModel   `matrix compare`
 //   Reporters         → MatrixModel, MatrixComparison
 //                                     JUnit, Markdown, HTML and JSON reports, rendering only
-//   EvidenceStore     → MatrixEngine, Reporters, SignedData, COpenSSL
+//   EvidenceStore     → MatrixEngine, Reporters, SignedData, COpenSSL, AppStoreModels
 //                                     run directories, evidence writer and reader, archives, verification, merge
 //   MatrixCLI         → everything above; `matrix` is its tiny executable
 let package = Package(
@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "MatrixComparison", dependencies: ["MatrixModel"]),
         .target(name: "Reporters", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "FileIO"]),
         .target(name: "EvidenceStore",
-                dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "SignedData", "COpenSSL"]),
+                dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "SignedData", "COpenSSL"]),
         .target(name: "MatrixCLI", dependencies: [
             "MatrixJSON", "MatrixModel", "MatrixEngine", "StoreSimulator", "ReferenceApp", "SignedData", "DriverKit",
             "LocalEnvironment", "ExecEnvironment", "GuidedEnvironment", "MatrixPlanning", "AppStoreAPI",

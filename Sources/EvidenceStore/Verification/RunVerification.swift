@@ -214,6 +214,7 @@ package struct RunVerification {
                 consistency.add(record)
                 var line = RunVerificationReport.RecordLine(seq: record.seq, caseID: record.case, step: record.step,
                                                             action: record.action.action.rawValue, items: [])
+                var claimed: [SignedClaims.Item] = []
                 for item in record.observed?.signedData ?? [] {
                     let outcome: JWSOutcome
                     if let kind = VerifiedSignedData.Kind(rawValue: item.kind) {
@@ -229,6 +230,7 @@ package struct RunVerification {
                     if let hint = outcome.hint { report.note("hint: " + hint) }
                     if defaultAppleRoot, outcome.status == .failed, SimulatorPKI.isSimulatorSigned(item.jws) { simulatorSigned += 1 }
                     line.items.append((item.kind, outcome))
+                    claimed.append(.init(kind: item.kind, jws: item.jws, outcome: outcome))
                     // A notification carries its transaction and renewal info as JWS of their own, which a backend
                     // verifies again (Apple's verifyAndDecodeTransaction / verifyAndDecodeRenewalInfo).
                     for (nestedKind, jws) in Self.nestedSignedData(of: outcome) {
@@ -236,8 +238,10 @@ package struct RunVerification {
                         if let hint = nested.hint { report.note("hint: " + hint) }
                         if defaultAppleRoot, nested.status == .failed, SimulatorPKI.isSimulatorSigned(jws) { simulatorSigned += 1 }
                         line.items.append(("\(item.kind).\(nestedKind.rawValue)", nested))
+                        claimed.append(.init(kind: "\(item.kind).\(nestedKind.rawValue)", jws: jws, outcome: nested))
                     }
                 }
+                consistency.add(record, signed: claimed)
                 report.records.append(line)
             }
             if simulatorSigned > 0 {

@@ -55,7 +55,12 @@ package struct VerifyCommand {
         archive.json are not signed: they prove that files are unchanged since they were written, not who wrote
         them. A run directory's evidence must also agree with itself: seq numbers without gaps or repeats, each
         step once, each pass or fail the verdict its expected and observed values give (re-judged when the run's
-        matrix is readable and unchanged), and a complete run's counts in run.json.
+        matrix is readable and unchanged), a complete run's counts in run.json, and what each record claims
+        with its own signed items: each signed transaction one of the step's transactionIds, observed
+        transactions and entitlements as the signed payloads have them, the reported notifications the signed
+        ones; a local run also signs every transaction and notification a step reports, at the step's store
+        time, and never puts one signed item in two records. Evidence, run.json and archive.json that name a
+        JSON key twice are refused.
 
         Exit status: 0 everything verified, 1 something did not, 64 usage, 65 the input is not a JWS, run
         directory or archive, 66 the input cannot be read, 69 tar is unavailable.
