@@ -38,6 +38,12 @@ struct VerifyForgeryTests {
                     "\(result.stderr)")
             #expect(!result.stderr.contains("decoded:"))
         }
+        let json = try await CapturedRun.run(["verify", jws, "--format", "json"])
+        #expect(json.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(document["status"] as? String == "failed")
+        #expect(document["payload"] == nil)
+        #expect((document["hint"] as? String)?.hasSuffix("pass --environment \(environment) to accept it unsigned") == true, "\(json.stdout)")
         // Asked for by the person verifying, as Apple's verifier created for that environment.
         let asked = try await CapturedRun.run(["verify", jws, "--environment", environment, "--bundle-id", Self.bundleId])
         #expect(asked.status == 0, "\(asked.stderr)")

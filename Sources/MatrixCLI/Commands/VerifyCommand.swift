@@ -159,6 +159,7 @@ package struct VerifyCommand {
                 "signature": JSONText.optional(outcome.signature),
                 "roots": JSONText.string(checker.roots.summary),
                 "notes": JSONText.array(outcome.notes.map(JSONText.string)),
+                "hint": JSONText.optional(outcome.hint),
                 "payload": outcome.status == .failed ? nil : payload,
             ])
             console.output(document.text(.expanded) + "\n")
