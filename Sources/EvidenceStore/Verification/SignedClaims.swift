@@ -1,6 +1,5 @@
 import Foundation
 import AppStoreModels
-import MatrixJSON
 import MatrixModel
 import SignedData
 
@@ -82,15 +81,17 @@ struct SignedClaims {
         // What did not verify is reported as such; the claims are compared with what did.
         guard items.allSatisfy({ $0.trustedPayload != nil }) else { return }
 
+        // The verifier read each trusted payload through StrictJSON already (no key twice), so one decoder pass is enough.
+        let decoder = JSONDecoder()
         var transactions: [(index: Int, payload: JWSTransactionDecodedPayload)] = []
         var renewalInfos: [(index: Int, payload: JWSRenewalInfoDecodedPayload)] = []
         var notifications: [(index: Int, payload: ResponseBodyV2DecodedPayload)] = []
         for (index, item) in topLevel.enumerated() {
             guard let payload = item.trustedPayload else { continue }
             switch item.kind {
-            case "transaction": (try? StrictJSON.decode(JWSTransactionDecodedPayload.self, from: payload)).map { transactions.append((index, $0)) }
-            case "renewalInfo": (try? StrictJSON.decode(JWSRenewalInfoDecodedPayload.self, from: payload)).map { renewalInfos.append((index, $0)) }
-            case "notification": (try? StrictJSON.decode(ResponseBodyV2DecodedPayload.self, from: payload)).map { notifications.append((index, $0)) }
+            case "transaction": (try? decoder.decode(JWSTransactionDecodedPayload.self, from: payload)).map { transactions.append((index, $0)) }
+            case "renewalInfo": (try? decoder.decode(JWSRenewalInfoDecodedPayload.self, from: payload)).map { renewalInfos.append((index, $0)) }
+            case "notification": (try? decoder.decode(ResponseBodyV2DecodedPayload.self, from: payload)).map { notifications.append((index, $0)) }
             default: break
             }
         }
