@@ -179,7 +179,10 @@ package struct RunVerification {
         report.roots = roots.summary
         let matrix = RunMatrix(manifest, given: matrixPath, runDirectory: directory.url, load: loadMatrix)
         let bundle = resolveBundleId(manifest: manifest, archived: archivedBundleId, matrix: matrix)
-        if let note = bundle.note { report.note(note) }
+        if let note = bundle.note {
+            // A bundle id that cannot be compared is a check not made: shown even with --quiet, as the matrix's is.
+            if bundle.id == nil { report.warnings.append(note) } else { report.note(note) }
+        }
         var runAppAppleId: Int64?
         if case .loaded(let matrix) = matrix { runAppAppleId = matrix.app.appAppleId }
         // The environment every signed item must name: --environment, else the one the run recorded that it signed
