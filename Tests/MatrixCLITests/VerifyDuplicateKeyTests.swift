@@ -10,7 +10,7 @@ import Testing
 struct VerifyDuplicateKeyTests {
     @Test("A record that says pass to one reader and fail to another does not verify, and the message places the key")
     func repeatedVerdict() async throws {
-        let release = try await ReleaseRun.make()
+        let release = try await ReleaseRun.copy()
         defer { release.remove() }
         let evidence = release.run.appendingPathComponent("evidence.jsonl")
         var lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -29,7 +29,7 @@ struct VerifyDuplicateKeyTests {
 
     @Test("run.json that repeats a key is not a run directory matrix reads")
     func repeatedKeyInRunJSON() async throws {
-        let release = try await ReleaseRun.make()
+        let release = try await ReleaseRun.copy()
         defer { release.remove() }
         let manifest = release.run.appendingPathComponent("run.json")
         var text = try String(contentsOf: manifest, encoding: .utf8)

@@ -84,7 +84,7 @@ struct VerifyForgeryTests {
 
     @Test("A forged price-0 Xcode transaction in a Sandbox run fails its verification; the run requires the environment it recorded")
     func forgedItemInRun() async throws {
-        let release = try await ReleaseRun.make()
+        let release = try await ReleaseRun.copy()
         defer { release.remove() }
         try Self.replaceFirstTransaction(in: release.run, with: try Self.forgedTransaction(environment: "Xcode"))
         for options in [[], ["--environment", "Sandbox"]] {
@@ -109,7 +109,7 @@ struct VerifyForgeryTests {
     @Test("A run whose records carry another environment than run.json records fails, and an unsigned environment there turns no check off",
           arguments: ["Production", "Xcode"])
     func recordedEnvironmentIsRequired(recorded: String) async throws {
-        let release = try await ReleaseRun.make()
+        let release = try await ReleaseRun.copy()
         defer { release.remove() }
         let manifestURL = release.run.appendingPathComponent("run.json")
         var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])

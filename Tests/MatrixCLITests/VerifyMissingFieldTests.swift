@@ -26,7 +26,7 @@ struct VerifyMissingFieldTests {
     @Test("Without endedAt (or with the old running status) evidence edited in place is UNVERIFIABLE, and the run does not verify",
           arguments: ["endedAt", "running"])
     func notEnded(edit: String) async throws {
-        let release = try await ReleaseRun.make()
+        let release = try await ReleaseRun.copy()
         defer { release.remove() }
         try Self.editEvidenceInPlace(release.run)
         let edited = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
@@ -52,7 +52,7 @@ struct VerifyMissingFieldTests {
 
     @Test("Without catalogSHA256 the matrix is not taken as the run's: its records are not re-judged, and a warning says so")
     func noCatalogDigest() async throws {
-        let release = try await ReleaseRun.make()
+        let release = try await ReleaseRun.copy()
         defer { release.remove() }
         try Self.editManifest(release.run) { manifest in
             var matrix = manifest["matrix"] as? [String: Any] ?? [:]
@@ -66,7 +66,7 @@ struct VerifyMissingFieldTests {
 
     @Test("A local run without signedEnvironment is held to Sandbox, the environment local runs sign with")
     func noSignedEnvironment() async throws {
-        let release = try await ReleaseRun.make()
+        let release = try await ReleaseRun.copy()
         defer { release.remove() }
         try Self.editManifest(release.run) { $0.removeValue(forKey: "signedEnvironment") }
         let result = try await CapturedRun.run(["verify", release.run.path])

@@ -53,7 +53,7 @@ struct VerifySignedClaimsTests {
             + "transaction, signed transaction 2000000000000001 (item 2, com.example.storekitmatrix.plus.monthly), is upgraded"),
     ])
     func contradiction(edit: String, finding: String) async throws {
-        let release = try await ReleaseRun.make()
+        let release = try await ReleaseRun.copy()
         defer { release.remove() }
         var records = try Self.records(release.run)
         let purchase = try Self.index(records, case: "fresh-purchase/pro", step: 1)
