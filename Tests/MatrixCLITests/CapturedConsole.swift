@@ -64,18 +64,26 @@ extension ReleaseRun {
     }
 }
 
-/// The run ``ReleaseRun/copy()`` copies; it stays in the temporary directory for the life of the test process.
+/// The run ``ReleaseRun/copy()`` copies; it is removed when the test process exits.
 private actor ReleaseRunTemplate {
     static let shared = ReleaseRunTemplate()
     private var made: Task<ReleaseRun, any Error>?
 
     func run() async throws -> ReleaseRun {
         if let made { return try await made.value }
-        let task = Task { try await ReleaseRun.make() }
+        let task = Task {
+            let run = try await ReleaseRun.make()
+            templateRoot = run.root.path
+            atexit { templateRoot.map { _ = try? FileManager.default.removeItem(atPath: $0) } }
+            return run
+        }
         made = task
         return try await task.value
     }
 }
+
+/// The template's directory, for the exit handler (which can capture nothing); written once, before it is registered.
+nonisolated(unsafe) private var templateRoot: String?
 
 /// Runs the system tar for tests that tamper with archives.
 func tar(_ arguments: [String]) throws {
