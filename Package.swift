@@ -21,9 +21,9 @@ import PackageDescription
 //                       the app that follows Apple's guidance, and its known faults
 //   COpenSSL          → (nothing)
 //                       libcrypto
-//   SignedData        → COpenSSL
+//   SignedData        → MatrixJSON, COpenSSL
 //                       ES256 JWS, X.509 chains, the simulator PKI
-//   DriverKit         → MatrixModel
+//   DriverKit         → MatrixJSON, MatrixModel
 //                       the driver protocol, for drivers written in Swift
 //   FileIO            → (nothing)
 //                       bounded reads, durable and buffered writes, scratch directories
@@ -44,7 +44,8 @@ import PackageDescription
 //                       `matrix compare`
 //   Reporters         → MatrixJSON, MatrixModel, MatrixComparison, FileIO
 //                       JUnit, Markdown, HTML and JSON reports: rendering only
-//   EvidenceStore     → MatrixJSON, MatrixModel, MatrixEngine, FileIO, Reporters, SignedData, COpenSSL
+//   EvidenceStore     → MatrixJSON, AppStoreModels, MatrixModel, MatrixEngine, FileIO, Reporters, SignedData,
+//                       COpenSSL
 //                       run directories, evidence writer and reader, archives, verification
 //   AppHarness        → MatrixJSON, MatrixModel, MatrixEngine, SimulatedStoreKit, DriverKit, LocalEnvironment,
 //                       EvidenceStore
@@ -86,8 +87,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        .target(name: "SignedData", dependencies: ["COpenSSL"]),
-        .target(name: "DriverKit", dependencies: ["MatrixModel"]),
+        .target(name: "SignedData", dependencies: ["MatrixJSON", "COpenSSL"]),
+        .target(name: "DriverKit", dependencies: ["MatrixJSON", "MatrixModel"]),
         .target(name: "FileIO"),
         .target(name: "LocalEnvironment",
                 dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
@@ -100,7 +101,7 @@ let package = Package(
         .target(name: "MatrixComparison", dependencies: ["MatrixModel"]),
         .target(name: "Reporters", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "FileIO"]),
         .target(name: "EvidenceStore",
-                dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "SignedData", "COpenSSL"]),
+                dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "SignedData", "COpenSSL"]),
         .target(name: "AppHarness", dependencies: [
             "MatrixJSON", "MatrixModel", "MatrixEngine", "SimulatedStoreKit", "DriverKit", "LocalEnvironment", "EvidenceStore",
         ]),

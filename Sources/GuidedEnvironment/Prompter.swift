@@ -86,7 +86,13 @@ public struct ScriptedPrompter: Prompter {
             String(decoding: $0, as: UTF8.self)
         }
         for (number, line) in text.enumerated() where !line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(line.utf8)) else {
+            let answer: Answer
+            do {
+                answer = try StrictJSON.decode(Answer.self, from: Data(line.utf8))
+            } catch where error.isDuplicateKey {
+                problems.append("\(error.located(in: path, line: number + 1)); an answer names each member once")
+                continue
+            } catch {
                 problems.append("\(path):\(number + 1): not an answer: expected a JSON object such as "
                                 + #"{"case": "refund/pro", "step": 2, "access": []}"#)
                 continue

@@ -34,4 +34,15 @@ struct ScriptedPrompterTests {
                 && message.contains(#"a.jsonl:5: a second answer for case "c1" step 0 (the first is on line 1)"#)
         }
     }
+
+    @Test("an answer that names a member twice is refused with the key and its column, not read as either value")
+    func repeatedMember() throws {
+        let text = #"{"case":"c1","step":0,"access":[],"access":["pro"]}"# + "\n"
+        #expect {
+            try ScriptedPrompter(jsonLines: Data(text.utf8), path: "a.jsonl")
+        } throws: { error in
+            (error as? AdapterError)?.message == #"a.jsonl:1:35: duplicate key "access": each key may appear once in an object (at /access); "#
+                + "an answer names each member once"
+        }
+    }
 }

@@ -51,6 +51,40 @@ struct ReleaseRun {
     }
 }
 
+extension ReleaseRun {
+    /// A copy of one finished run of `matrices/release.json`, made once per test process: for tests that edit a run
+    /// and verify it, without running the matrix again for each (the suite shares two cores with timing tests).
+    static func copy() async throws -> ReleaseRun {
+        let template = try await ReleaseRunTemplate.shared.run()
+        let root = try MatrixBinary.scratchDirectory("matrix-verify")
+        try FileManager.default.removeItem(at: root)
+        try FileManager.default.copyItem(at: template.root, to: root)
+        let relative = String(template.run.path.dropFirst(template.root.path.count)).drop { $0 == "/" }
+        return ReleaseRun(root: root, run: root.appendingPathComponent(String(relative)))
+    }
+}
+
+/// The run ``ReleaseRun/copy()`` copies; it is removed when the test process exits.
+private actor ReleaseRunTemplate {
+    static let shared = ReleaseRunTemplate()
+    private var made: Task<ReleaseRun, any Error>?
+
+    func run() async throws -> ReleaseRun {
+        if let made { return try await made.value }
+        let task = Task {
+            let run = try await ReleaseRun.make()
+            templateRoot = run.root.path
+            atexit { templateRoot.map { _ = try? FileManager.default.removeItem(atPath: $0) } }
+            return run
+        }
+        made = task
+        return try await task.value
+    }
+}
+
+/// The template's directory, for the exit handler (which can capture nothing); written once, before it is registered.
+nonisolated(unsafe) private var templateRoot: String?
+
 /// Runs the system tar for tests that tamper with archives.
 func tar(_ arguments: [String]) throws {
     let process = Process()

@@ -1,4 +1,5 @@
 import Foundation
+import MatrixJSON
 
 /// One request line from the runner: `{"id": 1, "method": "initialize", "params": {…}}`.
 ///
@@ -35,30 +36,33 @@ public struct DriverRequest: Sendable, Hashable, Encodable {
     /// Reads one request line.
     ///
     /// - Returns: the request, or the error response a driver should send: `parseError` for a line that is not
-    ///   JSON, `invalidRequest` without a numeric `id` or a `method`, `invalidParams` for params of the wrong
-    ///   shape. The `id` is the request's when it could be read.
+    ///   JSON, `invalidRequest` without a numeric `id` or a `method`, or for a line that names a member twice
+    ///   (``StrictJSON``), `invalidParams` for params of the wrong shape. The `id` is the request's when it could
+    ///   be read.
     public static func parse(_ line: some Collection<UInt8>) -> Result<DriverRequest, DriverRequestError> {
         let data = Data(line)
-        let decoder = JSONDecoder()
         let envelope: Envelope
         do {
-            envelope = try decoder.decode(Envelope.self, from: data)
+            envelope = try StrictJSON.decode(Envelope.self, from: data)
         } catch {
-            let isJSON = (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
-            return .failure(DriverRequestError(id: nil, error: DriverError(
-                code: isJSON ? DriverError.invalidRequest : DriverError.parseError,
-                message: isJSON ? "a request is an object with a numeric \"id\" and a \"method\"" : "the request line is not JSON")))
+            let message = switch error.kind {
+            case .invalidJSON: "the request line is not JSON"
+            case .duplicateKey: "the request repeats a member, which readers resolve differently: \(error)"
+            case .wrongShape: "a request is an object with a numeric \"id\" and a \"method\""
+            }
+            let code = if case .invalidJSON = error.kind { DriverError.parseError } else { DriverError.invalidRequest }
+            return .failure(DriverRequestError(id: nil, error: DriverError(code: code, message: message)))
         }
         guard let id = envelope.id, let method = envelope.method else {
             return .failure(DriverRequestError(id: envelope.id, error: DriverError(
                 code: DriverError.invalidRequest, message: "a request has a numeric \"id\" and a \"method\"")))
         }
-        do {
+        do throws(StrictJSONError) {
             let call: DriverCall
             switch DriverMethod(rawValue: method) {
-            case .initialize: call = .initialize(try decoder.decode(Params<InitializeParams>.self, from: data).params)
-            case .reset: call = .reset(try decoder.decode(Params<ResetParams>.self, from: data).params)
-            case .perform: call = .perform(try decoder.decode(Params<PerformParams>.self, from: data).params)
+            case .initialize: call = .initialize(try StrictJSON.decode(Params<InitializeParams>.self, from: data).params)
+            case .reset: call = .reset(try StrictJSON.decode(Params<ResetParams>.self, from: data).params)
+            case .perform: call = .perform(try StrictJSON.decode(Params<PerformParams>.self, from: data).params)
             case .shutdown: call = .shutdown
             case nil: call = .unknown(method)
             }

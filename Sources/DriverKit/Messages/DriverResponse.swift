@@ -1,4 +1,5 @@
 import Foundation
+import MatrixJSON
 
 /// One response line from a driver: `{"id": 1, "result": {…}}` or `{"id": 1, "error": {"code": …, "message": …}}`.
 public struct DriverResponse: Sendable, Hashable {
@@ -22,12 +23,12 @@ public struct DriverResponse: Sendable, Hashable {
 
     /// The result decoded as `type`.
     ///
-    /// - Throws: ``DriverError`` (the response's error) for an error response; a `DecodingError` when the result
-    ///   does not have the shape of `type`.
+    /// - Throws: ``DriverError`` (the response's error) for an error response; a `StrictJSONError`, located,
+    ///   when the result does not have the shape of `type` or the line names a member twice.
     public func result<Result: Decodable>(as type: Result.Type) throws -> Result {
         switch outcome {
         case .error(let error): throw error
-        case .result(let line): return try JSONDecoder().decode(ResultEnvelope<Result>.self, from: line).result
+        case .result(let line): return try StrictJSON.decode(ResultEnvelope<Result>.self, from: line).result
         }
     }
 
@@ -77,13 +78,16 @@ public enum DriverOutput: Sendable, Hashable {
 
     /// Reads one line a driver wrote.
     ///
-    /// - Throws: ``DriverOutputError`` when the line is not JSON, or is JSON but neither a response (an `id`
-    ///   with exactly one of `result` and `error`) nor a notification.
+    /// - Throws: ``DriverOutputError`` when the line is not JSON, names a member twice (``StrictJSON``), or is
+    ///   JSON but neither a response (an `id` with exactly one of `result` and `error`) nor a notification.
     public static func parse(_ line: some Collection<UInt8>) throws(DriverOutputError) -> DriverOutput {
         let data = Data(line)
         let envelope: Envelope
         do {
-            envelope = try JSONDecoder().decode(Envelope.self, from: data)
+            envelope = try StrictJSON.decode(Envelope.self, from: data)
+        } catch where error.isDuplicateKey {
+            // {"id":1,"id":2,…} answers one request to one reader and another to the next.
+            throw DriverOutputError(reason: "it repeats a member, which readers resolve differently: \(error)")
         } catch {
             throw DriverOutputError(reason: "it is not a JSON object with the protocol's members")
         }

@@ -58,11 +58,17 @@ public struct ArchiveManifest: Sendable, Hashable, Codable {
 
     /// Reads `archive.json`.
     ///
-    /// - Throws: ``RunArchiveError`` `notAnArchive` when the data is not an archive manifest of a known version
-    ///   or its `directory` is not one plain path component.
+    /// - Throws: ``RunArchiveError`` `notAnArchive` when the data is not an archive manifest of a known version,
+    ///   names a key twice (``StrictJSON``) or its `directory` is not one plain path component.
     public static func decode(_ data: Data, path: String) throws -> ArchiveManifest {
-        struct Version: Decodable { var archiveVersion: Int? }
-        guard let version = (try? JSONDecoder().decode(Version.self, from: data))?.archiveVersion else {
+        let tree: JSONValue
+        do {
+            tree = try StrictJSON.parse(data)
+        } catch {
+            throw RunArchiveError(.notAnArchive, path: path,
+                                  message: "\(path) is not \(error.isDuplicateKey ? "a valid" : "an") archive manifest: \(error.located(in: path))")
+        }
+        guard let version = tree.objectValue?["archiveVersion"]?.intValue else {
             throw RunArchiveError(.notAnArchive, path: path, message: "\(path) is not an archive manifest (no archiveVersion)")
         }
         guard version == currentVersion else {
@@ -71,9 +77,9 @@ public struct ArchiveManifest: Sendable, Hashable, Codable {
         }
         let manifest: ArchiveManifest
         do {
-            manifest = try JSONDecoder().decode(ArchiveManifest.self, from: data)
+            manifest = try StrictJSON.decode(ArchiveManifest.self, from: data)
         } catch {
-            throw RunArchiveError(.notAnArchive, path: path, message: "\(path) is not a valid archive manifest: \(error)")
+            throw RunArchiveError(.notAnArchive, path: path, message: "\(path) is not a valid archive manifest: \(error.located(in: path))")
         }
         let name = manifest.directory
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {

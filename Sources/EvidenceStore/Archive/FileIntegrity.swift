@@ -16,6 +16,10 @@ public struct FileFinding: Sendable, Hashable, Codable {
         case notRegularFile
         /// Present but not readable, so its digest is unknown.
         case unreadable
+        /// Present, with another digest than its list's, where the list could not hold the file's final digest: a
+        /// run that has not ended lists its evidence as it was when the run started. Nothing shows its bytes
+        /// unaltered.
+        case unverifiable
     }
 
     /// The path relative to the checked directory, `/`-separated.

@@ -1,5 +1,6 @@
 import Foundation
 import FileIO
+import MatrixJSON
 import MatrixModel
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +15,6 @@ public final class EvidenceFile {
     /// The file read.
     public let url: URL
     private let fd: Int32
-    private let decoder = JSONDecoder()
 
     /// Opens `url` for reading.
     ///
@@ -50,11 +50,11 @@ public final class EvidenceFile {
             done += got
         }
         do {
-            return try decoder.decode(EvidenceRecord.self, from: Data(bytes))
+            return try StrictJSON.decode(EvidenceRecord.self, from: Data(bytes))
         } catch {
             throw EvidenceReadError(.corrupt, path: url.path,
-                                    message: "\(url.path): bytes \(range.lowerBound)–\(range.upperBound) are no longer an evidence record; "
-                                        + "the file changed while it was read")
+                                    message: "\(url.path): bytes \(range.lowerBound)–\(range.upperBound) are no longer an evidence record "
+                                        + "(\(error)); the file changed while it was read")
         }
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import FileIO
+import MatrixJSON
 import MatrixModel
 
 /// Reads `evidence.jsonl` back, one line at a time, without loading the file into memory.
 ///
 /// A run that crashed or was killed while writing may leave a torn last line: one without its trailing newline,
-/// or one that is not a valid record. That line is dropped and reported; everything before it is kept. A damaged
-/// line anywhere else means the file was altered, and reading fails.
+/// or one cut short, which is not JSON. That line is dropped and reported; everything before it is kept. A damaged
+/// line anywhere else means the file was altered, and reading fails; so does any line that is whole JSON but not a
+/// record, or that names a key twice (``StrictJSON``): no crash writes one.
 public enum EvidenceReader {
     /// Bytes read per chunk.
     static let chunkSize = 1 << 16
@@ -63,18 +65,17 @@ public enum EvidenceReader {
                                     message: "cannot open \(url.path): \(error.localizedDescription); check the path and its permissions")
         }
         defer { try? handle.close() }
-        let decoder = JSONDecoder()
         var buffer: [UInt8] = []
         var bufferStart: Int64 = 0   // file offset of buffer[0]
         var lineNumber = 0
         var validLength: Int64 = 0
-        var badLine: (number: Int, offset: Int64)?
+        var badLine: (number: Int, offset: Int64, error: StrictJSONError)?
         // The buffer's first `searched` bytes hold no newline: a long line is scanned once, not once per chunk.
         var searched = 0
 
-        func corrupt(_ number: Int) -> EvidenceReadError {
-            EvidenceReadError(.corrupt, path: url.path, line: number,
-                              message: "\(url.path):\(number): not a valid evidence record, and not the last line; "
+        func corrupt(_ bad: (number: Int, offset: Int64, error: StrictJSONError)) -> EvidenceReadError {
+            EvidenceReadError(.corrupt, path: url.path, line: bad.number,
+                              message: "\(bad.error.located(in: url.path, line: bad.number)): not a valid evidence record, and not the last line; "
                                   + "the file was altered after it was written, so its evidence cannot be trusted")
         }
 
@@ -98,20 +99,29 @@ public enum EvidenceReader {
                     if badLine == nil { validLength = bufferStart + Int64(lineStart) }
                     continue
                 }
-                if let bad = badLine { throw corrupt(bad.number) }
-                if let record = try? decoder.decode(EvidenceRecord.self, from: Data(line)) {
-                    try body(record, offset..<(bufferStart + Int64(newline)))
-                    validLength = bufferStart + Int64(lineStart)
-                } else {
-                    badLine = (lineNumber, offset)
+                if let bad = badLine { throw corrupt(bad) }
+                let record: EvidenceRecord
+                do {
+                    record = try StrictJSON.decode(EvidenceRecord.self, from: Data(line))
+                } catch {
+                    guard case .invalidJSON = error.kind else {
+                        // Whole JSON, so not a line a crash cut short: written so, or altered since.
+                        throw EvidenceReadError(.corrupt, path: url.path, line: lineNumber,
+                                                message: "\(error.located(in: url.path, line: lineNumber)): not a valid evidence record; "
+                                                    + "the file was altered after it was written, so its evidence cannot be trusted")
+                    }
+                    badLine = (lineNumber, offset, error)
+                    continue
                 }
+                try body(record, offset..<(bufferStart + Int64(newline)))
+                validLength = bufferStart + Int64(lineStart)
             }
             buffer.removeFirst(lineStart)
             bufferStart += Int64(lineStart)
             searched = buffer.count
         }
         let tail = buffer.allSatisfy(isWhitespace) ? 0 : buffer.count
-        if tail > 0, let bad = badLine { throw corrupt(bad.number) }
+        if tail > 0, let bad = badLine { throw corrupt(bad) }
         return Scan(droppedTornLine: badLine != nil || tail > 0, validLength: validLength)
     }
 

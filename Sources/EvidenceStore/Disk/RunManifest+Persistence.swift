@@ -1,5 +1,6 @@
 import Foundation
 import FileIO
+import MatrixJSON
 import MatrixModel
 
 /// How `run.json` is written and read, and the digests a manifest records.
@@ -24,12 +25,17 @@ extension RunManifest {
 
     /// Reads a manifest.
     ///
-    /// - Throws: ``EvidenceReadError`` with code `unsupportedManifest` when the data is not a manifest or has a
-    ///   `manifestVersion` this version does not know.
+    /// - Throws: ``EvidenceReadError`` with code `unsupportedManifest` when the data is not a manifest, names a
+    ///   key twice (``StrictJSON``) or has a `manifestVersion` this version does not know.
     public static func decode(_ data: Data, path: String) throws -> RunManifest {
-        struct Version: Decodable { var manifestVersion: Int? }
-        let version = (try? JSONDecoder().decode(Version.self, from: data))?.manifestVersion
-        guard let version else {
+        let tree: JSONValue
+        do {
+            tree = try StrictJSON.parse(data)
+        } catch {
+            throw EvidenceReadError(.unsupportedManifest, path: path,
+                                    message: "\(path) is not \(error.isDuplicateKey ? "a valid" : "a") run manifest: \(error.located(in: path))")
+        }
+        guard let version = tree.objectValue?["manifestVersion"]?.intValue else {
             throw EvidenceReadError(.unsupportedManifest, path: path, message: "\(path) is not a run manifest (no manifestVersion)")
         }
         guard version == currentVersion else {
@@ -38,10 +44,10 @@ extension RunManifest {
                                         + "so use the matrix version that wrote the run")
         }
         do {
-            return try JSONDecoder().decode(RunManifest.self, from: data)
+            return try StrictJSON.decode(RunManifest.self, from: data)
         } catch {
             throw EvidenceReadError(.unsupportedManifest, path: path,
-                                    message: "\(path) is not a valid run manifest: \(error)")
+                                    message: "\(path) is not a valid run manifest: \(error.located(in: path))")
         }
     }
 }

@@ -7,7 +7,8 @@ import MatrixModel
 /// 1, 2… in order, `blocked` only after a failed or errored step; with the run's matrix (when it can be found
 /// unchanged) each record's case, step, action, account and expectation are the matrix's, each `pass` or
 /// `fail` is the verdict its expected and observed values give, and a complete run holds every step of its
-/// cases; and the counts of a complete run's `run.json` are the evidence's counts.
+/// cases; the counts of a complete run's `run.json` are the evidence's counts; and what each record claims agrees
+/// with its own signed items (``SignedClaims``).
 ///
 /// Digests show that files are unchanged since `run.json` was written; these checks catch evidence that was
 /// edited and re-hashed by hand, or written by a tool that does not keep the format's rules. Verdicts that
@@ -29,6 +30,8 @@ struct EvidenceConsistency {
     private var caseOrder: [String] = []
     private(set) var problems: [String] = []
     private var hiddenProblems = 0
+    /// What each record claims against its own signed items.
+    private var claims: SignedClaims
 
     /// What every record repeats of the run: its id, environment, build, device, OS and app fault.
     private let run: RunFields
@@ -51,6 +54,8 @@ struct EvidenceConsistency {
         self.matrix = matrix
         run = RunFields(run: manifest.runId, environment: manifest.environment, build: manifest.build, device: manifest.device,
                         os: manifest.os, appFault: manifest.appFault)
+        // A local run signs everything it reports itself; other environments report what they were given.
+        claims = SignedClaims(runSigns: manifest.environment == "local" && manifest.driver == nil)
         steps = Dictionary((matrix?.cases ?? []).map { ($0.id, $0.steps) }, uniquingKeysWith: { first, _ in first })
         caseAccounts = Dictionary((matrix?.cases ?? []).map { ($0.id, $0.account) }, uniquingKeysWith: { first, _ in first })
     }
@@ -87,6 +92,13 @@ struct EvidenceConsistency {
             caseVerdicts[record.case] = record.verdict
             caseOrder.append(record.case)
         }
+    }
+
+    /// Compares what `record` claims with its signed items, once they are verified (``SignedClaims``).
+    mutating func add(_ record: EvidenceRecord, signed items: [SignedClaims.Item]) {
+        var found: [String] = []
+        claims.check(record, items: items) { found.append($0) }
+        for text in found { problem(text) }
     }
 
     /// A case's records are written together, steps 0, 1, 2… in order; `blocked` only follows a step of the same

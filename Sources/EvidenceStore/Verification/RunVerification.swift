@@ -165,11 +165,11 @@ package struct RunVerification {
         }
         var findings = FileIntegrity.check(directory: directory.url, expected: manifest.files, ignoring: [RunDirectory.manifestFileName])
         if manifest.hasNotEnded, let index = findings.firstIndex(where: { $0.path == RunDirectory.evidenceFileName && $0.status == .altered }) {
-            // A run that did not end listed its evidence as it was at the start; records appended since are what
-            // a run does, not an alteration. The records themselves are still checked below.
-            findings[index].status = .ok
-            report.note("\(RunDirectory.evidenceFileName) has grown since run.json was written, as in a run that did not end; its SHA-256 "
-                        + "is recorded when the run ends (resume it to finish it)")
+            // A run that did not end listed its evidence as it was at the start. Records appended since are what a
+            // run does, but no digest covers them, and a record edited in place looks the same: the file is
+            // unverifiable, never matching. (Deleting endedAt from a finished run's run.json lands here too.)
+            // The records themselves are still checked below.
+            findings[index].status = .unverifiable
         }
         for finding in findings where showAllFiles || finding.status != .ok {
             report.files.append(.init(source: RunDirectory.manifestFileName, finding: finding))
@@ -179,10 +179,28 @@ package struct RunVerification {
         report.roots = roots.summary
         let matrix = RunMatrix(manifest, given: matrixPath, runDirectory: directory.url, load: loadMatrix)
         let bundle = resolveBundleId(manifest: manifest, archived: archivedBundleId, matrix: matrix)
-        if let note = bundle.note { report.note(note) }
+        if let note = bundle.note {
+            // A bundle id that cannot be compared is a check not made: shown even with --quiet, as the matrix's is.
+            if bundle.id == nil { report.warnings.append(note) } else { report.note(note) }
+        }
         var runAppAppleId: Int64?
         if case .loaded(let matrix) = matrix { runAppAppleId = matrix.app.appAppleId }
-        let checker = SignedDataChecker(roots: roots, bundleId: bundle.id, environment: environment, appAppleId: appAppleId ?? runAppAppleId)
+        // The environment every signed item must name: --environment, else the one the run recorded that it signed
+        // with. Only --environment can accept Xcode or LocalTesting data unsigned; the run's own files never can.
+        // A local run signs with Sandbox unless --signed-environment said otherwise, and records it; one whose run.json
+        // lost the field is held to Sandbox rather than to whatever its items say.
+        let isLocal = manifest.environment == "local" && manifest.driver == nil
+        let recorded = manifest.signedEnvironment ?? (isLocal ? "Sandbox" : nil)
+        let source = manifest.signedEnvironment == nil
+            ? ", which local runs sign with (\(RunDirectory.manifestFileName) records no signedEnvironment)"
+            : " as recorded in \(RunDirectory.manifestFileName) (signedEnvironment)"
+        if let environment, let recorded, environment != recorded {
+            report.problems.append("--environment \(environment) was given, but the run signed its data as \(recorded)\(source)")
+        } else if environment == nil, let recorded {
+            report.note("environment \(recorded)\(source): every signed item must name it and carry a signature that verifies")
+        }
+        let checker = SignedDataChecker(roots: roots, bundleId: bundle.id, environment: environment, appAppleId: appAppleId ?? runAppAppleId,
+                                        recordedEnvironment: recorded)
 
         let defaultAppleRoot = rootNames.isEmpty && manifest.environment != "local"
         var simulatorSigned = 0
@@ -199,6 +217,7 @@ package struct RunVerification {
                 consistency.add(record)
                 var line = RunVerificationReport.RecordLine(seq: record.seq, caseID: record.case, step: record.step,
                                                             action: record.action.action.rawValue, items: [])
+                var claimed: [SignedClaims.Item] = []
                 for item in record.observed?.signedData ?? [] {
                     let outcome: JWSOutcome
                     if let kind = VerifiedSignedData.Kind(rawValue: item.kind) {
@@ -211,16 +230,21 @@ package struct RunVerification {
                     for note in outcome.notes where bundle.note == nil || !note.hasPrefix("bundleId not compared") {
                         report.note(note)
                     }
+                    if let hint = outcome.hint { report.note("hint: " + hint) }
                     if defaultAppleRoot, outcome.status == .failed, SimulatorPKI.isSimulatorSigned(item.jws) { simulatorSigned += 1 }
                     line.items.append((item.kind, outcome))
+                    claimed.append(.init(kind: item.kind, jws: item.jws, outcome: outcome))
                     // A notification carries its transaction and renewal info as JWS of their own, which a backend
                     // verifies again (Apple's verifyAndDecodeTransaction / verifyAndDecodeRenewalInfo).
                     for (nestedKind, jws) in Self.nestedSignedData(of: outcome) {
                         let nested = checker.check(jws, kind: nestedKind)
+                        if let hint = nested.hint { report.note("hint: " + hint) }
                         if defaultAppleRoot, nested.status == .failed, SimulatorPKI.isSimulatorSigned(jws) { simulatorSigned += 1 }
                         line.items.append(("\(item.kind).\(nestedKind.rawValue)", nested))
+                        claimed.append(.init(kind: "\(item.kind).\(nestedKind.rawValue)", jws: jws, outcome: nested))
                     }
                 }
+                consistency.add(record, signed: claimed)
                 report.records.append(line)
             }
             if simulatorSigned > 0 {
@@ -242,7 +266,7 @@ package struct RunVerification {
     /// notification decoded. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
     static func nestedSignedData(of outcome: JWSOutcome) -> [(VerifiedSignedData.Kind, String)] {
         guard outcome.kind == .notification, outcome.status != .failed, let payload = outcome.payload,
-              case .success(let parsed) = JSONReader.parse([UInt8](payload)), let data = parsed.objectValue?["data"]?.objectValue else { return [] }
+              let parsed = try? StrictJSON.parse(payload), let data = parsed.objectValue?["data"]?.objectValue else { return [] }
         var nested: [(VerifiedSignedData.Kind, String)] = []
         if let jws = data["signedTransactionInfo"]?.stringValue { nested.append((.transaction, jws)) }
         if let jws = data["signedRenewalInfo"]?.stringValue { nested.append((.renewalInfo, jws)) }
@@ -286,6 +310,11 @@ package struct RunVerification {
             }
             if let recorded = manifest.matrix.catalogSHA256, loaded.catalogBytes.map(SHA256.hexHash) != recorded {
                 self = .unusable("the catalog of \(path) has changed since the run (its SHA-256 differs from run.json)")
+                return
+            }
+            if manifest.matrix.catalogSHA256 == nil, loaded.catalogBytes != nil {
+                // A run records its catalog's digest whenever the matrix names a catalog file.
+                self = .unusable("\(RunDirectory.manifestFileName) records no SHA-256 for the catalog of \(path), so nothing shows it unchanged since the run")
                 return
             }
             guard let matrix = loaded.matrix else {

@@ -8,7 +8,7 @@ extension RunVerificationReport {
         for line in files where !onlyProblems || line.finding.status != .ok {
             let finding = line.finding
             let label = finding.status == .ok ? "ok" : Self.fileLabel(finding.status)
-            lines.append("\(line.source.padding(toLength: 13, withPad: " ", startingAt: 0)) \(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(finding.path)\(Self.fileDetail(finding, source: line.source))")
+            lines.append("\(Self.padded(line.source, 13)) \(Self.padded(label, 9)) \(finding.path)\(Self.fileDetail(finding, source: line.source))")
         }
         for record in records {
             let failed = record.failed
@@ -106,6 +106,11 @@ extension RunVerificationReport {
         ])
     }
 
+    /// `text` followed by spaces up to `width`; longer text is kept whole.
+    private static func padded(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
     package static func fileLabel(_ status: FileFinding.Status) -> String {
         switch status {
         case .ok: "ok"
@@ -114,6 +119,7 @@ extension RunVerificationReport {
         case .extra: "EXTRA"
         case .notRegularFile: "NOT-FILE"
         case .unreadable: "UNREADABLE"
+        case .unverifiable: "UNVERIFIABLE"
         }
     }
 
@@ -125,6 +131,8 @@ extension RunVerificationReport {
         case .extra: ": present but not listed in \(source)"
         case .notRegularFile: ": not a regular file (a symbolic link or device)"
         case .unreadable: ": cannot be read"
+        case .unverifiable: ": \(source) lists it as it was when the run started, and the run has not ended (no endedAt), so no SHA-256 of "
+            + "its final bytes was recorded and nothing shows its records unaltered; resume the run to finish it"
         }
     }
 }

@@ -6,7 +6,8 @@ package struct JWSOutcome {
     package enum Status: String {
         /// Chain, marker OIDs, signature, bundle id and environment all checked out.
         case verified
-        /// Decoded and compared, but not signature-checked: Xcode or LocalTesting data, as in Apple's libraries.
+        /// Decoded and compared, but not signature-checked: Xcode or LocalTesting data that `--environment`
+        /// accepts unsigned, as Apple's libraries do when their caller asks for that environment.
         case notChecked
         /// Something failed; ``code`` and ``message`` say what.
         case failed
@@ -23,6 +24,8 @@ package struct JWSOutcome {
     var signatureCheck: VerifiedSignedData.SignatureCheck?
     /// What was not compared, and why.
     package var notes: [String] = []
+    /// For a failure: what would make it verify, when the person verifying may want that.
+    package var hint: String?
     /// The payload bytes, when they decoded.
     package var payload: Data?
 
@@ -53,19 +56,30 @@ package struct JWSOutcome {
 /// trust roots, and optionally the bundle id, environment and app Apple id. What is not given is not
 /// compared, and the outcome notes say so.
 ///
+/// Only the person verifying decides what is checked, as only the caller of Apple's `SignedDataVerifier` does:
+/// Xcode and LocalTesting data is decoded without a signature check when `--environment` names that
+/// environment, never because a payload or a run's records say so. Without `--environment` every JWS is held
+/// to the chain and signature checks, whatever environment it names.
+///
 /// Keeps one ``SignedDataVerifier`` per environment so that its verified-chain cache serves every JWS.
 /// Used from one task at a time.
 package final class SignedDataChecker {
     package let roots: TrustRoots
     let bundleId: String?
+    /// `--environment`: the environment to require, and the only way to accept Xcode or LocalTesting data
+    /// unsigned.
     let environment: String?
+    /// The environment a run recorded for its signed data (`run.json` `signedEnvironment`), required of every
+    /// JWS when `--environment` is not given; its data is signature-checked whatever it names.
+    let recordedEnvironment: String?
     let appAppleId: Int64?
     private var verifiers: [String: SignedDataVerifier] = [:]
 
-    package init(roots: TrustRoots, bundleId: String?, environment: String?, appAppleId: Int64?) {
+    package init(roots: TrustRoots, bundleId: String?, environment: String?, appAppleId: Int64?, recordedEnvironment: String? = nil) {
         self.roots = roots
         self.bundleId = bundleId
         self.environment = environment
+        self.recordedEnvironment = recordedEnvironment
         self.appAppleId = appAppleId
     }
 
@@ -85,11 +99,25 @@ package final class SignedDataChecker {
             return Self.failure(error, kind: kind, payload: payload)
         }
         var notes: [String] = []
-        let environment = self.environment ?? fields.environment ?? "Sandbox"
-        if self.environment == nil {
+        var hint: String?
+        let environment: String
+        let signatureRequired: Bool
+        if let asked = self.environment {
+            environment = asked
+            signatureRequired = false
+        } else if let recorded = recordedEnvironment {
+            environment = recorded
+            signatureRequired = true
+        } else {
+            environment = fields.environment ?? "Sandbox"
+            signatureRequired = true
             notes.append(fields.environment == nil
                 ? "the payload names no environment and --environment was not given, so Sandbox is expected"
                 : "environment taken from the payload (\(environment)), not compared; pass --environment to require one")
+            if SignedDataVerifier.unsignedEnvironments.contains(environment) {
+                hint = "the payload names environment \(environment), whose data Apple's verifiers decode without a signature check only "
+                    + "when their caller asks for \(environment); pass --environment \(environment) to accept it unsigned"
+            }
         }
         if bundleId == nil, kind != .renewalInfo {
             notes.append("bundleId not compared; pass --bundle-id to check it")
@@ -102,9 +130,11 @@ package final class SignedDataChecker {
             }
         }
         do {
-            let result = try verifier(environment: environment, appAppleId: appAppleId).verifyAndDecode(jws, kind: kind)
+            let verifier = try verifier(environment: environment, appAppleId: appAppleId, signatureRequired: signatureRequired)
+            let result = try verifier.verifyAndDecode(jws, kind: kind)
             if case .notChecked = result.signatureCheck {
-                notes.append("signature NOT checked: \(environment) data is not signed by the App Store, so Apple's verifiers only decode it and compare bundle id and environment")
+                notes.append("signature NOT checked: --environment \(environment) accepts \(environment) data unsigned, as Apple's verifiers "
+                             + "created for \(environment) do; only bundle id and environment were compared")
                 return JWSOutcome(status: .notChecked, kind: kind, environment: environment, signatureCheck: result.signatureCheck,
                                   notes: notes, payload: result.payload)
             }
@@ -114,15 +144,16 @@ package final class SignedDataChecker {
             var outcome = Self.failure(error, kind: kind, payload: payload)
             outcome.environment = environment
             outcome.notes = notes
+            outcome.hint = hint
             return outcome
         }
     }
 
-    private func verifier(environment: String, appAppleId: Int64?) throws -> SignedDataVerifier {
-        let key = "\(environment)|\(appAppleId.map(String.init) ?? "")"
+    private func verifier(environment: String, appAppleId: Int64?, signatureRequired: Bool) throws -> SignedDataVerifier {
+        let key = "\(environment)|\(appAppleId.map(String.init) ?? "")|\(signatureRequired)"
         if let existing = verifiers[key] { return existing }
         let verifier = try SignedDataVerifier(rootCertificates: roots.certificates, bundleId: bundleId, appAppleId: appAppleId,
-                                              environment: environment)
+                                              environment: environment, signatureRequired: signatureRequired)
         verifiers[key] = verifier
         return verifier
     }

@@ -15,8 +15,7 @@ package struct VerifyCommand {
         discussion: """
             Verifies App Store signed data as Apple's SignedDataVerifier does (online checks off): ES256 only, exactly \
             three x5c certificates, the chain from the leaf through the intermediate to a trusted root at the payload's \
-            signedDate, both Apple marker OIDs, the signature, then bundle id and environment. Xcode and LocalTesting \
-            data is decoded without a signature check, as Apple's libraries do, and the output says so. Like every \
+            signedDate, both Apple marker OIDs, the signature, then bundle id and environment. Like every \
             ECDSA verifier, Apple's included, it accepts both (r, s) and (r, n-s) for a signature: a JWS proves who \
             signed a payload, and a run's SHA-256 list pins the exact bytes of its evidence.
 
@@ -28,16 +27,25 @@ package struct VerifyCommand {
             local run, apple otherwise. The bundle id comes from --bundle-id, else from the run's \
             matrix when it is readable and unchanged (looked for at the recorded path, from here \
             and from each directory above the run; --matrix names it). A run that did not end \
-            has evidence newer than its run.json: that is noted, not called altered.
+            (no endedAt) has no SHA-256 of its final evidence: evidence.jsonl is UNVERIFIABLE and the run \
+            does not verify until it is resumed to its end (its records are still checked).
               ARCHIVE      a file written by `matrix archive`: unpacked to a temporary directory and checked against \
             archive.json (every file, run.json included), then as a run directory.
 
-            Without --environment each JWS is checked against the environment its payload names, and without \
-            --bundle-id the bundle id is not compared; notes on stderr say what was not compared. run.json and \
-            archive.json are not signed: they prove that files are unchanged since they were written, not who wrote \
-            them. A run directory's evidence must also agree with itself: seq numbers without gaps or repeats, each \
-            step once, each pass or fail the verdict its expected and observed values give (re-judged when the run's \
-            matrix is readable and unchanged), and a complete run's counts in run.json.
+            Without --environment each JWS is checked against the environment its payload names (a run's against \
+            the signedEnvironment its run.json records), and without --bundle-id the bundle id is not compared; notes \
+            on stderr say what was not compared. Whatever the data says, its signature is checked: only --environment \
+            Xcode or --environment LocalTesting accepts data of that environment decoded but unverified, as Apple's \
+            SignedDataVerifier does when its caller creates it for Xcode or LocalTesting (StoreKit Testing in Xcode \
+            signs with a key of its own); the output says so. run.json and archive.json are not signed: they prove \
+            that files are unchanged since they were written, not who wrote them. A run directory's evidence must also \
+            agree with itself: seq numbers without gaps or repeats, each step once, each pass or fail the verdict its \
+            expected and observed values give (re-judged when the run's matrix is readable and unchanged), a complete \
+            run's counts in run.json, and what each record claims with its own signed items: each signed transaction \
+            one of the step's transactionIds, observed transactions and entitlements as the signed payloads have them, \
+            the reported notifications the signed ones; a local run also signs every transaction and notification a \
+            step reports, at the step's store time, and never puts one signed item in two records. Evidence, run.json \
+            and archive.json that name a JSON key twice are refused.
 
             Exit status: 0 everything verified, 1 something did not, 64 usage, 65 the input is not a JWS, run \
             directory or archive, 66 the input cannot be read, 69 tar is unavailable.
@@ -137,6 +145,7 @@ package struct VerifyCommand {
                 "signature": JSONText.optional(outcome.signature),
                 "roots": JSONText.string(checker.roots.summary),
                 "notes": JSONText.array(outcome.notes.map(JSONText.string)),
+                "hint": JSONText.optional(outcome.hint),
                 "payload": outcome.status == .failed ? nil : payload,
             ])
             console.output(document.text(.expanded) + "\n")
@@ -150,10 +159,13 @@ package struct VerifyCommand {
             console.info(console.paint("verified:", .green) + " \(kind) from \(source); \(outcome.signature ?? "")", always: true)
             return .success
         case .notChecked:
-            console.info(console.paint("decoded:", .yellow) + " \(kind) from \(source); signature NOT checked (\(outcome.environment ?? "unsigned") data)", always: true)
+            let environment = outcome.environment ?? "unsigned"
+            console.info(console.paint("decoded:", .yellow) + " \(kind) from \(source); signature NOT checked "
+                         + "(\(environment) data, accepted unsigned by --environment \(environment))", always: true)
             return .success
         case .failed:
             console.error("\(kind) from \(source) does not verify: \(outcome.failureText)")
+            if let hint = outcome.hint { console.info("hint: \(hint)", always: true) }
             if settings.rootNames.isEmpty, outcome.code == "VERIFICATION_FAILURE", SimulatorPKI.isSimulatorSigned(jws) {
                 console.info("hint: this JWS carries the StoreKit Matrix simulator's chain, which Apple's root does not trust; pass --root simulator", always: true)
             }

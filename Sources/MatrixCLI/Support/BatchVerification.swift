@@ -50,7 +50,7 @@ struct BatchVerification {
             case .notChecked: unchecked += 1
             case .failed: failures.append(Failure(line: line.number, outcome: outcome))
             }
-            for note in outcome.notes where !notes.contains(note) { notes.append(note) }
+            for note in outcome.notes + (outcome.hint.map { ["hint: " + $0] } ?? []) where !notes.contains(note) { notes.append(note) }
         }
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

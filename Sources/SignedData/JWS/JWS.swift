@@ -1,4 +1,5 @@
 import Foundation
+import MatrixJSON
 
 /// JWS compact serialization (RFC 7515 §7.1) for ES256 with an `x5c` certificate chain, as App Store
 /// signed data uses it.
@@ -36,14 +37,18 @@ public enum JWS {
     /// - Returns: The decoded header, payload bytes, signature bytes and signing input.
     /// - Throws: ``SignedDataError`` `.invalidJWTFormat` when there are not exactly three parts, a part is
     ///   not base64url, or the header is not a JSON object with string `alg`/`kid`/`typ` and a string-array
-    ///   `x5c` (each optional; other members are ignored).
+    ///   `x5c` (each optional; other members are ignored) that names each member once (``StrictJSON``).
     public static func decode(_ compact: String) throws -> DecodedJWS {
         let (headerJSON, payload, signature, signingInput) = try parts(of: compact)
         let header: JWSHeader
-        do {
-            header = try JSONDecoder().decode(JWSHeader.self, from: headerJSON)
+        do throws(StrictJSONError) {
+            header = try StrictJSON.decode(JWSHeader.self, from: headerJSON)
+        } catch where error.isDuplicateKey {
+            // {"alg":"ES256","alg":"none"} means ES256 to one reader and none to the next.
+            throw SignedDataError(.invalidJWTFormat, "The JWS header repeats a member, which readers resolve differently: \(error).")
         } catch {
-            throw SignedDataError(.invalidJWTFormat, "The JWS header is not a JSON object with string alg, kid, typ and a string array x5c.")
+            throw SignedDataError(.invalidJWTFormat, "The JWS header is not a JSON object with string alg, kid, typ and a string array x5c.",
+                                  detail: error.description)
         }
         return DecodedJWS(
             header: header,

@@ -1,21 +1,21 @@
 import Foundation
+import MatrixJSON
 
 /// Reads the few payload members the verifier checks, per kind, and nothing else, so unrelated members
-/// of any shape are tolerated. A checked member of the wrong JSON type is a format error, as in Apple's
+/// of any shape are tolerated; the payload as a whole must name each member once (``StrictJSON``). A checked member of the wrong JSON type is a format error, as in Apple's
 /// Swift library, whose `Decodable` models fail on it.
 enum PayloadFields {
     static func read(_ payload: Data, kind: VerifiedSignedData.Kind) throws -> CheckedFields {
-        let decoder = JSONDecoder()
-        do {
+        do throws(StrictJSONError) {
             switch kind {
             case .transaction:
-                let body = try decoder.decode(Transaction.self, from: payload)
+                let body = try StrictJSON.decode(Transaction.self, from: payload)
                 return CheckedFields(signedDate: body.signedDate, bundleId: body.bundleId, environment: body.environment)
             case .renewalInfo:
-                let body = try decoder.decode(RenewalInfo.self, from: payload)
+                let body = try StrictJSON.decode(RenewalInfo.self, from: payload)
                 return CheckedFields(signedDate: body.signedDate, environment: body.environment)
             case .appTransaction:
-                let body = try decoder.decode(AppTransaction.self, from: payload)
+                let body = try StrictJSON.decode(AppTransaction.self, from: payload)
                 return CheckedFields(
                     signedDate: body.receiptCreationDate,
                     bundleId: body.bundleId,
@@ -23,7 +23,7 @@ enum PayloadFields {
                     appAppleId: body.appAppleId
                 )
             case .notification:
-                let body = try decoder.decode(Notification.self, from: payload)
+                let body = try StrictJSON.decode(Notification.self, from: payload)
                 var fields = CheckedFields(signedDate: body.signedDate, notificationType: body.notificationType, subtype: body.subtype)
                 if let data = body.data {
                     fields.bundleId = data.bundleId
@@ -40,10 +40,14 @@ enum PayloadFields {
                 }
                 return fields
             }
+        } catch where error.isDuplicateKey {
+            // {"environment":"Sandbox","environment":"Production"} is one environment to this verifier, another to the next.
+            throw SignedDataError(.invalidJWTFormat, "The JWS payload repeats a member, which readers resolve differently: \(error).")
         } catch {
             throw SignedDataError(
                 .invalidJWTFormat,
-                "The JWS payload is not a JSON object whose \(kind.rawValue) members have the expected types (dates are numbers of milliseconds, ids and names are strings, appAppleId is an integer)."
+                "The JWS payload is not a JSON object whose \(kind.rawValue) members have the expected types (dates are numbers of milliseconds, ids and names are strings, appAppleId is an integer).",
+                detail: error.description
             )
         }
     }

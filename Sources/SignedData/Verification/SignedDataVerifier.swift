@@ -19,7 +19,9 @@ import Foundation
 /// the marker OIDs or their own signature.
 ///
 /// For `Xcode` and `LocalTesting` verifiers steps 2 and 3 are skipped, as in Apple's libraries (that data
-/// is not signed by Apple); the result says so in ``VerifiedSignedData/signatureCheck``.
+/// is not signed by Apple); the result says so in ``VerifiedSignedData/signatureCheck``. That is the caller's
+/// choice, made when it creates the verifier: nothing in the data can turn the checks off. A verifier created
+/// with `signatureRequired` keeps steps 2 and 3 for those environments too.
 ///
 /// Where Apple's libraries disagree on the code: a missing `x5c`, a non-ES256 `alg` or a chain of other
 /// than three certificates is `INVALID_JWT_FORMAT` (Apple's Swift library; Python and Java say
@@ -49,6 +51,9 @@ public struct SignedDataVerifier: Sendable {
     public let strictCertificateChecks: Bool
     /// The most verified chains remembered (see ``VerifiedChainCache``); `0` turns the cache off.
     public let chainCacheCapacity: Int
+    /// Whether `Xcode` and `LocalTesting` data must pass the chain and signature checks as well (Apple's
+    /// libraries skip them there); `Sandbox` and `Production` data always must.
+    public let signatureRequired: Bool
     let now: @Sendable () -> Date
     let chainCache: VerifiedChainCache
 
@@ -60,6 +65,10 @@ public struct SignedDataVerifier: Sendable {
     ///   - bundleId: Expected bundle id, or `nil` to accept any.
     ///   - appAppleId: The app's Apple id; must be set when `environment` is `Production`.
     ///   - environment: `"Sandbox"`, `"Production"`, `"Xcode"` or `"LocalTesting"`.
+    ///   - signatureRequired: Check the chain and signature of `Xcode` and `LocalTesting` data too, e.g. when
+    ///     the environment was read from the data or a run's records rather than chosen by the person
+    ///     verifying, or when a test PKI signs data of those environments. Default `false`, as in Apple's
+    ///     libraries.
     ///   - strictCertificateChecks: Apply OpenSSL's X509_STRICT rules to the chain (Apple's Python library
     ///     default; its Swift, Java and Node libraries do not, and Apple's own test certificates fail them).
     ///   - chainCacheCapacity: How many verified chains to remember, default 64. A JWS whose `x5c`
@@ -73,6 +82,7 @@ public struct SignedDataVerifier: Sendable {
         bundleId: String?,
         appAppleId: Int64?,
         environment: String,
+        signatureRequired: Bool = false,
         strictCertificateChecks: Bool = false,
         chainCacheCapacity: Int = 64,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -84,6 +94,7 @@ public struct SignedDataVerifier: Sendable {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
         self.environment = environment
+        self.signatureRequired = signatureRequired
         self.strictCertificateChecks = strictCertificateChecks
         self.chainCacheCapacity = max(0, chainCacheCapacity)
         self.chainCache = VerifiedChainCache(capacity: chainCacheCapacity)
@@ -145,11 +156,12 @@ public struct SignedDataVerifier: Sendable {
 
     // MARK: - Steps
 
-    /// Steps 1–3: decode, and unless the environment is unsigned, check header, chain, OIDs and signature.
+    /// Steps 1–3: decode, and unless this verifier was created for unsigned data, check header, chain, OIDs and
+    /// signature. Only the verifier's own configuration decides; the payload's environment is compared in step 4.
     private func verifyAndDecode(_ jws: String, as kind: VerifiedSignedData.Kind) throws -> VerifiedSignedData {
         let decoded = try JWS.decode(jws)
         let fields = try PayloadFields.read(decoded.payload, kind: kind)
-        if Self.unsignedEnvironments.contains(environment) {
+        if !signatureRequired, Self.unsignedEnvironments.contains(environment) {
             return VerifiedSignedData(
                 kind: kind,
                 payload: decoded.payload,

@@ -1,4 +1,5 @@
 import Foundation
+import MatrixJSON
 
 extension VerifiedSignedData.Kind {
     /// Guesses what a JWS payload is from the members it has, for input that does not say.
@@ -10,35 +11,20 @@ extension VerifiedSignedData.Kind {
     /// - Any other JSON object: a transaction (`JWSTransactionDecodedPayload`).
     ///
     /// - Parameter payload: The payload JSON bytes of a JWS.
-    /// - Returns: The kind, or `nil` when the payload is not a JSON object.
+    /// - Returns: The kind, or `nil` when the payload is not a JSON object that names each member once.
     ///
     /// See <https://developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload>,
     /// <https://developer.apple.com/documentation/appstoreserverapi/jwsrenewalinfodecodedpayload> and
     /// <https://developer.apple.com/documentation/appstoreservernotifications/responsebodyv2decodedpayload>.
     public static func detect(payload: Data) -> Self? {
-        guard let members = try? JSONDecoder().decode(MemberNames.self, from: payload) else { return nil }
-        let names = members.names
+        // A payload that repeats a member has no kind here; reading its fields then says why (``StrictJSON``).
+        guard let object = (try? StrictJSON.parse(payload))?.objectValue else { return nil }
+        let names = Set(object.keys)
         if names.contains("notificationType") { return .notification }
         if names.contains("receiptType") { return .appTransaction }
         if !names.contains("transactionId"), names.contains("autoRenewStatus") || names.contains("renewalDate") {
             return .renewalInfo
         }
         return .transaction
-    }
-
-    /// The member names of a JSON object, whatever their values.
-    private struct MemberNames: Decodable {
-        var names: Set<String>
-
-        struct Name: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
-        init(from decoder: any Decoder) throws {
-            names = Set(try decoder.container(keyedBy: Name.self).allKeys.map(\.stringValue))
-        }
     }
 }

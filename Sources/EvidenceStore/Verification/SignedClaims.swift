@@ -1,0 +1,176 @@
+import Foundation
+import AppStoreModels
+import MatrixModel
+import SignedData
+
+/// Checks what a record claims against what its own signed items say, record by record: a signature proves a
+/// payload, not the record around it, so a signed item moved to another record, repeated or removed, or an
+/// observation edited to disagree with the payloads beside it, would otherwise verify.
+///
+/// Only items whose signature verified are read; those that did not are failures of their own. For every run:
+/// a record names no signed item twice; each signed transaction is one of the step's `transactionIds`; an
+/// observed transaction with a signed transaction's id has the signed fields; an auto-renewable subscription whose
+/// latest signed transaction is revoked or upgraded is not among the entitlements (StoreKit's
+/// `currentEntitlements` leaves such transactions out); and when a record carries signed notifications, they are
+/// the notifications it reports, in order. A run whose environment signs everything itself (a local run) is held
+/// to more: every transaction a step names and every notification it reports is signed in its record, its
+/// transactions and renewal info are signed at the step's store time and its notifications no later, and no
+/// signed item appears in two records.
+///
+/// Apple: https://developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload,
+/// https://developer.apple.com/documentation/storekit/transaction/currententitlements
+struct SignedClaims {
+    /// One signed item of a record, as verified.
+    struct Item {
+        /// `transaction`, `renewalInfo`, `notification`, `appTransaction`, or `notification.transaction` for an
+        /// item inside a notification.
+        var kind: String
+        var jws: String
+        var outcome: JWSOutcome
+
+        var isNested: Bool { kind.contains(".") }
+        /// The payload, when the signature verified (or was not checked because --environment asked).
+        var trustedPayload: Data? { outcome.status == .failed ? nil : outcome.payload }
+    }
+
+    /// Whether the run's environment signs every transaction and notification it reports (a local run).
+    let runSigns: Bool
+    /// Top-level items seen so far in a signing run, by fingerprint, with the seq of their record.
+    private var seen: [Fingerprint: Int] = [:]
+    /// The store time of the previous record, with its case: a step's notifications are sent after it.
+    private var previous: (case: String, storeTime: Int64)?
+
+    init(runSigns: Bool) {
+        self.runSigns = runSigns
+    }
+
+    /// The first 16 bytes of the SHA-256 of a JWS: equal only for the same JWS (ES256 signatures are randomised,
+    /// so signing the same payload twice gives two).
+    private struct Fingerprint: Hashable {
+        var high: UInt64
+        var low: UInt64
+
+        init(_ jws: String) {
+            let digest = SHA256.hash(Data(jws.utf8))
+            high = digest[0 ..< 8].reduce(0) { $0 << 8 | UInt64($1) }
+            low = digest[8 ..< 16].reduce(0) { $0 << 8 | UInt64($1) }
+        }
+    }
+
+    /// Checks one record; `problem` receives each contradiction as a sentence.
+    mutating func check(_ record: EvidenceRecord, items: [Item], problem: (String) -> Void) {
+        let place = "seq \(record.seq) (\(record.case) step \(record.step))"
+        defer {
+            if let time = record.observed?.storeTime { previous = (record.case, time) } else if previous?.case != record.case { previous = nil }
+        }
+        guard let observed = record.observed else { return }
+
+        // Items are numbered as the record's signedData lists them; those inside a notification are not counted.
+        let topLevel = items.filter { !$0.isNested }
+        var inRecord: [Fingerprint: Int] = [:]
+        for (index, item) in topLevel.enumerated() {
+            let key = Fingerprint(item.jws)
+            if let first = inRecord[key] {
+                problem("\(place): signed item \(index + 1) (\(item.kind)) repeats item \(first + 1) of the same record")
+            } else if runSigns, let seq = seen[key] {
+                problem("\(place): signed item \(index + 1) (\(item.kind)) is the one recorded at seq \(seq); each step signs its own")
+            }
+            inRecord[key] = inRecord[key] ?? index
+            if runSigns { seen[key] = seen[key] ?? record.seq }
+        }
+        // What did not verify is reported as such; the claims are compared with what did.
+        guard items.allSatisfy({ $0.trustedPayload != nil }) else { return }
+
+        // The verifier read each trusted payload through StrictJSON already (no key twice), so one decoder pass is enough.
+        let decoder = JSONDecoder()
+        var transactions: [(index: Int, payload: JWSTransactionDecodedPayload)] = []
+        var renewalInfos: [(index: Int, payload: JWSRenewalInfoDecodedPayload)] = []
+        var notifications: [(index: Int, payload: ResponseBodyV2DecodedPayload)] = []
+        for (index, item) in topLevel.enumerated() {
+            guard let payload = item.trustedPayload else { continue }
+            switch item.kind {
+            case "transaction": (try? decoder.decode(JWSTransactionDecodedPayload.self, from: payload)).map { transactions.append((index, $0)) }
+            case "renewalInfo": (try? decoder.decode(JWSRenewalInfoDecodedPayload.self, from: payload)).map { renewalInfos.append((index, $0)) }
+            case "notification": (try? decoder.decode(ResponseBodyV2DecodedPayload.self, from: payload)).map { notifications.append((index, $0)) }
+            default: break
+            }
+        }
+
+        let signedIds = Set(transactions.compactMap(\.payload.transactionId))
+        for (index, transaction) in transactions {
+            guard let id = transaction.transactionId else { continue }
+            let what = "signed transaction \(id) (item \(index + 1), \(transaction.productId ?? "no product"))"
+            if !observed.transactionIds.contains(id) {
+                problem("\(place): \(what) is not one of the step's transactionIds (\(Self.list(observed.transactionIds))); it was signed for another step")
+            }
+            if let claimed = observed.transactions.first(where: { $0.transactionId == id }) {
+                if let signed = ObservedTransaction(payload: transaction) {
+                    for (field, claim, truth) in Self.differences(claimed, signed) {
+                        problem("\(place): the observed transaction \(id) has \(field) \(claim), its \(what) \(truth)")
+                    }
+                }
+                // Transaction.currentEntitlements never holds a subscription whose latest transaction is revoked or upgraded.
+                if transaction.type == "Auto-Renewable Subscription", let product = transaction.productId,
+                   observed.transactions.last(where: { $0.productId == product })?.transactionId == id,
+                   observed.entitlements.contains(product), transaction.revocationDate != nil || transaction.isUpgraded == true {
+                    let state = transaction.revocationDate != nil ? "revoked" : "upgraded"
+                    problem("\(place): the observed entitlements hold \(product), but its latest transaction, \(what), is \(state), "
+                            + "which current entitlements leave out")
+                }
+            }
+        }
+
+        let signedNames = notifications.map { note in
+            (note.payload.notificationType ?? "?") + (note.payload.subtype.map { "/\($0)" } ?? "")
+        }
+        if (runSigns || !notifications.isEmpty), signedNames != observed.notifications {
+            problem("\(place): the record reports notifications \(Self.list(observed.notifications)), its signed notifications are \(Self.list(signedNames))")
+        }
+
+        guard runSigns else { return }
+        for id in observed.transactionIds where !signedIds.contains(id) {
+            problem("\(place): transaction \(id) of the step's transactionIds has no signed transaction in the record; "
+                    + "the run signs every transaction a step creates or changes")
+        }
+        guard let storeTime = observed.storeTime else { return }
+        let signedAtStep = transactions.map { ($0.index, "transaction", $0.payload.signedDate) }
+            + renewalInfos.map { ($0.index, "renewalInfo", $0.payload.signedDate) }
+        for (index, kind, date) in signedAtStep where date?.milliseconds != storeTime {
+            problem("\(place): signed item \(index + 1) (\(kind)) was signed at \(date?.description ?? "no date"), not at the step's store time "
+                    + "\(MillisecondsDate(storeTime)); it was signed for another step")
+        }
+        let began = previous?.case == record.case ? previous?.storeTime : nil
+        for (index, payload) in notifications {
+            guard let date = payload.signedDate?.milliseconds else { continue }
+            if date > storeTime || began.map({ date < $0 }) == true {
+                problem("\(place): signed item \(index + 1) (notification) was sent at \(MillisecondsDate(date)), outside the step "
+                        + "(\(began.map { MillisecondsDate($0).description } ?? "its start") to \(MillisecondsDate(storeTime))); it was signed for another step")
+            }
+        }
+    }
+
+    /// The fields in which an observed transaction differs from the one derived from its signed payload.
+    static func differences(_ claimed: ObservedTransaction, _ signed: ObservedTransaction) -> [(String, String, String)] {
+        func text<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "none" }
+        var result: [(String, String, String)] = []
+        func compare<T: Equatable>(_ name: String, _ a: T?, _ b: T?) {
+            if a != b { result.append((name, text(a), text(b))) }
+        }
+        compare("originalTransactionId", claimed.originalTransactionId, signed.originalTransactionId)
+        compare("productId", claimed.productId, signed.productId)
+        compare("purchaseDate", claimed.purchaseDate, signed.purchaseDate)
+        compare("expiresDate", claimed.expiresDate, signed.expiresDate)
+        compare("inAppOwnershipType", claimed.inAppOwnershipType, signed.inAppOwnershipType)
+        compare("isUpgraded", claimed.isUpgraded, signed.isUpgraded)
+        compare("revocationDate", claimed.revocationDate, signed.revocationDate)
+        compare("revocationReason", claimed.revocationReason, signed.revocationReason)
+        compare("transactionReason", claimed.transactionReason, signed.transactionReason)
+        compare("offerType", claimed.offerType, signed.offerType)
+        compare("quantity", claimed.quantity, signed.quantity)
+        return result
+    }
+
+    private static func list(_ values: [String]) -> String {
+        values.isEmpty ? "none" : "[" + values.joined(separator: ", ") + "]"
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import EvidenceStore
+@testable import MatrixCLI
+@testable import TestSupport
+
+/// A signature proves a payload, not the record around it: signed items moved between records, repeated or
+/// removed, and observations that contradict their record's own signed payloads, are each named.
+@Suite("matrix verify: what a record claims is checked against what was signed")
+struct VerifySignedClaimsTests {
+    typealias Record = [String: Any]
+
+    static func records(_ run: URL) throws -> [Record] {
+        try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? Record)
+        }
+    }
+
+    static func write(_ records: [Record], to run: URL) throws {
+        let lines = try records.map {
+            String(decoding: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+        }
+        try Tamper.rewrite(run.appendingPathComponent("evidence.jsonl"), lines.joined(separator: "\n") + "\n", rehashIn: run)
+    }
+
+    static func index(_ records: [Record], case caseID: String, step: Int) throws -> Int {
+        try #require(records.firstIndex { $0["case"] as? String == caseID && $0["step"] as? Int == step })
+    }
+
+    /// Edits the observation of the record at `index`.
+    static func observe(_ records: inout [Record], _ index: Int, _ edit: (inout Record) throws -> Void) throws {
+        var observed = try #require(records[index]["observed"] as? Record)
+        try edit(&observed)
+        records[index]["observed"] = observed
+    }
+
+    static func items(_ record: Record) throws -> [Record] {
+        try #require((record["observed"] as? Record)?["signedData"] as? [Record])
+    }
+
+    @Test("Signed items swapped, repeated or removed, and claims edited against them, are named", arguments: [
+        ("swap", "seq 2 (fresh-purchase/pro step 1): the observed transaction 2000000000000001 has productId com.example.storekitmatrix.pro, "
+            + "its signed transaction 2000000000000001 (item 1, com.example.storekitmatrix.plus.monthly) com.example.storekitmatrix.plus.monthly"),
+        ("repeat", "seq 3 (fresh-purchase/pro step 2): signed item 1 (transaction) is the one recorded at seq 2; each step signs its own"),
+        ("repeat-in-record", "seq 2 (fresh-purchase/pro step 1): signed item 3 (transaction) repeats item 1 of the same record"),
+        ("remove-transaction", "seq 2 (fresh-purchase/pro step 1): transaction 2000000000000001 of the step's transactionIds has no signed transaction in the record"),
+        ("remove-notification", "seq 2 (fresh-purchase/pro step 1): the record reports notifications [ONE_TIME_CHARGE], its signed notifications are none"),
+        ("not-revoked", "seq 74 (refund/plus-monthly step 3): the observed transaction 2000000000000001 has revocationDate none, its signed transaction "
+            + "2000000000000001 (item 1, com.example.storekitmatrix.plus.monthly) 1767268800000"),
+        ("entitled-after-refund", "seq 74 (refund/plus-monthly step 3): the observed entitlements hold com.example.storekitmatrix.plus.monthly, but its latest "
+            + "transaction, signed transaction 2000000000000001 (item 1, com.example.storekitmatrix.plus.monthly), is revoked"),
+        ("entitled-after-upgrade", "seq 78 (upgrade/plus-to-premium step 2): the observed entitlements hold com.example.storekitmatrix.plus.monthly, but its latest "
+            + "transaction, signed transaction 2000000000000001 (item 2, com.example.storekitmatrix.plus.monthly), is upgraded"),
+    ])
+    func contradiction(edit: String, finding: String) async throws {
+        let release = try await ReleaseRun.copy()
+        defer { release.remove() }
+        var records = try Self.records(release.run)
+        let purchase = try Self.index(records, case: "fresh-purchase/pro", step: 1)
+        #expect(records[purchase]["seq"] as? Int == 2)
+        switch edit {
+        case "swap":
+            let other = try Self.index(records, case: "fresh-purchase/plus-monthly", step: 1)
+            var mine = try Self.items(records[purchase]), theirs = try Self.items(records[other])
+            (mine[0], theirs[0]) = (theirs[0], mine[0])
+            try Self.observe(&records, purchase) { $0["signedData"] = mine }
+            try Self.observe(&records, other) { $0["signedData"] = theirs }
+        case "repeat":
+            let copied = try Self.items(records[purchase])[0]
+            try Self.observe(&records, purchase + 1) { $0["signedData"] = [copied] }
+        case "repeat-in-record":
+            let items = try Self.items(records[purchase])
+            try Self.observe(&records, purchase) { $0["signedData"] = items + [items[0]] }
+        case "remove-transaction":
+            let items = try Self.items(records[purchase])
+            try Self.observe(&records, purchase) { $0["signedData"] = items.filter { $0["kind"] as? String != "transaction" } }
+        case "remove-notification":
+            let items = try Self.items(records[purchase])
+            try Self.observe(&records, purchase) { $0["signedData"] = items.filter { $0["kind"] as? String != "notification" } }
+        case "not-revoked":
+            let refund = try Self.index(records, case: "refund/plus-monthly", step: 3)
+            try Self.observe(&records, refund) { observed in
+                var transactions = try #require(observed["transactions"] as? [Record])
+                transactions[0].removeValue(forKey: "revocationDate")
+                transactions[0].removeValue(forKey: "revocationReason")
+                observed["transactions"] = transactions
+            }
+        case "entitled-after-refund":
+            let refund = try Self.index(records, case: "refund/plus-monthly", step: 3)
+            try Self.observe(&records, refund) { $0["entitlements"] = ["com.example.storekitmatrix.plus.monthly"] }
+        default:
+            let upgrade = try Self.index(records, case: "upgrade/plus-to-premium", step: 2)
+            try Self.observe(&records, upgrade) {
+                $0["entitlements"] = ["com.example.storekitmatrix.plus.monthly", "com.example.storekitmatrix.premium.yearly"]
+            }
+        }
+        try Self.write(records, to: release.run)
+        let result = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("inconsistent  " + finding), "\(result.stdout)")
+        #expect(!result.stdout.contains(" FAIL "), "every signature still verifies: \(result.stdout)")
+        #expect(result.stderr.contains("the evidence is inconsistent"))
+    }
+}
