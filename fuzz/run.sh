@@ -76,9 +76,10 @@ PY
         seed matrices/*.storekit Tests/MatrixModelTests/Fixtures/storekit/*.storekit ../shared/fixtures/storekit/*.storekit
         ;;
     jws)
+        module MatrixJSON Sources/MatrixJSON
         module SignedData Sources/SignedData "${openssl[@]}"
         "$swiftc" "${flags[@]}" "${openssl[@]}" -I "$build" -module-name FuzzJWS -o "$build/fuzzer" fuzz/jws.swift \
-            "$build/libSignedData.a" -lcrypto
+            "$build/libSignedData.a" "$build/libMatrixJSON.a" -lcrypto
         # Each seed is a kind selector byte followed by a JWS.
         for file in fuzz/seeds/jws/* Tests/SignedDataTests/Fixtures/mock_signed_data/* Tests/SignedDataTests/Fixtures/xcode/*; do
             for selector in 0 5 10 15; do
