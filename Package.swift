@@ -62,6 +62,8 @@ import PackageDescription
 //                       example: a store with the mistakes tutorials make (examples/apps)
 //   StoreAppsHarness  → AppHarness, SimulatedStoreKit, CarefulStore, TutorialStore
 //                       example: the two stores wired to the app harness (examples/apps)
+//   CarefulStoreDriver → AppHarness, StoreAppsHarness
+//                       example: the careful store as a driver executable, careful-store-driver (examples/apps)
 //   TestSupport       → MatrixJSON, MatrixModel, MatrixComparison, EvidenceStore
 //                       code shared by the tests
 let package = Package(
@@ -69,6 +71,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "matrix", targets: ["matrix"]),
+        .executable(name: "careful-store-driver", targets: ["CarefulStoreDriver"]),
         .library(name: "MatrixModel", targets: ["MatrixModel"]),
         .library(name: "DriverKit", targets: ["DriverKit"]),
         .library(name: "SimulatedStoreKit", targets: ["SimulatedStoreKit"]),
@@ -115,6 +118,8 @@ let package = Package(
         .target(name: "TutorialStore", dependencies: ["SimulatedStoreKit"], path: "examples/apps/TutorialStore"),
         .target(name: "StoreAppsHarness", dependencies: ["AppHarness", "SimulatedStoreKit", "CarefulStore", "TutorialStore"],
                 path: "examples/apps/StoreAppsHarness"),
+        .executableTarget(name: "CarefulStoreDriver", dependencies: ["AppHarness", "StoreAppsHarness"],
+                          path: "examples/apps/CarefulStoreDriver"),
         .target(name: "TestSupport", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "EvidenceStore"]),
 
         .testTarget(name: "MatrixJSONTests", dependencies: ["MatrixJSON", "TestSupport"]),

@@ -33,7 +33,7 @@ def drawn_graph(manifest):
     lines = [line[2:].strip() for line in manifest.splitlines() if line.startswith("//")]
     index = 0
     while index < len(lines):
-        match = re.match(r'(\w+)\s+→\s*(.*)', lines[index])
+        match = re.match(r'(\w+)\s*→\s*(.*)', lines[index])
         index += 1
         if not match:
             continue

@@ -26,6 +26,32 @@ struct ExampleStoresTests {
         #expect(manifest.contains(#""environment" : "app""#) && manifest.contains(#""status" : "complete""#))
     }
 
+    @Test("The careful store served as a driver (examples/apps/CarefulStoreDriver) passes the release matrix through matrix run --env exec")
+    func asDriver() async throws {
+        let directory = try MatrixBinary.scratchDirectory("app-driver")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let driver = MatrixBinary.url.deletingLastPathComponent().appendingPathComponent("careful-store-driver").path
+        let run = try MatrixBinary.run(["run", Self.release, "--env", "exec", "--driver", driver, "--out", directory.path, "--jobs", "2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("28 cases: 28 pass · 127 steps: 127 pass"), "\(run.stderr)")
+        let runs = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("app").path)
+        #expect(runs.count == 1, "evidence under <out>/app/<build>/: \(runs)")
+    }
+
+    /// The store's clock is virtual: it starts at 2026-01-01T12:00:00Z and moves only when a step moves it, so it
+    /// is never the wall clock. A store that compares a pass's expiry with `Date()` disagrees with the store at
+    /// the first step that looks (docs/app-harness.md, "Time").
+    @Test("A store that compares expiry with Date() instead of the store's clock fails the non-renewing cases, and only them")
+    func wrongClock() async throws {
+        let result = try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil)) { CarefulStoreApp(now: { Date() }) }
+        let failed = result.failures.filter { $0.verdict == "fail" }
+        #expect(Set(failed.map(\.caseID)) == ["non-renewing/season-pass", "non-renewing/week-pass"], "\(result)")
+        #expect(result.failures.allSatisfy { $0.caseID.hasPrefix("non-renewing/") })
+        // The week pass the store sold on 2026-01-01 lasts 7 days: by the wall clock it has long expired.
+        let week = try #require(failed.first { $0.caseID == "non-renewing/week-pass" })
+        #expect(week.step == 1 && week.reason.contains(#"expected ["week"], observed []"#), "\(week)")
+    }
+
     @Test("expectPasses records one issue per failing step, at the step's line and column in the matrix")
     func issuesAtMatrixLocations() async throws {
         let recorded = Mutex<[SourceLocation]>([])

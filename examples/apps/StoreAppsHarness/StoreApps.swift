@@ -11,12 +11,17 @@ import TutorialStore
 @MainActor
 public final class CarefulStoreApp: AppUnderTest {
     let storage = PurchaseStorage()
+    let now: @Sendable () -> Date
     var store: CarefulStore?
 
-    public nonisolated init() {}
+    /// - Parameter now: the clock the store compares dates with: the simulated store's (the right one), or for a
+    ///   test of what goes wrong, `{ Date() }`.
+    public nonisolated init(now: @escaping @Sendable () -> Date = { StoreClock.now }) {
+        self.now = now
+    }
 
     public func launch() async throws {
-        let store = CarefulStore(storage: storage, now: { StoreClock.now })
+        let store = CarefulStore(storage: storage, now: now)
         self.store = store
         // The store's listener is a task its init starts: let it start before the launch is observed.
         _ = await StoreKitSession.waitForListener()
