@@ -138,6 +138,7 @@ let package = Package(
         .testTarget(name: "MatrixComparisonTests", dependencies: ["MatrixComparison", "MatrixModel", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EvidenceStore", "FileIO", "MatrixComparison", "MatrixJSON", "MatrixModel", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "EvidenceStoreTests", dependencies: ["EvidenceStore", "FileIO", "MatrixEngine", "MatrixJSON", "MatrixModel", "Reporters", "TestSupport"]),
+        .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "TestSupport"]),
         .testTarget(name: "StoreAppsHarnessTests", dependencies: ["StoreAppsHarness", "AppHarness", "TestSupport"]),
         .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "EvidenceStore", "MatrixEngine", "MatrixModel", "Reporters", "SignedData", "TestSupport"], exclude: ["SchemaSamples"]),
     ],

@@ -33,15 +33,20 @@ public enum AppHarness {
         public var build: String
         /// How long the app may take to handle the updates of one step.
         public var settleLimit: Duration
+        /// Whether the store signs its data (`jwsRepresentation`, the evidence's `signedData`); without it a run
+        /// is faster and `jwsRepresentation` is unsigned (`alg: none`).
+        public var signing: Bool
 
         public init(reportsDirectory: String? = "reports", clock: String? = nil, signedEnvironment: SignedEnvironment = .sandbox,
-                    jobs: Int = 1, build: String = "unspecified (app under test)", settleLimit: Duration = .seconds(10)) {
+                    jobs: Int = 1, build: String = "unspecified (app under test)", settleLimit: Duration = .seconds(10),
+                    signing: Bool = true) {
             self.reportsDirectory = reportsDirectory
             self.clock = clock
             self.signedEnvironment = signedEnvironment
             self.jobs = jobs
             self.build = build
             self.settleLimit = settleLimit
+            self.signing = signing
         }
     }
 
@@ -69,7 +74,8 @@ public enum AppHarness {
             case .failure(let problem): throw AppHarnessError("clock \(clock): \(problem.message)")
             }
         }
-        let adapter = try LocalAdapter(schedule: schedule, signedEnvironment: options.signedEnvironment, environment: .app, app: app)
+        let adapter = try LocalAdapter(schedule: schedule, signedEnvironment: options.signedEnvironment, signing: options.signing,
+                                       environment: .app, app: app, settleLimit: options.settleLimit)
         let runID = RunDirectory.makeRunID()
         let context = RunContext(runID: runID, environment: EnvironmentKind.app.name, build: options.build,
                                  device: adapter.description.device ?? "embedded simulator", os: adapter.description.os ?? "n/a")
@@ -111,8 +117,9 @@ public enum AppHarness {
     /// - Returns: the exit status for `main`: 0 after shutdown or the end of input, 74 when responses cannot be
     ///   written.
     public static func serveDriver(options: Options = Options(), app: @escaping @Sendable () -> any AppUnderTest) async -> Int32 {
-        let driver = LocalDriver(signedEnvironment: options.signedEnvironment, clock: options.clock, version: ToolVersion.current,
-                                 environment: EnvironmentKind.app.name, app: app)
+        let driver = LocalDriver(signedEnvironment: options.signedEnvironment, signing: options.signing, clock: options.clock,
+                                 version: ToolVersion.current, environment: EnvironmentKind.app.name, app: app,
+                                 settleLimit: options.settleLimit)
         switch await DriverServer.serveStandardIO(driver) {
         case .shutdown, .endOfInput: return 0
         case .outputFailed: return 74

@@ -2,8 +2,9 @@ import MatrixEngine
 import MatrixModel
 import ReferenceApp
 
-/// Runs a matrix on the local environment with the reference app, then once per known app fault, and reports
-/// which faults the matrix catches: the engine of `matrix score`.
+/// Runs a matrix with the reference app, then once per known app fault, and reports which faults the matrix
+/// catches: the engine of `matrix score` (on the local environment, or any environment that runs the reference
+/// app, such as the app harness or a driver).
 ///
 /// Runs are in memory (nothing is written) and unsigned. A fault whose ``AppFault/requirement`` the matrix's
 /// catalog does not meet is not run and counts as not applicable; the score is over applicable faults.
@@ -41,13 +42,21 @@ public enum FaultScorer {
         public var percent: Int { applicable == 0 ? 0 : caught * 100 / applicable }
     }
 
+    /// Makes the environment one scoring run uses: the reference app, with `fault` or without (`nil`).
+    public typealias AdapterMaker = @Sendable (_ fault: AppFault?) async throws -> any EnvironmentAdapter
+
+    /// The embedded environment, unsigned: what `matrix score` runs on.
+    public static let local: AdapterMaker = { fault in try LocalAdapter(fault: fault, signing: false) }
+
     /// Scores `matrix` against `faults`.
     ///
     /// - Parameters:
     ///   - jobs: cases run at once within each run.
-    /// - Throws: ``AdapterError`` when the local environment cannot start or a run fails unexpectedly.
-    public static func score(_ matrix: Matrix, faults: [AppFault] = AppFault.allCases, jobs: Int = 1) async throws(AdapterError) -> Score {
-        let reference = try await firstProblem(matrix, fault: nil, jobs: jobs)
+    ///   - adapter: the environment of each run; ``local`` by default.
+    /// - Throws: ``AdapterError`` when the environment cannot start or a run fails unexpectedly.
+    public static func score(_ matrix: Matrix, faults: [AppFault] = AppFault.allCases, jobs: Int = 1,
+                             adapter: AdapterMaker = local) async throws(AdapterError) -> Score {
+        let reference = try await firstProblem(matrix, fault: nil, jobs: jobs, adapter: adapter)
         var results: [FaultResult] = []
         for fault in faults {
             guard fault.isApplicable(to: matrix.catalog) else {
@@ -55,7 +64,7 @@ public enum FaultScorer {
                                            notApplicableReason: "needs \(fault.requirement.summary); the catalog has none"))
                 continue
             }
-            let problem = try await firstProblem(matrix, fault: fault, jobs: jobs)
+            let problem = try await firstProblem(matrix, fault: fault, jobs: jobs, adapter: adapter)
             results.append(FaultResult(fault: fault.rawValue, summary: fault.summary, applicable: true,
                                        caughtBy: problem.map { "\($0.case) #\($0.step) \($0.action.action.rawValue)" },
                                        reason: problem?.reason))
@@ -66,15 +75,18 @@ public enum FaultScorer {
     /// Runs the matrix in memory with `fault` (or the reference app) and returns the first record that is
     /// neither a pass nor a skip.
     ///
-    /// - Throws: ``AdapterError`` when the local environment cannot start or the run fails unexpectedly.
-    public static func firstProblem(_ matrix: Matrix, fault: AppFault?, jobs: Int = 1) async throws(AdapterError) -> EvidenceRecord? {
-        let adapter: LocalAdapter
+    /// - Throws: ``AdapterError`` when the environment cannot start or the run fails unexpectedly.
+    public static func firstProblem(_ matrix: Matrix, fault: AppFault?, jobs: Int = 1,
+                                    adapter makeAdapter: AdapterMaker = local) async throws(AdapterError) -> EvidenceRecord? {
+        let adapter: any EnvironmentAdapter
         do {
-            adapter = try LocalAdapter(fault: fault, signing: false)
+            adapter = try await makeAdapter(fault)
+        } catch let error as AdapterError {
+            throw error
         } catch {
-            throw AdapterError("the local environment is unavailable: \(error)", environmentUnavailable: true)
+            throw AdapterError("the environment is unavailable: \(error)", environmentUnavailable: true)
         }
-        let context = RunContext(runID: "score", environment: "local", build: "score", device: "embedded simulator", os: "n/a")
+        let context = RunContext(runID: "score", environment: adapter.description.name, build: "score", device: "embedded simulator", os: "n/a")
         let sink = FirstProblemSink()
         do {
             _ = try await Runner(matrix: matrix, adapter: adapter, context: context, jobs: jobs).run(into: sink)

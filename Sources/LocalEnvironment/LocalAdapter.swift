@@ -20,6 +20,8 @@ public struct LocalAdapter: EnvironmentAdapter {
     /// Makes the app for a new installation; the reference app when `nil`.
     let app: (@Sendable () -> any AppUnderTest)?
     let signer: (any PayloadSigner)?
+    /// How long the apps may take to handle what one step delivered to them.
+    let settleLimit: Duration
 
     /// - Parameters:
     ///   - schedule: the clock the run models.
@@ -29,10 +31,13 @@ public struct LocalAdapter: EnvironmentAdapter {
     ///   - environment: the environment evidence names: `local` for the reference app, `app` for a team's own.
     ///   - app: makes the app under test for each new installation (a device's first launch, a reinstall, another
     ///     device); the reference app with `fault` when `nil`.
+    ///   - settleLimit: how long the apps may take to handle the updates of one step before the step errors.
     /// - Throws: ``AdapterError`` when the simulator's signing key cannot be loaded.
     public init(schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox, fault: AppFault? = nil, signing: Bool = true,
-                environment: EnvironmentKind = .local, app: (@Sendable () -> any AppUnderTest)? = nil) throws {
+                environment: EnvironmentKind = .local, app: (@Sendable () -> any AppUnderTest)? = nil,
+                settleLimit: Duration = .seconds(10)) throws {
         self.schedule = schedule
+        self.settleLimit = settleLimit
         self.signedEnvironment = signedEnvironment
         self.fault = fault
         self.environment = environment
@@ -62,7 +67,7 @@ public struct LocalAdapter: EnvironmentAdapter {
         }
         do {
             return try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: caseSchedule, signedEnvironment: signedEnvironment,
-                                    fault: fault, install: app, signer: signer)
+                                    fault: fault, install: app, signer: signer, settleLimit: settleLimit)
         } catch {
             throw AdapterError(error.message)
         }

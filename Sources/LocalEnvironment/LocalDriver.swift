@@ -23,6 +23,7 @@ public final class LocalDriver: Driver {
     let signing: Bool
     let clock: String?
     let version: String
+    let settleLimit: Duration
     private var matrix: Matrix?
     private var adapter: LocalAdapter?
     private var session: (any CaseSession)?
@@ -37,9 +38,12 @@ public final class LocalDriver: Driver {
     ///   - version: the tool's version, reported in `initialize`.
     ///   - environment: the environment name reported in `initialize`.
     ///   - app: makes the app under test for each new installation; the reference app when `nil`.
+    ///   - settleLimit: how long the app may take to handle the updates of one step.
     public init(signedEnvironment: SignedEnvironment = .sandbox, fault: AppFault? = nil, signing: Bool = true, clock: String? = nil, version: String,
-                environment: String = LocalDriver.environmentName, app: (@Sendable () -> any AppUnderTest)? = nil) {
+                environment: String = LocalDriver.environmentName, app: (@Sendable () -> any AppUnderTest)? = nil,
+                settleLimit: Duration = .seconds(10)) {
         self.environment = environment
+        self.settleLimit = settleLimit
         self.app = app
         self.signedEnvironment = signedEnvironment
         self.fault = fault
@@ -66,7 +70,8 @@ public final class LocalDriver: Driver {
         }
         let adapter: LocalAdapter
         do {
-            adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, fault: fault, signing: signing, app: app)
+            adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, fault: fault, signing: signing, app: app,
+                                       settleLimit: settleLimit)
         } catch {
             throw DriverError.unavailable(String(describing: error))
         }
