@@ -3,7 +3,15 @@ import MatrixJSON
 
 extension RunVerificationReport {
     /// One line per file and per record, for stdout; `onlyProblems` keeps the lines that are not ok.
+    ///
+    /// Each line is one line whatever the evidence holds: run ids, case ids, paths and messages quoting them
+    /// come from files an attacker may have written, so every character a terminal would act on (escape
+    /// sequences, carriage returns, newlines, bidirectional overrides) is shown as `\u{…}` (``TerminalText``).
     package func lines(onlyProblems: Bool) -> [String] {
+        rawLines(onlyProblems: onlyProblems).map { TerminalText.visible($0) }
+    }
+
+    private func rawLines(onlyProblems: Bool) -> [String] {
         var lines: [String] = []
         for line in files where !onlyProblems || line.finding.status != .ok {
             let finding = line.finding
@@ -32,8 +40,12 @@ extension RunVerificationReport {
         return lines
     }
 
-    /// The closing sentence for stderr.
+    /// The closing sentence for stderr, on one line (see ``lines(onlyProblems:)``).
     package var summary: String {
+        TerminalText.visible(rawSummary)
+    }
+
+    private var rawSummary: String {
         let subject = "\(targetKind) \(target)" + (runId.map { " (run \($0))" } ?? "")
         if passed {
             let fileCount = Set(files.map(\.finding.path)).count

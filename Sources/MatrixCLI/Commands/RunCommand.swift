@@ -5,6 +5,7 @@ import ExecEnvironment
 import GuidedEnvironment
 import LocalEnvironment
 import MatrixEngine
+import MatrixJSON
 import MatrixModel
 import ReferenceApp
 
@@ -193,7 +194,7 @@ struct RunCommand {
         for option: OptionKey in [.answers, .accounts, .credentials] {
             if let value = args.value(option) { command += " \(option) \(shellWord(value))" }
         }
-        return Console.visible(command)
+        return TerminalText.visible(command)
     }
 
     /// `text` as one shell word: as it is when it has no character a shell treats specially, else in single
@@ -323,7 +324,7 @@ struct RunCommand {
             let scripted: ScriptedPrompter
             do {
                 scripted = try ScriptedPrompter(jsonLines: Data(bytes), path: answers, log: { console.detail($0) },
-                                                stopped: { console.info(console.paint("stopped:", .yellow) + " " + $0, always: true) })
+                                                stopped: { console.info("stopped:", .yellow, $0, always: true) })
             } catch {
                 throw CommandFailure((error as? AdapterError)?.message ?? "\(error)", code: .dataError)
             }

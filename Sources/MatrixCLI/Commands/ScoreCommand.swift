@@ -58,7 +58,7 @@ struct ScoreCommand {
             console.outputData(try JSONOutput.encode(report) + Data("\n".utf8))
         } else {
             if let reference {
-                console.info(console.paint("reference app FAILS", .red) + " at \(reference.case) #\(reference.step) \(reference.action.action.rawValue): \(reference.reason ?? reference.verdict.rawValue)", always: true)
+                console.info("reference app FAILS", .red, "at \(reference.case) #\(reference.step) \(reference.action.action.rawValue): \(reference.reason ?? reference.verdict.rawValue)", always: true)
             } else {
                 console.output("reference app    passes every step\n")
             }
@@ -73,7 +73,7 @@ struct ScoreCommand {
                 } else {
                     verdict = "MISSED — \(result.summary)"
                 }
-                console.output(name + verdict + "\n")
+                console.outputText(name + verdict + "\n")
             }
             let skipped = score.results.count - score.applicable
             console.output("score: \(score.caught)/\(score.applicable) faults caught (\(score.percent) %)"

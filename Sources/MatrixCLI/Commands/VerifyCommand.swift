@@ -156,11 +156,11 @@ package struct VerifyCommand {
         let kind = outcome.kind?.rawValue ?? "JWS"
         switch outcome.status {
         case .verified:
-            console.info(console.paint("verified:", .green) + " \(kind) from \(source); \(outcome.signature ?? "")", always: true)
+            console.info("verified:", .green, "\(kind) from \(source); \(outcome.signature ?? "")", always: true)
             return .success
         case .notChecked:
             let environment = outcome.environment ?? "unsigned"
-            console.info(console.paint("decoded:", .yellow) + " \(kind) from \(source); signature NOT checked "
+            console.info("decoded:", .yellow, "\(kind) from \(source); signature NOT checked "
                          + "(\(environment) data, accepted unsigned by --environment \(environment))", always: true)
             return .success
         case .failed:
@@ -180,13 +180,14 @@ package struct VerifyCommand {
             console.output(report.json.text(.expanded) + "\n")
         } else {
             let lines = report.lines(onlyProblems: console.quiet)
-            if !lines.isEmpty { console.output(lines.joined(separator: "\n") + "\n") }
+            if !lines.isEmpty { console.outputText(lines.joined(separator: "\n") + "\n") }
         }
-        for note in report.notes { console.info("note: \(note)") }
+        // One line each, whatever the run's files put in them.
+        for note in report.notes { console.info("note: " + TerminalText.visible(note)) }
         // Shown even with --quiet: what a pass does not cover.
-        for warning in report.warnings { console.info(console.paint("warning:", .yellow) + " " + warning, always: true) }
+        for warning in report.warnings { console.info("warning:", .yellow, TerminalText.visible(warning), always: true) }
         if report.passed {
-            console.info(console.paint("verified:", .green) + " " + report.summary, always: true)
+            console.info("verified:", .green, report.summary, always: true)
             return .success
         }
         console.error(report.summary)
