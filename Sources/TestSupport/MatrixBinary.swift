@@ -18,7 +18,10 @@ public enum MatrixBinary {
     }
 
     /// Runs `matrix` with `arguments` in `directory`, with `NO_COLOR` set, and waits for it.
-    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+    ///
+    /// - Parameter standardInput: what the process reads on stdin; by default nothing (`/dev/null`).
+    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                           standardInput: FileHandle? = nil) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -31,7 +34,7 @@ public enum MatrixBinary {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = standardInput ?? FileHandle.nullDevice
         try process.run()
         // Read both pipes concurrently so that a full pipe never blocks the child.
         let group = DispatchGroup()

@@ -207,7 +207,7 @@ package struct VerifyCommand {
     /// - Throws: ``CommandFailure`` 66 when the input names nothing readable, 65 when it is something else.
     static func classify(_ input: String) throws(CommandFailure) -> Target {
         if input == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
+            let data = try InputFiles.readStandardInput(what: "the JWS")
             let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard looksLikeJWS(text) else { throw CommandFailure("standard input does not hold a compact JWS", code: .dataError) }
             return .jws(text, source: "stdin")

@@ -19,7 +19,7 @@ struct BatchVerification {
     func run(_ path: String) throws(CommandFailure) -> ExitCode {
         let bytes: [UInt8]
         if path == "-" {
-            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+            bytes = try InputFiles.readStandardInput(what: "the batch")
         } else {
             bytes = try InputFiles.readArgument(path, what: "batch file")
         }
