@@ -150,23 +150,41 @@ public struct RunDirectory: Sendable, Hashable {
     /// As ``fileDigests()``, taking the digests in `known` (by relative path) as they are, for files whose bytes
     /// were hashed as they were written.
     func fileDigests(known: [String: String]) throws -> [String: String] {
-        let paths: [String]
-        do {
-            paths = try FileManager.default.subpathsOfDirectory(atPath: url.path)
-        } catch {
-            throw EvidenceWriteError(.cannotHash, path: url.path,
-                                     message: "cannot list \(url.path): \(error.localizedDescription); check that the run directory is readable")
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw EvidenceWriteError(.cannotHash, path: url.path, message: "cannot list \(url.path); check that the run directory is readable")
         }
         var digests: [String: String] = [:]
-        for path in paths.sorted() {
-            if path == Self.manifestFileName { continue }
-            if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-            let file = url.appendingPathComponent(path)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            digests[path] = try known[path] ?? Digests.sha256.hexDigest(ofFileAt: file)
+        var irregular: String?
+        FileIntegrity.walk(url, prefix: "") { path, isRegular in
+            if path == Self.manifestFileName || path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { return }
+            if isRegular { digests[path] = known[path] ?? "" } else if irregular == nil { irregular = path }
+        }
+        if let irregular {
+            throw EvidenceWriteError(.cannotHash, path: url.appendingPathComponent(irregular).path,
+                                     message: "\(url.appendingPathComponent(irregular).path) is not a regular file (a symbolic link, FIFO or device); "
+                                         + "a run directory holds only regular files, so move it out first")
+        }
+        for (path, digest) in digests where digest.isEmpty {
+            digests[path] = try Digests.sha256.hexDigest(ofFileAt: url.appendingPathComponent(path))
         }
         return digests
+    }
+
+    /// Checks that every entry below the directory is a regular file or a directory, as `matrix` writes them.
+    ///
+    /// - Throws: ``EvidenceReadError`` with code `notRegularFile` naming the first symbolic link, FIFO, device
+    ///   or socket.
+    public func checkOnlyRegularFiles() throws {
+        var irregular: String?
+        FileIntegrity.walk(url, prefix: "") { path, isRegular in
+            if !isRegular, irregular == nil { irregular = path }
+        }
+        if let irregular {
+            let path = url.appendingPathComponent(irregular).path
+            throw EvidenceReadError(.notRegularFile, path: path,
+                                    message: "\(path) is not a regular file (a symbolic link, FIFO or device); matrix writes only regular files "
+                                        + "in a run directory, so this one was not written by matrix; move it out first")
+        }
     }
 
     /// Replaces (or creates) the file `name` in the run directory atomically.
