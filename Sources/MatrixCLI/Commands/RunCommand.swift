@@ -16,7 +16,7 @@ struct RunCommand {
 
     static let spec = CommandSpec(
         ["run"], summary: "Run a matrix (default environment: the embedded local simulator)",
-        usage: ["MATRIX [options]", "[MATRIX] --resume RUN_DIR [--jobs N]"],
+        usage: ["MATRIX [options]", "[MATRIX] --resume RUN_DIR [--driver CMD] [--jobs N]"],
         discussion: """
             Runs every case of MATRIX and writes evidence to <out>/<environment>/<build>/<run-id>/. Each record is on \
             disk when its step ends; Ctrl-C stops at the next step, keeps everything and exits 130. --resume finishes \
@@ -29,7 +29,8 @@ struct RunCommand {
             environment unavailable, 70 internal error, 74 cannot write evidence, 130 interrupted (evidence kept).
 
             With --env exec, an external driver performs the steps (docs/driver-protocol.md); --driver is split into \
-            arguments without a shell: '…' and "…" quote, \\ escapes the next character.
+            arguments without a shell: '…' and "…" quote, \\ escapes the next character. A run directory is data, \
+            never code: --resume of an exec run starts its driver only when --driver gives the same command again.
 
             Guided runs (--env sandbox|testflight) cross-check every step with the App Store Server API when credentials \
             are given (--credentials FILE, or the APP_STORE_CONNECT_* and APP_STORE_IN_APP_PURCHASE_* variables; see \
@@ -191,7 +192,7 @@ struct RunCommand {
     /// accounts and App Store Server API credentials are needed again.
     static func resumeCommand(_ directory: URL, args: Arguments) -> String {
         var command = "matrix run --resume \(shellWord(displayPath(directory)))"
-        for option: OptionKey in [.answers, .accounts, .credentials] {
+        for option: OptionKey in [.driver, .answers, .accounts, .credentials] {
             if let value = args.value(option) { command += " \(option) \(shellWord(value))" }
         }
         return TerminalText.visible(command)
@@ -251,11 +252,13 @@ struct RunCommand {
                                      build: manifest.build, device: manifest.device, os: manifest.os)
         let adapter: any EnvironmentAdapter
         if let driver = manifest.driver {
+            try Self.checkResumedDriver(driver, given: args.value(.driver), runPath: runPath)
             let exec = ExecOptions(arguments: driver, stepTimeout: try ExecOptions.stepTimeout(args))
             adapter = try await exec.start(matrix: matrix, path: path, bytes: bytes, catalogBytes: catalogBytes, console: console,
                                            resumed: manifest)
         } else {
             if args.value(.stepTimeout) != nil { throw .usage("--step-timeout is for runs of --env exec") }
+            if args.value(.driver) != nil { throw .usage("--driver is for runs of --env exec; \(runPath) is a \(manifest.environment) run") }
             adapter = try makeAdapter(EnvironmentKind(manifest.environment), schedule: schedule, clockGiven: manifest.clock != nil,
                                       signedEnvironment: manifest.signedEnvironment.flatMap(SignedEnvironment.init(rawValue:)) ?? .sandbox, fault: fault, guided: guided, args: args)
         }
@@ -272,6 +275,29 @@ struct RunCommand {
         console.info("resuming \(Self.displayPath(directory.url)): \(recorded) step\(recorded == 1 ? "" : "s") already recorded")
         return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: resumed.session,
                      prior: resumed.recorded.steps, lastSeq: resumed.recorded.lastSeq)
+    }
+
+    /// A run directory is data, never code: the driver command its run.json records (which anyone who wrote the
+    /// directory chose) is started only when the person resuming gives the same command again with `--driver`.
+    ///
+    /// - Throws: ``CommandFailure`` (usage) without `--driver`, or with another command than the recorded one;
+    ///   the message shows the recorded command, escaped, to compare and paste.
+    static func checkResumedDriver(_ recorded: [String], given: String?, runPath: String) throws(CommandFailure) {
+        let shown = recorded.map(shellWord).joined(separator: " ")
+        guard let given else {
+            throw .usage("\(runPath) was run by the driver `\(TerminalText.visible(shown))`, which its run.json names; a run directory never "
+                         + "starts a program by itself: if that is the driver you mean to run, resume with --driver \(TerminalText.visible(shellWord(shown)))")
+        }
+        let parsed: [String]
+        do {
+            parsed = try DriverCommandLine.split(given)
+        } catch {
+            throw .usage("--driver: \(error.message)")
+        }
+        guard parsed == recorded else {
+            throw .usage("--driver `\(TerminalText.visible(parsed.map(shellWord).joined(separator: " ")))` is not the driver \(runPath) was run by "
+                         + "(`\(TerminalText.visible(shown))`); a resumed run continues with the same driver")
+        }
     }
 
     /// The matrix, its file's bytes and its `.storekit` file's bytes (external drivers receive both files).
