@@ -253,7 +253,8 @@ private struct Parser {
             let keyLocation = location
             let key = try parseString()
             path.append(.key(key))
-            if !seen.insert(key).inserted {
+            // Warnings beyond what a collector keeps would only be dropped later, after costing memory.
+            if !seen.insert(key).inserted, warnings.count <= DiagnosticCollector.defaultLimit {
                 warnings.append(Diagnostic(
                     .warning, .duplicateKey, "duplicate key \"\(key)\"; the last one is used",
                     file: file, pointer: pointer, location: keyLocation))

@@ -19,6 +19,7 @@ public enum StoreKitConfigurationReader {
         let sink = DiagnosticCollector(file: file)
         sink.append(contentsOf: document.diagnostics)
         let configuration = decode(JSONField(root, pointer: ""), sink)
+        sink.finish()
         return (sink.hasErrors ? nil : configuration, sink.diagnostics)
     }
 
