@@ -64,6 +64,8 @@ import PackageDescription
 //                       example: the two stores wired to the app harness (examples/apps)
 //   CarefulStoreDriver → AppHarness, StoreAppsHarness
 //                       example: the careful store as a driver executable, careful-store-driver (examples/apps)
+//   HarnessBench      → AppHarness, EvidenceStore, LocalEnvironment, MatrixEngine, MatrixModel, StoreAppsHarness
+//                       bench: the app harness against --env local, harness-bench (bench/)
 //   TestSupport       → MatrixJSON, MatrixModel, MatrixComparison, EvidenceStore
 //                       code shared by the tests
 let package = Package(
@@ -72,6 +74,7 @@ let package = Package(
     products: [
         .executable(name: "matrix", targets: ["matrix"]),
         .executable(name: "careful-store-driver", targets: ["CarefulStoreDriver"]),
+        .executable(name: "harness-bench", targets: ["HarnessBench"]),
         .library(name: "MatrixModel", targets: ["MatrixModel"]),
         .library(name: "DriverKit", targets: ["DriverKit"]),
         .library(name: "SimulatedStoreKit", targets: ["SimulatedStoreKit"]),
@@ -120,6 +123,9 @@ let package = Package(
                 path: "examples/apps/StoreAppsHarness"),
         .executableTarget(name: "CarefulStoreDriver", dependencies: ["AppHarness", "StoreAppsHarness"],
                           path: "examples/apps/CarefulStoreDriver"),
+        .executableTarget(name: "HarnessBench",
+                          dependencies: ["AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "StoreAppsHarness"],
+                          path: "bench/HarnessBench"),
         .target(name: "TestSupport", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "EvidenceStore"]),
 
         .testTarget(name: "MatrixJSONTests", dependencies: ["MatrixJSON", "TestSupport"]),
