@@ -15,7 +15,9 @@ import PackageDescription
 //                       runner, adapter protocols, shards
 //   StoreSimulator    → MatrixJSON, AppStoreModels, MatrixModel
 //                       the App Store on a virtual clock, and the signing of its data
-//   SimulatedStoreKit → AppStoreModels, MatrixModel, StoreSimulator
+//   HarnessCore       → MatrixModel
+//                       the app harness without StoreKit: AppUnderTest and its reports, the App Store side of a step and its mapping
+//   SimulatedStoreKit → AppStoreModels, MatrixModel, StoreSimulator, HarnessCore
 //                       the StoreKit 2 look-alike: Product, Transaction, AppStore on the simulated store
 //   ReferenceApp      → MatrixModel, SimulatedStoreKit
 //                       the app that follows Apple's guidance, and its known faults
@@ -27,8 +29,8 @@ import PackageDescription
 //                       the driver protocol, for drivers written in Swift
 //   FileIO            → (nothing)
 //                       bounded reads, durable and buffered writes, scratch directories
-//   LocalEnvironment  → MatrixModel, MatrixEngine, StoreSimulator, SimulatedStoreKit, ReferenceApp, SignedData,
-//                       DriverKit
+//   LocalEnvironment  → MatrixModel, MatrixEngine, StoreSimulator, HarnessCore, SimulatedStoreKit, ReferenceApp,
+//                       SignedData, DriverKit
 //                       `local`: the simulator and an app under test, signed evidence
 //   ExecEnvironment   → MatrixModel, MatrixEngine, DriverKit
 //                       `exec`: external driver processes
@@ -47,8 +49,12 @@ import PackageDescription
 //   EvidenceStore     → MatrixJSON, AppStoreModels, MatrixModel, MatrixEngine, FileIO, Reporters, SignedData,
 //                       COpenSSL
 //                       run directories, evidence writer and reader, archives, verification
-//   AppHarness        → MatrixJSON, MatrixModel, MatrixEngine, SimulatedStoreKit, DriverKit, LocalEnvironment,
-//                       EvidenceStore
+//   HarnessRunner     → MatrixJSON, MatrixModel, MatrixEngine, EvidenceStore, HarnessCore
+//                       a matrix run against an app, written to the standard run directory: options, result, located failures
+//   XcodeHarness      → AppStoreModels, MatrixModel, MatrixEngine, HarnessCore, HarnessRunner
+//                       the Xcode environment: StoreKitCaseSession over StoreKit, and on Apple platforms SKTestSession
+//   AppHarness        → MatrixJSON, MatrixModel, MatrixEngine, HarnessCore, SimulatedStoreKit, DriverKit,
+//                       LocalEnvironment, HarnessRunner
 //                       runs a matrix against a team's own app, in its tests or as a driver
 //   MatrixCLI         → MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
 //                       LocalEnvironment, ExecEnvironment, GuidedEnvironment, MatrixPlanning, AppStoreAPI,
@@ -79,6 +85,7 @@ let package = Package(
         .library(name: "DriverKit", targets: ["DriverKit"]),
         .library(name: "SimulatedStoreKit", targets: ["SimulatedStoreKit"]),
         .library(name: "AppHarness", targets: ["AppHarness"]),
+        .library(name: "XcodeHarness", targets: ["XcodeHarness"]),
     ],
     targets: [
         .target(name: "MatrixJSON"),
@@ -86,7 +93,8 @@ let package = Package(
         .target(name: "MatrixModel", dependencies: ["MatrixJSON", "AppStoreModels"]),
         .target(name: "MatrixEngine", dependencies: ["MatrixJSON", "MatrixModel"]),
         .target(name: "StoreSimulator", dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel"]),
-        .target(name: "SimulatedStoreKit", dependencies: ["AppStoreModels", "MatrixModel", "StoreSimulator"]),
+        .target(name: "HarnessCore", dependencies: ["MatrixModel"]),
+        .target(name: "SimulatedStoreKit", dependencies: ["AppStoreModels", "MatrixModel", "StoreSimulator", "HarnessCore"]),
         .target(name: "ReferenceApp", dependencies: ["MatrixModel", "SimulatedStoreKit"]),
         .systemLibrary(
             name: "COpenSSL",
@@ -97,7 +105,7 @@ let package = Package(
         .target(name: "DriverKit", dependencies: ["MatrixJSON", "MatrixModel"]),
         .target(name: "FileIO"),
         .target(name: "LocalEnvironment",
-                dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
+                dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
         .target(name: "ExecEnvironment", dependencies: ["MatrixModel", "MatrixEngine", "DriverKit"]),
         .target(name: "MatrixPlanning", dependencies: ["MatrixModel", "MatrixEngine", "LocalEnvironment"]),
         .target(name: "AppStoreAPI", dependencies: ["MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
@@ -108,8 +116,10 @@ let package = Package(
         .target(name: "Reporters", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "FileIO"]),
         .target(name: "EvidenceStore",
                 dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "SignedData", "COpenSSL"]),
+        .target(name: "HarnessRunner", dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "EvidenceStore", "HarnessCore"]),
+        .target(name: "XcodeHarness", dependencies: ["AppStoreModels", "MatrixModel", "MatrixEngine", "HarnessCore", "HarnessRunner"]),
         .target(name: "AppHarness", dependencies: [
-            "MatrixJSON", "MatrixModel", "MatrixEngine", "SimulatedStoreKit", "DriverKit", "LocalEnvironment", "EvidenceStore",
+            "MatrixJSON", "MatrixModel", "MatrixEngine", "HarnessCore", "SimulatedStoreKit", "DriverKit", "LocalEnvironment", "HarnessRunner",
         ]),
         .target(name: "MatrixCLI", dependencies: [
             "MatrixJSON", "MatrixModel", "MatrixEngine", "ReferenceApp", "SignedData", "DriverKit",
@@ -147,6 +157,8 @@ let package = Package(
         .testTarget(name: "MatrixComparisonTests", dependencies: ["MatrixComparison", "MatrixModel", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EvidenceStore", "FileIO", "MatrixComparison", "MatrixJSON", "MatrixModel", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "EvidenceStoreTests", dependencies: ["EvidenceStore", "FileIO", "MatrixEngine", "MatrixJSON", "MatrixModel", "Reporters", "TestSupport"]),
+        .testTarget(name: "XcodeHarnessTests", dependencies: ["XcodeHarness", "EvidenceStore", "HarnessCore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreAppsHarness", "StoreSimulator", "TestSupport"]),
+        .testTarget(name: "HarnessCoreTests", dependencies: ["HarnessCore", "MatrixModel"]),
         .testTarget(name: "SimulatedStoreKitTests", dependencies: ["SimulatedStoreKit", "MatrixModel", "SignedData", "StoreSimulator", "TestSupport"]),
         .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "TestSupport"]),
         .testTarget(name: "StoreAppsHarnessTests", dependencies: ["StoreAppsHarness", "AppHarness", "TestSupport"]),

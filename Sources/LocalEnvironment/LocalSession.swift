@@ -164,7 +164,7 @@ public final class LocalSession: CaseSession {
                 (result, message) = grants ? ("restored", "Purchases restored") : ("nothingToRestore", "Nothing to restore")
             }
         default:
-            touched += try performStoreAction(step, account: account)
+            touched += try await SimulatorStoreSide(store: store).perform(step, account: account)
         }
         devices[account] = devices[account].map { current in
             current.session === device.session ? device : current
@@ -241,60 +241,6 @@ public final class LocalSession: CaseSession {
             throw AppHarnessError("the app did not call Product.purchase(options:) for \(productID)")
         }
         return AppPurchaseReport(result: record.result, message: record.message, transactionId: record.transactionId)
-    }
-
-    /// Performs the App Store's side of a step on the store; returns the transactions it made or changed.
-    func performStoreAction(_ step: Step, account: String) throws(StoreError) -> [String] {
-        try store.withStore { store throws(StoreError) -> [String] in
-            switch step.action {
-            case .approveAskToBuy:
-                return [try store.approveAskToBuy(account: account, productID: step.product)]
-            case .declineAskToBuy:
-                try store.declineAskToBuy(account: account, productID: step.product)
-            case .resolveIssue:
-                return [try store.resolveIssue(account: account, productID: step.product)]
-            case .purchaseOutsideApp:
-                return [try store.purchaseOutsideApp(account: account, productID: step.product ?? "", quantity: step.quantity ?? 1,
-                                                     offer: step.offer)]
-            case .renew:
-                try store.renew(account: account, productID: step.product, count: step.count ?? 1)
-            case .advanceTime:
-                if let by = step.by {
-                    try store.advance(to: by.added(to: store.now))
-                } else if let point = step.to {
-                    try store.advance(to: try store.time(of: point, account: account, productID: step.product))
-                }
-            case .disableAutoRenew:
-                try store.setAutoRenew(false, account: account, productID: step.product)
-            case .enableAutoRenew:
-                try store.setAutoRenew(true, account: account, productID: step.product)
-            case .expire:
-                try store.expireNow(account: account, productID: step.product)
-            case .failRenewal:
-                try store.failNextRenewal(account: account, productID: step.product, gracePeriod: step.gracePeriod)
-            case .recoverBilling:
-                return [try store.recoverBilling(account: account, productID: step.product)]
-            case .refund:
-                return [try store.refund(account: account, productID: step.product ?? "", reason: step.reason ?? 0)]
-            case .declineRefund:
-                try store.declineRefund(account: account, productID: step.product ?? "")
-            case .reverseRefund:
-                try store.reverseRefund(account: account, productID: step.product ?? "")
-            case .revokeFamilySharing:
-                try store.revokeFamilySharing(member: account, productID: step.product)
-            case .requestPriceIncrease:
-                try store.requestPriceIncrease(account: account, productID: step.product)
-            case .consentToPriceIncrease:
-                try store.respondToPriceIncrease(consent: true, account: account, productID: step.product)
-            case .declinePriceIncrease:
-                try store.respondToPriceIncrease(consent: false, account: account, productID: step.product)
-            case .removeFromSale:
-                try store.removeFromSale(productID: step.product ?? "")
-            case .observe, .launch, .relaunch, .quit, .reinstall, .switchDevice, .purchase, .restore:
-                break
-            }
-            return []
-        }
     }
 
     /// Why the modelled environment cannot perform a step, if it cannot: TestFlight does not simulate billing

@@ -168,6 +168,18 @@ public struct ObservedRenewalInfo: Sendable, Hashable, Codable {
     }
 }
 
+extension ObservedRenewalInfo {
+    /// The fields of a decoded renewal info; `nil` when it lacks the original transaction or the product. A missing
+    /// `isInBillingRetryPeriod` is false, a missing `autoRenewStatus` 0.
+    public init?(payload: JWSRenewalInfoDecodedPayload) {
+        guard let original = payload.originalTransactionId, let product = payload.productId else { return nil }
+        self.init(originalTransactionId: original, productId: product, autoRenewStatus: payload.autoRenewStatus ?? 0,
+                  autoRenewProductId: payload.autoRenewProductId ?? product, expirationIntent: payload.expirationIntent,
+                  isInBillingRetryPeriod: payload.isInBillingRetryPeriod ?? false,
+                  gracePeriodExpiresDate: payload.gracePeriodExpiresDate?.milliseconds, renewalDate: payload.renewalDate?.milliseconds)
+    }
+}
+
 /// One piece of signed data (compact JWS) with what it is.
 public struct SignedItem: Sendable, Hashable, Codable {
     /// `transaction`, `renewalInfo`, `notification` or `appTransaction`.
