@@ -29,7 +29,7 @@ public struct HarnessOptions: Sendable {
     public var signing: Bool
 
     public init(reportsDirectory: String? = "reports", clock: String? = nil, signedEnvironment: SignedEnvironment = .sandbox,
-                jobs: Int = 1, build: String = "unspecified (app under test)", settleLimit: Duration = .seconds(10),
+                jobs: Int = 1, build: String = "unspecified", settleLimit: Duration = .seconds(10),
                 signing: Bool = true) {
         self.reportsDirectory = reportsDirectory
         self.clock = clock
@@ -88,6 +88,7 @@ public enum HarnessRun {
         var manifest = RunManifest(toolVersion: ToolVersion.current, context: context,
                                    matrix: MatrixReference(path: path, contents: Data(file.bytes), name: matrix.name, catalog: file.catalogBytes),
                                    clock: schedule.description, accounts: RunManifest.accounts(of: matrix), startedAt: Date())
+        if options.signing { manifest.signedEnvironment = options.signedEnvironment.rawValue }
         do {
             var written = manifest
             let directory = try RunDirectory.create(root: URL(fileURLWithPath: reportsDirectory), environment: context.environment,

@@ -156,7 +156,13 @@ public final class LocalSession: CaseSession {
         case .restore:
             let session = device.session
             let app = device.app
-            let report = try await session.run { try await app.restore() }
+            let report: AppRestoreReport?
+            do {
+                report = try await session.run { try await app.restore() }
+            } catch let error where Self.isStoreKitError(error) {
+                // The app let AppStore.sync()'s error through: the restore failed, as its customer sees it.
+                report = AppRestoreReport(result: "failed", message: "\(error)")
+            }
             if let report {
                 (result, message) = (report.result, report.message)
             } else {
@@ -199,8 +205,15 @@ public final class LocalSession: CaseSession {
         if message == nil, !device.running, step.action != .quit, step.action != .switchDevice {
             message = "the app is not running"
         }
-        let observation = try await observe(account: account, device: device, result: result, message: message, touched: accountTouched)
+        let observation = try await observe(account: account, device: device, result: result, message: message, touched: accountTouched,
+                                            expectedBalances: step.expect?.balance.map { Set($0.keys) })
         return .observed(observation, modelledWallTimeMs: withStore { $0.now } - startTime)
+    }
+
+    /// Whether `error` is one StoreKit throws at app code (`StoreKitError`, `Product.PurchaseError`), rather than
+    /// the app's own or the harness's.
+    static func isStoreKitError(_ error: any Error) -> Bool {
+        error is StoreKitError || error is Product.PurchaseError
     }
 
     /// Launches the device's app, bound to its StoreKit.
@@ -227,17 +240,31 @@ public final class LocalSession: CaseSession {
         _ = session.takeLastPurchase()
         let request = AppPurchaseRequest(productID: productID, quantity: step.quantity ?? 1, offer: step.offer,
                                          appAccountToken: step.appAccountToken)
-        let answer = try await session.runUntilKilled { try await app.purchase(request) }
+        let answer: AppPurchaseReport??
+        do {
+            answer = try await session.runUntilKilled { try await app.purchase(request) }
+        } catch let error where Self.isStoreKitError(error) {
+            // The app let StoreKit's error through (products(for:) or purchase(options:) threw): a failed purchase.
+            _ = session.takeLastPurchase()
+            return AppPurchaseReport(result: "failed", message: "\(error)")
+        }
+        let record = session.takeLastPurchase()
         guard let report = answer else {
             // The process died while it handled the purchase: what it kept in memory is gone, what it stored stays.
             await session.run { await app.quit() }
             session.endLaunch()
             device.running = false
-            let record = session.takeLastPurchase()
             return AppPurchaseReport(result: record?.result ?? "success", message: record?.message, transactionId: record?.transactionId)
         }
+        if let point = step.terminate, record?.result == "success" {
+            // A kill at beforeDelivery comes as purchase(options:) returns; at beforeFinish it comes only if the app calls
+            // finish() on the purchase's transaction while it handles it.
+            throw AdapterError("terminate: \(point.rawValue) never happened: the app did not call finish() on the purchase's "
+                               + "transaction while it handled the purchase, so it was not killed; an app that never finishes "
+                               + "it leaves the transaction unfinished")
+        }
         if let report { return report }
-        guard let record = session.takeLastPurchase() else {
+        guard let record else {
             throw AppHarnessError("the app did not call Product.purchase(options:) for \(productID)")
         }
         return AppPurchaseReport(result: record.result, message: record.message, transactionId: record.transactionId)
@@ -258,7 +285,8 @@ public final class LocalSession: CaseSession {
     }
 
     /// What the acting account sees now.
-    func observe(account: String, device: InstalledApp, result: String?, message: String?, touched: [String]) async throws -> Observation {
+    func observe(account: String, device: InstalledApp, result: String?, message: String?, touched: [String],
+                 expectedBalances: Set<String>? = nil) async throws -> Observation {
         let start = notificationCursor[account] ?? 0
         let (sent, count) = withStore { store in
             (store.notifications[min(start, store.notifications.count)...].filter { $0.account == account }, store.notifications.count)
@@ -271,6 +299,11 @@ public final class LocalSession: CaseSession {
         let app = device.app
         let entitled = device.running ? await device.session.run { await app.entitledProductIDs() } : []
         let balances = await device.session.run { await app.balances() }
+        if let expected = expectedBalances, !expected.isEmpty, device.session.usesDefaultBalances {
+            throw AdapterError("the step expects the balance \(expected.sorted().map { "\"\($0)\"" }.joined(separator: ", ")), but the app "
+                               + "does not implement AppUnderTest.balances(): return the consumable balances it keeps, by the "
+                               + "matrix's balance names")
+        }
         return withStore { store in
             Observation(
                 access: matrix.access(for: entitled).sorted(),

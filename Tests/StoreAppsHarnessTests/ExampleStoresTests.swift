@@ -24,6 +24,9 @@ struct ExampleStoresTests {
         }
         let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
         #expect(manifest.contains(#""environment" : "app""#) && manifest.contains(#""status" : "complete""#))
+        // The embedded App Store signs with the simulator PKI: matrix verify trusts its root for app runs by default.
+        let verified = try MatrixBinary.run(["verify", run.path, "--quiet"])
+        #expect(verified.status == 0, "\(verified.stderr)")
     }
 
     @Test("The careful store served as a driver (examples/apps/CarefulStoreDriver) passes the release matrix through matrix run --env exec")

@@ -29,6 +29,8 @@ public final class StoreKitSession: Sendable {
         var failures: [StoreKitCall: StoreKitFailure] = [:]
         /// What `Product.purchase(options:)` answered last, for the runner.
         var lastPurchase: PurchaseRecord?
+        /// Whether the app answered balances with AppUnderTest's default (it implements none).
+        var defaultBalances = false
         /// The `Transaction.updates` listeners of the app's current launch.
         var listeners: [UpdatesListener] = []
         /// Whether a listener of this launch has received what waited for the device.
@@ -111,6 +113,14 @@ public final class StoreKitSession: Sendable {
     public func failNext(_ call: StoreKitCall, with failure: StoreKitFailure) {
         state.withLock { $0.failures[call] = failure }
     }
+
+    /// The app answered `balances()` with ``AppUnderTest``'s default: it reports no consumable balances.
+    func noteDefaultBalances() {
+        state.withLock { $0.defaultBalances = true }
+    }
+
+    /// Whether the app relies on ``AppUnderTest``'s default `balances()` (it reports no consumable balances).
+    public var usesDefaultBalances: Bool { state.withLock { $0.defaultBalances } }
 
     /// Removes the failures set up with ``failNext(_:with:)`` that no call has met yet, and returns their calls.
     public func takeUnmetFailures() -> [StoreKitCall] {
