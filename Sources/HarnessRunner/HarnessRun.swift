@@ -24,19 +24,23 @@ public struct HarnessOptions: Sendable {
     /// How long the app may take to handle the updates of one step (on the embedded App Store, the limit of
     /// waiting for its listeners; under StoreKit Testing, of polling until its answer is stable).
     public var settleLimit: Duration
+    /// How long one call into the app (launch, quit, purchase, restore, what it grants, balances) may take before
+    /// the step errors: a safety net for a call that never returns.
+    public var callLimit: Duration
     /// Whether the store signs its data (`jwsRepresentation`, the evidence's `signedData`); without it a run
     /// is faster and `jwsRepresentation` is unsigned (`alg: none`).
     public var signing: Bool
 
     public init(reportsDirectory: String? = "reports", clock: String? = nil, signedEnvironment: SignedEnvironment = .sandbox,
                 jobs: Int = 1, build: String = "unspecified", settleLimit: Duration = .seconds(10),
-                signing: Bool = true) {
+                signing: Bool = true, callLimit: Duration = .seconds(60)) {
         self.reportsDirectory = reportsDirectory
         self.clock = clock
         self.signedEnvironment = signedEnvironment
         self.jobs = jobs
         self.build = build
         self.settleLimit = settleLimit
+        self.callLimit = callLimit
         self.signing = signing
     }
 }

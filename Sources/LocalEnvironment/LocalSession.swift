@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MatrixEngine
 import MatrixModel
 import ReferenceApp
@@ -21,6 +22,8 @@ public final class LocalSession: CaseSession {
     let signer: (any PayloadSigner)?
     /// How long the apps may take to handle what a step delivered to them.
     let settleLimit: Duration
+    /// How long a call into the app (launch, purchase, restore, what it grants) may take before the step errors.
+    let callLimit: Duration
     /// The device each account currently uses, and the app installed on it.
     var devices: [String: InstalledApp] = [:]
     var deviceCount = 0
@@ -40,10 +43,12 @@ public final class LocalSession: CaseSession {
     ///   - signer: signs transactions, renewal infos and notifications into the evidence and for the apps'
     ///     `jwsRepresentation`; `nil` leaves them out.
     ///   - settleLimit: how long an app may take to handle the updates of one step before the step errors.
+    ///   - callLimit: how long one call into the app may take before the step errors (a safety net for calls that
+    ///     never return; generous, so that a loaded machine does not trip it).
     /// - Throws: ``StoreError`` when an account's starting state cannot be set up.
     public init(matrix: Matrix, matrixCase: MatrixCase, schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox,
                 fault: AppFault? = nil, install: (() -> any AppUnderTest)? = nil, signer: (any PayloadSigner)? = nil,
-                settleLimit: Duration = .seconds(10)) throws(StoreError) {
+                settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60)) throws(StoreError) {
         self.matrix = matrix
         self.matrixCase = matrixCase
         let simulator = AppStoreSimulator(
@@ -54,6 +59,7 @@ public final class LocalSession: CaseSession {
         self.install = install ?? { ReferenceApp(matrix: matrix, fault: fault) }
         self.signer = signer
         self.settleLimit = settleLimit
+        self.callLimit = callLimit
     }
 
     /// The accounts a case's store holds: the ones its steps act on, and the families they belong to. Other
@@ -101,10 +107,43 @@ public final class LocalSession: CaseSession {
         } catch let error as AppHarnessError {
             throw AdapterError(error.message)
         } catch is CancellationError {
-            throw CancellationError()
+            // The run was cancelled (Ctrl-C), or the app's own code threw CancellationError: only the first stops the run.
+            if Task.isCancelled { throw CancellationError() }
+            throw AdapterError("the app threw CancellationError, though the run was not cancelled")
         } catch {
             throw AdapterError("the app failed: \(error)")
         }
+    }
+
+    /// Calls into the app bound to `session`'s StoreKit, within ``callLimit``: an app call that never returns
+    /// errors the step instead of hanging the run (the call itself is left running, cancelled). Cancelling the
+    /// run cancels the call.
+    func bounded<Result: Sendable>(_ what: String, _ session: StoreKitSession,
+                                   _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        let call = Task { try await session.run(body) }
+        let limit = callLimit
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Swift.Result<Result, any Error>?, Never>) in
+                let once = ResumeOnce(continuation)
+                let timer = Task {
+                    // Only a limit that passed answers nil; a timer cancelled because the call returned does not.
+                    guard (try? await Task.sleep(for: limit)) != nil else { return }
+                    once.resume(nil)
+                }
+                Task {
+                    let result = await call.result
+                    once.resume(result)
+                    timer.cancel()
+                }
+            }
+        } onCancel: {
+            call.cancel()
+        }
+        guard let outcome else {
+            call.cancel()
+            throw AdapterError("the app's \(what) did not return within \(limit); a call into the app that never returns stops the case")
+        }
+        return try outcome.get()
     }
 
     public func close() async {
@@ -135,17 +174,17 @@ public final class LocalSession: CaseSession {
             }
             try await launch(&device)
         case .relaunch:
-            await quit(&device)
+            try await quit(&device)
             try await launch(&device)
         case .quit:
-            await quit(&device)
+            try await quit(&device)
         case .reinstall:
-            await quit(&device)
+            try await quit(&device)
             device.session.discardPendingUpdates()
             device.app = install()
             try await launch(&device)
         case .switchDevice:
-            await quit(&device)
+            try await quit(&device)
             newDevice(for: account, name: step.device ?? "device-\(deviceCount + 1)")
         case .purchase:
             guard let product = step.product else { throw StoreError("purchase needs a product") }
@@ -158,7 +197,7 @@ public final class LocalSession: CaseSession {
             let app = device.app
             let report: AppRestoreReport?
             do {
-                report = try await session.run { try await app.restore() }
+                report = try await bounded("restore()", session) { try await app.restore() }
             } catch let error where Self.isStoreKitError(error) {
                 // The app let AppStore.sync()'s error through: the restore failed, as its customer sees it.
                 report = AppRestoreReport(result: "failed", message: "\(error)")
@@ -166,7 +205,7 @@ public final class LocalSession: CaseSession {
             if let report {
                 (result, message) = (report.result, report.message)
             } else {
-                let grants = await !session.run { await app.entitledProductIDs() }.isEmpty
+                let grants = try await !bounded("entitledProductIDs()", session) { await app.entitledProductIDs() }.isEmpty
                 (result, message) = grants ? ("restored", "Purchases restored") : ("nothingToRestore", "Nothing to restore")
             }
         default:
@@ -219,14 +258,14 @@ public final class LocalSession: CaseSession {
     /// Launches the device's app, bound to its StoreKit.
     func launch(_ device: inout InstalledApp) async throws {
         let app = device.app
-        try await device.session.run { try await app.launch() }
+        try await bounded("launch()", device.session) { try await app.launch() }
         device.running = true
     }
 
     /// Quits the device's app; its `Transaction.updates` loops end.
-    func quit(_ device: inout InstalledApp) async {
+    func quit(_ device: inout InstalledApp) async throws {
         let app = device.app
-        if device.running { await device.session.run { await app.quit() } }
+        if device.running { try await bounded("quit()", device.session) { await app.quit() } }
         device.session.endLaunch()
         device.running = false
     }
@@ -242,23 +281,32 @@ public final class LocalSession: CaseSession {
                                          appAccountToken: step.appAccountToken)
         let answer: AppPurchaseReport??
         do {
-            answer = try await session.runUntilKilled { try await app.purchase(request) }
+            answer = try await bounded("purchase(_:)", session) { try await session.runUntilKilled { try await app.purchase(request) } }
         } catch let error where Self.isStoreKitError(error) {
             // The app let StoreKit's error through (products(for:) or purchase(options:) threw): a failed purchase.
             _ = session.takeLastPurchase()
             return AppPurchaseReport(result: "failed", message: "\(error)")
         }
         let record = session.takeLastPurchase()
+        // A kill that did not happen in its step must not strike a later one.
+        let unmetKill = answer != nil && session.disarmKill()
         guard let report = answer else {
             // The process died while it handled the purchase: what it kept in memory is gone, what it stored stays.
-            await session.run { await app.quit() }
+            try await bounded("quit()", session) { await app.quit() }
             session.endLaunch()
             device.running = false
             return AppPurchaseReport(result: record?.result ?? "success", message: record?.message, transactionId: record?.transactionId)
         }
-        if let point = step.terminate, record?.result == "success" {
+        if let record, record.productID != productID {
+            throw AdapterError("the step buys \(productID), but the app called Product.purchase(options:) for \(record.productID)")
+        }
+        if let point = step.terminate, answer != nil || unmetKill {
             // A kill at beforeDelivery comes as purchase(options:) returns; at beforeFinish it comes only if the app calls
             // finish() on the purchase's transaction while it handles it.
+            if let record, record.result != "success" {
+                throw AdapterError("terminate: \(point.rawValue) never happened: the purchase answered \(record.result), so there was "
+                                   + "no transaction to kill the app at")
+            }
             throw AdapterError("terminate: \(point.rawValue) never happened: the app did not call finish() on the purchase's "
                                + "transaction while it handled the purchase, so it was not killed; an app that never finishes "
                                + "it leaves the transaction unfinished")
@@ -297,8 +345,8 @@ public final class LocalSession: CaseSession {
             signedData = try withStore { store in try store.sign(touched: touched, notifications: sent, with: signer) }
         }
         let app = device.app
-        let entitled = device.running ? await device.session.run { await app.entitledProductIDs() } : []
-        let balances = await device.session.run { await app.balances() }
+        let entitled = device.running ? try await bounded("entitledProductIDs()", device.session) { await app.entitledProductIDs() } : []
+        let balances = try await bounded("balances()", device.session) { await app.balances() }
         if let expected = expectedBalances, !expected.isEmpty, device.session.usesDefaultBalances {
             throw AdapterError("the step expects the balance \(expected.sorted().map { "\"\($0)\"" }.joined(separator: ", ")), but the app "
                                + "does not implement AppUnderTest.balances(): return the consumable balances it keeps, by the "
@@ -321,5 +369,18 @@ public final class LocalSession: CaseSession {
                 message: message,
                 storeTime: store.now)
         }
+    }
+}
+
+/// Resumes a continuation once, with whichever value comes first.
+private final class ResumeOnce<Value: Sendable>: Sendable {
+    private let waiting: Mutex<CheckedContinuation<Value, Never>?>
+
+    init(_ continuation: CheckedContinuation<Value, Never>) {
+        waiting = Mutex(continuation)
+    }
+
+    func resume(_ value: Value) {
+        waiting.withLock { $0.take() }?.resume(returning: value)
     }
 }
