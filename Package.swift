@@ -32,8 +32,8 @@ import PackageDescription
 //   LocalEnvironment  → MatrixModel, MatrixEngine, StoreSimulator, SimulatedStoreKit, ReferenceApp, SignedData,
 //                       DriverKit
 //                       `local`: the simulator and an app under test, signed evidence
-//   ServerEnvironment → AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment, SignedData,
-//                       LoopbackHTTP
+//   ServerEnvironment → AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment,
+//                       ExecEnvironment, SignedData, LoopbackHTTP
 //                       `server`: notifications to a team's backend, its access answers
 //   ExecEnvironment   → MatrixModel, MatrixEngine, DriverKit
 //                       `exec`: external driver processes
@@ -57,7 +57,8 @@ import PackageDescription
 //                       runs a matrix against a team's own app, in its tests or as a driver
 //   MatrixCLI         → MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
 //                       LocalEnvironment, ExecEnvironment, GuidedEnvironment, MatrixPlanning, AppStoreAPI,
-//                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore
+//                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore, ServerEnvironment,
+//                       LoopbackHTTP
 //                       the commands
 //   matrix            → MatrixCLI
 //                       the executable
@@ -102,7 +103,7 @@ let package = Package(
         .target(name: "LocalEnvironment",
                 dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
         .target(name: "ServerEnvironment",
-                dependencies: ["AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "SignedData", "LoopbackHTTP"]),
+                dependencies: ["AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP"]),
         .target(name: "ExecEnvironment", dependencies: ["MatrixModel", "MatrixEngine", "DriverKit"]),
         .target(name: "MatrixPlanning", dependencies: ["MatrixModel", "MatrixEngine", "LocalEnvironment"]),
         .target(name: "AppStoreAPI", dependencies: ["MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
@@ -119,7 +120,7 @@ let package = Package(
         .target(name: "MatrixCLI", dependencies: [
             "MatrixJSON", "MatrixModel", "MatrixEngine", "ReferenceApp", "SignedData", "DriverKit",
             "LocalEnvironment", "ExecEnvironment", "GuidedEnvironment", "MatrixPlanning", "AppStoreAPI",
-            "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore",
+            "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore", "ServerEnvironment", "LoopbackHTTP",
         ]),
         .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
         .target(name: "CarefulStore", dependencies: ["SimulatedStoreKit"], path: "examples/apps/CarefulStore"),
@@ -150,7 +151,7 @@ let package = Package(
         .testTarget(name: "StoreAppsHarnessTests", dependencies: ["StoreAppsHarness", "AppHarness", "TestSupport"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "ServerEnvironmentTests", dependencies: ["ServerEnvironment", "AppStoreModels", "EvidenceStore", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport"]),
-        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "EvidenceStore", "MatrixEngine", "MatrixModel", "Reporters", "SignedData", "TestSupport"], exclude: ["SchemaSamples"]),
+        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "EvidenceStore", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "Reporters", "SignedData", "TestSupport"], exclude: ["SchemaSamples"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -193,3 +193,16 @@ private func cConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length:
 private func cAccept(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: UnsafeMutablePointer<socklen_t>?) -> Int32 {
     accept(fd, address, length)
 }
+
+/// Ports of 127.0.0.1.
+public enum LoopbackPorts {
+    /// A port that was free a moment ago: bound and closed at once, for a child process to listen on. Another
+    /// process may take it in between; a backend that cannot bind it fails to start, and says so.
+    public static func unused() throws(HTTPWireFailure) -> UInt16 {
+        do {
+            return try LoopbackSocket.listen(port: 0).port
+        } catch {
+            throw HTTPWireFailure(error)
+        }
+    }
+}

@@ -51,11 +51,25 @@ public struct ServerAdapter: EnvironmentAdapter {
     public var settings: ServerSettings
     public var schedule: RenewalSchedule
     public var signedEnvironment: SignedEnvironment
+    /// The backend the runner started (`--server`), stopped by ``shutdown()``, and the scratch folder it was given.
+    var backend: (process: BackendProcess, scratch: URL)?
 
     public init(settings: ServerSettings, schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox) {
         self.settings = settings
         self.schedule = schedule
         self.signedEnvironment = signedEnvironment
+    }
+
+    /// Makes the adapter stop `process` and remove `scratch` at ``shutdown()``.
+    public mutating func attach(_ process: BackendProcess, scratch: URL) {
+        backend = (process, scratch)
+    }
+
+    /// Stops the backend the runner started, if it did, and removes what it was given.
+    public func shutdown() async {
+        guard let backend else { return }
+        await backend.process.stop()
+        try? FileManager.default.removeItem(at: backend.scratch)
     }
 
     public var description: EnvironmentDescription {
