@@ -5,7 +5,8 @@ import LoopbackHTTP
 
 /// The backend under test, started by the runner (`--server CMD`): a child process in its own process group
 /// with the runner's URLs in its environment, waited for until its notification port accepts connections, and
-/// stopped at the end of the run (SIGTERM to the group, SIGKILL after 5 seconds).
+/// stopped at the end of the run (SIGTERM to the group, SIGKILL after 5 seconds). It is reaped by `waitpid`
+/// without waiting while the runner waits for it to listen, and when it is stopped.
 ///
 /// Its standard output and error are read line by line on a thread of their own; the last 20 lines are kept
 /// for error messages, and each line goes to `log` (`--verbose`).
@@ -68,18 +69,9 @@ public final class BackendProcess: Sendable {
         }
         let output = OutputLines(fd: ends[0], log: log)
         let process = BackendProcess(pid: pid, output: output)
-        let child = pid
-        Thread {
-            var waitStatus: Int32 = 0
-            while waitpid(child, &waitStatus, 0) < 0 && errno == EINTR {}
-            let signalled = waitStatus & 0x7f
-            process.exit.withLock {
-                $0 = signalled != 0 && signalled != 0x7f ? "was killed by signal \(signalled)" : "exited with status \((waitStatus >> 8) & 0xff)"
-            }
-        }.start()
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let ended = process.exitDescription {
+            if let ended = process.reap() {
                 throw ServerSetupError("the backend (`\(arguments.joined(separator: " "))`) \(ended) before it listened on 127.0.0.1:\(port)"
                                        + process.tail)
             }
@@ -100,8 +92,28 @@ public final class BackendProcess: Sendable {
         return true
     }
 
+    /// How the process ended, or `nil` while it runs: reaps it when it has ended (`waitpid` without waiting).
+    @discardableResult
+    func reap(blocking: Bool = false) -> String? {
+        exit.withLock { ended in
+            if ended != nil { return ended }
+            var waitStatus: Int32 = 0
+            var result: pid_t
+            repeat {
+                result = waitpid(pid, &waitStatus, blocking ? 0 : WNOHANG)
+            } while result < 0 && errno == EINTR
+            if result == pid {
+                let signalled = waitStatus & 0x7f
+                ended = signalled != 0 && signalled != 0x7f ? "was killed by signal \(signalled)" : "exited with status \((waitStatus >> 8) & 0xff)"
+            } else if result < 0 {
+                ended = "ended (its status was not available)"
+            }
+            return ended
+        }
+    }
+
     /// How the process ended, or `nil` while it runs.
-    public var exitDescription: String? { exit.withLock { $0 } }
+    public var exitDescription: String? { reap() }
 
     /// The last lines it printed, for a message: empty when it printed nothing.
     public var tail: String {
@@ -117,7 +129,10 @@ public final class BackendProcess: Sendable {
         while exitDescription == nil, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
-        if exitDescription == nil { _ = kill(-pid, SIGKILL) }
+        if exitDescription == nil {
+            _ = kill(-pid, SIGKILL)
+            reap(blocking: true)
+        }
     }
 }
 
