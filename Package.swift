@@ -29,9 +29,14 @@ import PackageDescription
 //                       the driver protocol, for drivers written in Swift
 //   FileIO            → (nothing)
 //                       bounded reads, durable and buffered writes, scratch directories
+//   LoopbackHTTP      → (nothing)
+//                       bounded HTTP/1.1 server and client on 127.0.0.1
 //   LocalEnvironment  → MatrixModel, MatrixEngine, StoreSimulator, HarnessCore, SimulatedStoreKit, ReferenceApp,
 //                       SignedData, DriverKit
 //                       `local`: the simulator and an app under test, signed evidence
+//   ServerEnvironment → AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment,
+//                       ExecEnvironment, SignedData, LoopbackHTTP
+//                       `server`: notifications to a team's backend, its access answers
 //   ExecEnvironment   → MatrixModel, MatrixEngine, DriverKit
 //                       `exec`: external driver processes
 //   MatrixPlanning    → MatrixModel, MatrixEngine, LocalEnvironment
@@ -58,7 +63,8 @@ import PackageDescription
 //                       runs a matrix against a team's own app, in its tests or as a driver
 //   MatrixCLI         → MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
 //                       LocalEnvironment, ExecEnvironment, GuidedEnvironment, MatrixPlanning, AppStoreAPI,
-//                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore
+//                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore, ServerEnvironment,
+//                       LoopbackHTTP
 //                       the commands
 //   matrix            → MatrixCLI
 //                       the executable
@@ -104,8 +110,11 @@ let package = Package(
         .target(name: "SignedData", dependencies: ["MatrixJSON", "COpenSSL"]),
         .target(name: "DriverKit", dependencies: ["MatrixJSON", "MatrixModel"]),
         .target(name: "FileIO"),
+        .target(name: "LoopbackHTTP"),
         .target(name: "LocalEnvironment",
                 dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
+        .target(name: "ServerEnvironment",
+                dependencies: ["AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP"]),
         .target(name: "ExecEnvironment", dependencies: ["MatrixModel", "MatrixEngine", "DriverKit"]),
         .target(name: "MatrixPlanning", dependencies: ["MatrixModel", "MatrixEngine", "LocalEnvironment"]),
         .target(name: "AppStoreAPI", dependencies: ["MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
@@ -124,7 +133,7 @@ let package = Package(
         .target(name: "MatrixCLI", dependencies: [
             "MatrixJSON", "MatrixModel", "MatrixEngine", "ReferenceApp", "SignedData", "DriverKit",
             "LocalEnvironment", "ExecEnvironment", "GuidedEnvironment", "MatrixPlanning", "AppStoreAPI",
-            "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore",
+            "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore", "ServerEnvironment", "LoopbackHTTP",
         ]),
         .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
         // The example stores are written for StoreKit; SIMULATED_STOREKIT builds them on the look-alike everywhere.
@@ -162,7 +171,9 @@ let package = Package(
         .testTarget(name: "SimulatedStoreKitTests", dependencies: ["SimulatedStoreKit", "MatrixModel", "SignedData", "StoreSimulator", "TestSupport"]),
         .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreAppsHarness", "TestSupport"]),
         .testTarget(name: "StoreAppsHarnessTests", dependencies: ["StoreAppsHarness", "AppHarness", "TestSupport"]),
-        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "EvidenceStore", "MatrixEngine", "MatrixModel", "Reporters", "SignedData", "TestSupport"], exclude: ["SchemaSamples"]),
+        .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
+        .testTarget(name: "ServerEnvironmentTests", dependencies: ["ServerEnvironment", "AppStoreModels", "EvidenceStore", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport"]),
+        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "EvidenceStore", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "Reporters", "SignedData", "TestSupport"], exclude: ["SchemaSamples"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -45,15 +45,16 @@ public final class LocalSession: CaseSession {
     ///   - settleLimit: how long an app may take to handle the updates of one step before the step errors.
     ///   - callLimit: how long one call into the app may take before the step errors (a safety net for calls that
     ///     never return; generous, so that a loaded machine does not trip it).
+    ///   - identifierSpace: the block of identifiers the store hands out (``StoreConfiguration/identifierSpace``).
     /// - Throws: ``StoreError`` when an account's starting state cannot be set up.
     public init(matrix: Matrix, matrixCase: MatrixCase, schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox,
                 fault: AppFault? = nil, install: (() -> any AppUnderTest)? = nil, signer: (any PayloadSigner)? = nil,
-                settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60)) throws(StoreError) {
+                settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60), identifierSpace: Int64 = 0) throws(StoreError) {
         self.matrix = matrix
         self.matrixCase = matrixCase
-        let simulator = AppStoreSimulator(
-            catalog: matrix.catalog,
-            configuration: StoreConfiguration(matrix: matrix, case: matrixCase, signedEnvironment: signedEnvironment, schedule: schedule))
+        var configuration = StoreConfiguration(matrix: matrix, case: matrixCase, signedEnvironment: signedEnvironment, schedule: schedule)
+        configuration.identifierSpace = identifierSpace
+        let simulator = AppStoreSimulator(catalog: matrix.catalog, configuration: configuration)
         try simulator.prepare(Self.accounts(of: matrixCase, in: matrix))
         self.store = SimulatedStore(simulator, signer: signer)
         self.install = install ?? { ReferenceApp(matrix: matrix, fault: fault) }

@@ -26,7 +26,7 @@ struct RunExecOptionsTests {
         (["--env", "exec", "--driver", "'unterminated"], "--driver: unterminated single quote in the driver command"),
         (["--env", "exec", "--driver", "x", "--step-timeout", "0"], "--step-timeout must be a number of seconds above 0"),
         (["--env", "exec", "--driver", "x", "--app-fault", "pendingUnlocks"], "--app-fault applies to --env local"),
-        (["--env", "sandbx"], #"--env must be one of local, exec, sandbox, testflight, not "sandbx"; did you mean sandbox?"#),
+        (["--env", "sandbx"], #"--env must be one of local, exec, sandbox, testflight, server, not "sandbx"; did you mean sandbox?"#),
         (["--signed-environment", "Production"], "--signed-environment Production needs app.appAppleId in the matrix"),
     ] as [([String], String)])
     func usageErrors(arguments: [String], message: String) async throws {
