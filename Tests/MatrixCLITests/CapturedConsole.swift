@@ -52,13 +52,9 @@ struct ReleaseRun {
 }
 
 /// Runs the system tar for tests that tamper with archives.
-func tar(_ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["tar"] + arguments
-    try process.run()
-    process.waitUntilExit()
-    if process.terminationStatus != 0 {
-        throw ReleaseRun.ReleaseRunError(message: "tar \(arguments) exited \(process.terminationStatus)")
+func tar(_ arguments: [String]) async throws {
+    let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["tar"] + arguments)
+    if result.exit.status != 0 {
+        throw ReleaseRun.ReleaseRunError(message: "tar \(arguments) exited \(result.exit.status): \(result.stderr)")
     }
 }
