@@ -6,9 +6,9 @@ import MatrixEngine
 /// Every way a driver can misbehave, with the small scripts in `Drivers/`: a 2 s step timeout where the timeout
 /// is the subject, 10 s elsewhere (so that a loaded machine does not turn a slow answer into a timeout).
 ///
-/// Time bounds are generous (the suite shares two cores with everything else): they prove that a run ends
-/// instead of hanging; the reasons prove that the 2 s timeout, not the 30 s default, applied.
-@Suite("Exec adapter with misbehaving drivers")
+/// Every test is given a minute (`.timeLimit`), so a run that hangs instead of ending fails; the reasons
+/// prove that the 2 s timeout, not the 30 s default, applied.
+@Suite("Exec adapter with misbehaving drivers", .timeLimit(.minutes(1)))
 struct ExecAdapterTests {
     @Test("a driver that never answers a step: error after the timeout, rest of the case blocked, a fresh driver for the next case")
     func hangingDriver() async throws {
@@ -20,7 +20,6 @@ struct ExecAdapterTests {
         #expect(run.record("first", 2)?.reason == "blocked: step 1 (purchase) errored")
         let pids = run.driverPIDs
         #expect(pids.count == 2 && pids[0] != pids[1], "the second case runs on a new driver: \(pids)")
-        #expect(run.elapsed < .seconds(60))
         #expect(await DriverHarness.unreapedChildren(pids) == [])
     }
 
@@ -30,7 +29,6 @@ struct ExecAdapterTests {
         #expect(run.records.map(\.verdict) == [.pass, .error, .blocked, .pass])
         let reason = try #require(run.record("first", 1)?.reason)
         #expect(reason.hasPrefix("the driver did not answer perform within 2 s; it was stopped"))
-        #expect(run.elapsed < .seconds(60))
         #expect(await DriverHarness.unreapedChildren(run.driverPIDs) == [])
     }
 
@@ -42,7 +40,6 @@ struct ExecAdapterTests {
         #expect(run.record("first", 0)?.observed?.access == [], "evidence before the crash is kept")
         let pids = run.driverPIDs
         #expect(pids.count == 2 && pids[0] != pids[1])
-        #expect(run.elapsed < .seconds(60))
         #expect(await DriverHarness.unreapedChildren(pids) == [])
     }
 
@@ -118,7 +115,6 @@ struct ExecAdapterTests {
     @Test("a driver that never answers initialize: the environment is unavailable after the timeout, with its stderr")
     func silentDriver() async throws {
         let matrix = try DriverHarness.matrix()
-        let start = ContinuousClock.now
         do {
             _ = try await ExecAdapter.start(DriverHarness.configuration("silence.sh", timeout: .seconds(2)), params: DriverHarness.params(matrix))
             Issue.record("a silent driver was accepted")
@@ -127,7 +123,6 @@ struct ExecAdapterTests {
             #expect(error.message.hasPrefix("the exec environment is unavailable: the driver did not answer initialize within 2 s"))
             #expect(error.message.contains("driver stderr: silence: started, will not answer"))
         }
-        #expect(ContinuousClock.now - start < .seconds(60))
     }
 
     @Test("a driver that does not exist: the environment is unavailable at once")

@@ -45,17 +45,16 @@ struct RunExecOptionsTests {
         #expect(MatrixBinary.runDirectories(under: out).isEmpty)
     }
 
-    @Test("a driver that never answers initialize: exit 69 within the step timeout, a clear message, no run directory")
+    // A run that hangs instead of ending exceeds the time limit.
+    @Test("a driver that never answers initialize: exit 69 within the step timeout, a clear message, no run directory", .timeLimit(.minutes(1)))
     func silentDriverIsUnavailable() async throws {
         let out = try MatrixBinary.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let start = ContinuousClock.now
         let (code, stderr) = try await run(["run", matrix, "--out", out.path, "--env", "exec",
                                             "--driver", drivers.appendingPathComponent("silence.sh").path, "--step-timeout", "1"])
         #expect(code == 69)
         #expect(stderr.contains("error: the exec environment is unavailable: the driver did not answer initialize within 1 s"), "stderr: \(stderr)")
         #expect(stderr.contains("speaks the driver protocol (docs/driver-protocol.md)"))
-        #expect(ContinuousClock.now - start < .seconds(60), "ends instead of hanging (generous: the suite shares two cores)")
         #expect(MatrixBinary.runDirectories(under: out).isEmpty)
     }
 

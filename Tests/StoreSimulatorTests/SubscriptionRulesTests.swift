@@ -235,15 +235,13 @@ struct SubscriptionRulesTests {
         #expect(Set(h.store.transactions.map(\.originalTransactionId)).count == 1)
     }
 
-    @Test("moving the clock across more renewals than anyone means is refused quickly instead of exhausting memory")
+    @Test("moving the clock across more renewals than anyone means is refused quickly instead of exhausting memory", .timeLimit(.minutes(1)))
     func runawayAdvance() async throws {
         let h = try Harness()
         _ = try await subscribed(h)
-        let start = Date()
         await #expect(throws: AdapterError.self) {
             _ = try await h.step(.advanceTime) { $0.by = ISO8601Duration(years: 1_000_000) }
         }
-        #expect(Date().timeIntervalSince(start) < 10)
         #expect(h.store.transactions.count <= AppStoreSimulator.maximumEventsPerAdvance + 1)
     }
 }
