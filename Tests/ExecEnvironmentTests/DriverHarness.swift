@@ -71,11 +71,12 @@ enum DriverHarness {
     }
 
     /// Process IDs among `pids` that are still children of this process (running, or zombies not reaped),
-    /// after giving the system up to 3 s to reap them.
+    /// after giving the system up to 30 s to reap them (a reaper thread on a loaded machine may run late; a
+    /// child never reaped stays).
     static func unreapedChildren(_ pids: [Int32]) async -> [Int32] {
         let me = getpid()
         var left = pids
-        for _ in 0..<300 {
+        for _ in 0..<3_000 {
             left = left.filter { pid in
                 guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                       let close = stat.lastIndex(of: ")") else { return false }
