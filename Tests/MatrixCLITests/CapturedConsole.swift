@@ -18,7 +18,7 @@ struct CapturedRun {
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
         let console = Console(environment: ["NO_COLOR": "1"], out: out, err: err)
-        let status = await MatrixCommand.main(["matrix"] + arguments, console: console)
+        let status = await HeavyWork.run { await MatrixCommand.main(["matrix"] + arguments, console: console) }
         try out.close()
         try err.close()
         return CapturedRun(status: status,

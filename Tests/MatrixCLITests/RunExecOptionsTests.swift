@@ -14,7 +14,7 @@ struct RunExecOptionsTests {
         let err = Pipe()
         let out = try #require(FileHandle(forWritingAtPath: "/dev/null"))
         let console = Console(environment: ["NO_COLOR": "1"], out: out, err: err.fileHandleForWriting)
-        let code = await MatrixCommand.main(["matrix"] + arguments, console: console)
+        let code = await HeavyWork.run { await MatrixCommand.main(["matrix"] + arguments, console: console) }
         try err.fileHandleForWriting.close()
         return (code, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
