@@ -44,9 +44,14 @@ struct CrashSafetyTests {
 
     /// Evidence lines with what legitimately differs between runs removed: run id, wall-clock times, and the
     /// signatures of signed data (ECDSA signatures are randomised; the signed payload must be equal).
-    func normalised(_ run: URL) throws -> [String] {
+    ///
+    /// Decoding a run's records takes a second or more in a debug build: it yields between records, so that
+    /// it never holds a thread of the test pool for that long (tests that wait for timers need one).
+    func normalised(_ run: URL) async throws -> [String] {
         let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
-        return try text.split(separator: "\n").map { line in
+        var lines: [String] = []
+        for line in text.split(separator: "\n") {
+            await Task.yield()
             var record = try JSONDecoder().decode(EvidenceRecord.self, from: Data(line.utf8))
             record.run = "-"
             record.wallStart = "-"
@@ -57,8 +62,9 @@ struct CrashSafetyTests {
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            return String(decoding: try encoder.encode(record), as: UTF8.self)
+            lines.append(String(decoding: try encoder.encode(record), as: UTF8.self))
         }
+        return lines
     }
 
     /// The payload of a JWS as sorted JSON, with nested JWS (a notification's signed transaction and renewal
@@ -92,7 +98,7 @@ struct CrashSafetyTests {
         let matrix = try bigMatrix(in: dir, copies: 1)
         let reference = try await MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("reference").path, "--quiet"])
         #expect(reference.status == 0, "stderr: \(reference.stderr)")
-        let expected = try normalised(try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("reference")).first))
+        let expected = try await normalised(try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("reference")).first))
         try #require(expected.count > records)
 
         let out = dir.appendingPathComponent("killed")
@@ -107,6 +113,7 @@ struct CrashSafetyTests {
         let lines = text.split(separator: "\n")
         #expect(lines.count >= records && lines.count < expected.count, "\(lines.count) records")
         for line in lines {
+            await Task.yield()
             #expect((try? JSONDecoder().decode(EvidenceRecord.self, from: Data(line.utf8))) != nil, "a complete line is not a record")
         }
         // A killed run's evidence has grown past the digest its starting run.json lists: that is no alteration.
@@ -114,7 +121,7 @@ struct CrashSafetyTests {
         #expect(killedVerify.status == 0, "\(killedVerify.stdout) \(killedVerify.stderr)")
         let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        #expect(try normalised(run) == expected, "resumed evidence differs")
+        #expect(try await normalised(run) == expected, "resumed evidence differs")
         let final = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
         #expect(final.contains(#""status" : "complete""#))
     }
@@ -137,7 +144,7 @@ struct CrashSafetyTests {
         let reference = try await MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("reference").path, "--quiet"])
         #expect(reference.status == 0, "stderr: \(reference.stderr)")
         let referenceRun = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("reference")).first)
-        let expected = try normalised(referenceRun)
+        let expected = try await normalised(referenceRun)
         let fullSize = try #require(evidenceSize(under: dir.appendingPathComponent("reference")))
 
         var generator = SystemRandomNumberGenerator()
@@ -162,6 +169,7 @@ struct CrashSafetyTests {
             let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             for line in lines.dropLast() {
+                await Task.yield()
                 #expect((try? JSONDecoder().decode(EvidenceRecord.self, from: Data(line.utf8))) != nil, "attempt \(attempt): a complete line is not a record")
             }
             // A killed run's evidence has grown past the digest its starting run.json lists: that is no alteration.
@@ -169,7 +177,7 @@ struct CrashSafetyTests {
             #expect(killedVerify.status == 0, "attempt \(attempt): \(killedVerify.stdout) \(killedVerify.stderr)")
             let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
             #expect(resumed.status == 0, "attempt \(attempt): \(resumed.stderr)")
-            #expect(try normalised(run) == expected, "attempt \(attempt): resumed evidence differs")
+            #expect(try await normalised(run) == expected, "attempt \(attempt): resumed evidence differs")
             let final = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
             #expect(final.contains(#""status" : "complete""#))
         }
@@ -205,7 +213,7 @@ struct CrashSafetyTests {
         let resumed = try stopped("resumed")
         let result = try await MatrixBinary.run(["run", "--resume", resumed.path, "--quiet"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try normalised(resumed) == (try normalised(reference)))
+        #expect(try await normalised(resumed) == (try await normalised(reference)))
         #expect(try await MatrixBinary.run(["verify", resumed.path, "--quiet", "--root", "simulator"]).status == 0)
 
         let elsewhere = try stopped("elsewhere", device: "iPhone 99")
@@ -336,7 +344,7 @@ struct CrashSafetyTests {
             let out = dir.appendingPathComponent("jobs-\(jobs)")
             let result = try await MatrixBinary.run(["run", matrix.path, "--out", out.path, "--quiet", "--jobs", jobs])
             #expect(result.status == 0)
-            runs.append(try normalised(try #require(MatrixBinary.runDirectories(under: out).first)))
+            runs.append(try await normalised(try #require(MatrixBinary.runDirectories(under: out).first)))
         }
         #expect(runs[0] == runs[1] && runs[1] == runs[2])
     }
