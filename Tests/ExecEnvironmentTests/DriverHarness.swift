@@ -57,17 +57,35 @@ enum DriverHarness {
         }
     }
 
-    /// Runs the matrix with `script` as the driver and shuts the drivers down.
-    static func run(_ script: String, timeout: Duration = .seconds(10), jobs: Int = 1, source: String = matrixSource) async throws -> Run {
-        let matrix = try self.matrix(source)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let adapter = try await ExecAdapter.start(configuration(script, timeout: timeout), params: params(matrix, source: source))
-        let sink = MemorySink()
-        let context = RunContext(runID: "test", environment: adapter.description.name, build: "test", device: "test", os: "test")
-        _ = try await Runner(matrix: matrix, adapter: adapter, context: context, jobs: jobs).run(into: sink)
-        await adapter.shutdown()
-        return Run(records: await sink.records, elapsed: clock.now - start, description: adapter.description)
+    /// Runs the matrix with `script` as the driver and shuts the drivers down, at `priority` (see
+    /// ``conversing(at:_:)``).
+    static func run(_ script: String, timeout: Duration = .seconds(10), jobs: Int = 1, source: String = matrixSource,
+                    priority: TaskPriority = .high) async throws -> Run {
+        try await conversing(at: priority) {
+            let matrix = try self.matrix(source)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let adapter = try await ExecAdapter.start(configuration(script, timeout: timeout), params: params(matrix, source: source))
+            let sink = MemorySink()
+            let context = RunContext(runID: "test", environment: adapter.description.name, build: "test", device: "test", os: "test")
+            _ = try await Runner(matrix: matrix, adapter: adapter, context: context, jobs: jobs).run(into: sink)
+            await adapter.shutdown()
+            return Run(records: await sink.records, elapsed: clock.now - start, description: adapter.description)
+        }
+    }
+
+    /// Runs a conversation with drivers at `priority`, high unless the test says otherwise.
+    ///
+    /// On Linux each task priority has a pool of worker threads of its own. Every test runs at the default
+    /// priority, and while the whole suite starts, a task of default priority can wait seconds for a thread:
+    /// an answer that came in milliseconds would then reach the adapter after its step timeout. At high
+    /// priority the conversation gets threads that only a few tests use. The driver's stderr is read by a task
+    /// of default priority whatever the caller's (a detached task); a test whose reason quotes it either gives
+    /// the reader time (a longer timeout) or converses at default priority, where the pool runs the tasks'
+    /// work in the order the driver wrote.
+    static func conversing<Value: Sendable>(at priority: TaskPriority = .high,
+                                            _ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        try await Task(priority: priority, operation: body).value
     }
 
     /// Process IDs among `pids` that are still children of this process (running, or zombies not reaped),
