@@ -37,7 +37,7 @@ enum DriverHarness {
                          runner: .init(name: "matrix", version: "test"))
     }
 
-    static func configuration(_ script: String, timeout: Duration = .seconds(10)) -> ExecAdapter.Configuration {
+    static func configuration(_ script: String, timeout: Duration = .seconds(60)) -> ExecAdapter.Configuration {
         ExecAdapter.Configuration(arguments: [drivers.appendingPathComponent(script).path], stepTimeout: timeout)
     }
 
@@ -59,7 +59,7 @@ enum DriverHarness {
 
     /// Runs the matrix with `script` as the driver and shuts the drivers down, at `priority` (see
     /// ``conversing(at:_:)``).
-    static func run(_ script: String, timeout: Duration = .seconds(10), jobs: Int = 1, source: String = matrixSource,
+    static func run(_ script: String, timeout: Duration = .seconds(60), jobs: Int = 1, source: String = matrixSource,
                     priority: TaskPriority = .high) async throws -> Run {
         try await conversing(at: priority) {
             let matrix = try self.matrix(source)

@@ -48,8 +48,9 @@ struct ExecEndToEndTests {
         let local = try await MatrixBinary.run(["run", matrix, "--out", out.appendingPathComponent("a").path, "--build", "1.4 (212)"])
         #expect(local.status == 0, "stderr: \(local.stderr)")
         let driver = "'\(MatrixBinary.url.path)' driver local"
+        // A step timeout no loaded machine reaches: it is not what this test is about.
         let exec = try await MatrixBinary.run(["run", matrix, "--out", out.appendingPathComponent("b").path, "--build", "1.4 (212)",
-                                               "--env", "exec", "--driver", driver, "--step-timeout", "20"])
+                                               "--env", "exec", "--driver", driver, "--step-timeout", "120"])
         #expect(exec.status == 0, "stderr: \(exec.stderr)")
         let localRun = try #require(MatrixBinary.runDirectories(under: out.appendingPathComponent("a")).first)
         let execRun = try #require(MatrixBinary.runDirectories(under: out.appendingPathComponent("b")).first)
@@ -102,8 +103,9 @@ struct ExecEndToEndTests {
             """
         try matrix.write(to: dir.appendingPathComponent("toy.json"), atomically: true, encoding: .utf8)
         let driver = Fixtures.packageDirectory.appendingPathComponent("examples/drivers/python/toy_driver.py").path
+        // A step timeout no loaded machine reaches (10 s was, by Python starting with both cores busy).
         let result = try await MatrixBinary.run(["run", "toy.json", "--out", "out", "--env", "exec", "--driver", "python3 '\(driver)'",
-                                                 "--step-timeout", "10"], in: dir)
+                                                 "--step-timeout", "120"], in: dir)
         #expect(result.status == 1, "stderr: \(result.stderr)")
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
         #expect(run.pathComponents.suffix(3).prefix(2) == ["toy-app", "toy-1.0-1"])
