@@ -77,12 +77,13 @@ enum DriverHarness {
     /// Runs a conversation with drivers at `priority`, high unless the test says otherwise.
     ///
     /// On Linux each task priority has a pool of worker threads of its own. Every test runs at the default
-    /// priority, and while the whole suite starts, a task of default priority can wait seconds for a thread:
-    /// an answer that came in milliseconds would then reach the adapter after its step timeout. At high
-    /// priority the conversation gets threads that only a few tests use. The driver's stderr is read by a task
-    /// of default priority whatever the caller's (a detached task); a test whose reason quotes it either gives
-    /// the reader time (a longer timeout) or converses at default priority, where the pool runs the tasks'
-    /// work in the order the driver wrote.
+    /// priority, and on a loaded machine a task of default priority can wait seconds for a thread: an answer
+    /// that came in milliseconds would then reach the adapter after its step timeout. At high priority the
+    /// conversation gets threads that only a few tests use. The driver's stderr, though, is read by a task of
+    /// default priority whatever the caller's (a detached task), and could then reach the log after the
+    /// reason that quotes it is written. A test whose reason quotes it converses at default priority, where
+    /// one pool runs the work in the order it came (the driver's stderr before the timeout that follows it),
+    /// with step timeouts long enough for the answers that must come in time.
     static func conversing<Value: Sendable>(at priority: TaskPriority = .high,
                                             _ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
         try await Task(priority: priority, operation: body).value
