@@ -62,14 +62,14 @@ struct HangTests {
         let path = try Self.matrix()
         let gate = Gate()
         defer { gate.open() }  // let the stuck run end after the test, so that its session closes
-        let outcome = await Probe.within(.seconds(15)) {
+        let outcome = await Probe.within(.seconds(60)) {
             try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil, settleLimit: .milliseconds(500), callLimit: .seconds(1))) {
                 HangingApp(call, gate: gate)
             }
         }
         // Observed: no answer at all; the run (and `swift test`, and CI) waits forever. settleLimit bounds only
         // the Transaction.updates handling.
-        #expect(outcome != nil, "AppHarness.run did not return within 15 s while \(call.rawValue)() never returned")
+        #expect(outcome != nil, "AppHarness.run did not return within 60 s while \(call.rawValue)() never returned")
     }
 
     @Test("Cancelling a run reaches the app's purchase() (it runs in an unstructured Task that cancellation misses)")
@@ -83,11 +83,11 @@ struct HangTests {
             }
             try await Task.sleep(for: .milliseconds(500))
             run.cancel()
-            let ended = await Probe.within(.seconds(5)) { _ = await run.result }
+            let ended = await Probe.within(.seconds(15)) { _ = await run.result }
             // launch: the CancellationError reaches Task.sleep and the run ends (interrupted).
             // purchase: LocalSession runs it through StoreKitSession.runUntilKilled, whose `Task { }` does not
             // inherit cancellation, so the run stays stuck for the whole sleep (20 s here; an hour is as easy).
-            #expect(ended != nil, "a cancelled run did not end within 5 s while the app's \(call.rawValue)() slept")
+            #expect(ended != nil, "a cancelled run did not end within 15 s while the app's \(call.rawValue)() slept")
         }
     }
 }

@@ -12,9 +12,9 @@ struct HeldUpTests {
 
     @Test("Held up: the careful store at jobs 8 gives the same verdicts as at jobs 1, run after run")
     func parallelCasesAgree() async throws {
-        let serial = try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil, jobs: 1)) { CarefulStoreApp() }
+        let serial = try await HeavyWork.run { try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil, jobs: 1)) { CarefulStoreApp() } }
         for _ in 0..<3 {
-            let parallel = try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil, jobs: 8)) { CarefulStoreApp() }
+            let parallel = try await HeavyWork.run { try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil, jobs: 8)) { CarefulStoreApp() } }
             #expect(parallel.records.map(\.verdict) == serial.records.map(\.verdict))
             #expect(parallel.records.map(\.observed?.access) == serial.records.map(\.observed?.access))
             #expect(parallel.failures.isEmpty, "\(parallel)")

@@ -180,7 +180,7 @@ struct DeferredKillTests {
                {"action": "observe"}]}]
             """#)
         let notes = Notes()
-        let outcome = await Probe.within(.seconds(15)) {
+        let outcome = await Probe.within(.seconds(60)) {
             try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil, settleLimit: .seconds(1))) { FinishOnRestoreApp(notes: notes) }
         }
         // Observed: AppHarness.run never returns. At the restore step the app finishes the transaction, which
@@ -192,7 +192,7 @@ struct DeferredKillTests {
     }
 
     @Test("--env local, the reference app: a kill armed by an unverified purchase does not strike at a later refund")
-    func armedKillWithReferenceApp() throws {
+    func armedKillWithReferenceApp() async throws {
         let path = try Probe.matrix(#"""
             [{"id": "armed-refund", "kind": "refund", "account": "a", "steps": [
                {"action": "launch"},
@@ -202,7 +202,7 @@ struct DeferredKillTests {
             """#)
         let out = try MatrixBinary.scratchDirectory("armed")
         defer { try? FileManager.default.removeItem(at: out) }
-        let run = try MatrixBinary.run(["run", path, "--out", out.path])
+        let run = try await MatrixBinary.run(["run", path, "--out", out.path])
         // Observed, after a 10 s stall: "ERROR armed-refund — step 2 (refund): the app on a/device-1 did not finish
         // handling its Transaction.updates within 10.0 seconds; a listener that never asks for the next update
         // stops the case". The reference app's listener finished the refunded transaction and "died" there

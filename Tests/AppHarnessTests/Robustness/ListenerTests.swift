@@ -80,7 +80,7 @@ struct TinySettleLimitTests {
             [{"id": "stuck", "kind": "fresh-purchase", "account": "a", "steps": [
                {"action": "launch"}, {"action": "purchaseOutsideApp", "product": "com.example.storekitmatrix.pro"}]}]
             """#)
-        let outcome = await Probe.within(.seconds(5)) {
+        let outcome = await Probe.within(.seconds(60)) {
             try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil, settleLimit: .zero)) { StuckApp() }
         }
         // The limit's child task can win before the waiter is queued; the waiter checks cancellation under the lock
