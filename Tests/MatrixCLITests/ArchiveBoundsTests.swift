@@ -41,13 +41,13 @@ struct ArchiveBoundsTests {
     }
 
     @Test("A 3 MB gzip bomb of 3 GiB is refused from its header (65): nothing is written, no folder is left", .timeLimit(.minutes(1)))
-    func gzipBomb() throws {
+    func gzipBomb() async throws {
         let scratch = try MatrixBinary.scratchDirectory("matrix-bomb")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let temporary = scratch.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         let bomb = try Self.bomb("bomb.tar.gz", mebibytes: 3 << 10, member: "run/evidence.jsonl", in: scratch)
-        let result = try MatrixBinary.run(["verify", bomb.path], environment: ["TMPDIR": temporary.path])
+        let result = try await MatrixBinary.run(["verify", bomb.path], environment: ["TMPDIR": temporary.path])
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("has a member \"run/evidence.jsonl\" of 3221225472 bytes, more than the 1073741824 bytes a member may have"),
                 "\(result.stderr)")
@@ -55,7 +55,7 @@ struct ArchiveBoundsTests {
     }
 
     @Test("A sparse member is refused (65) instead of being expanded", .timeLimit(.minutes(1)))
-    func sparse() throws {
+    func sparse() async throws {
         let scratch = try MatrixBinary.scratchDirectory("matrix-sparse")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let run = scratch.appendingPathComponent("run")
@@ -64,8 +64,8 @@ struct ArchiveBoundsTests {
         try file.truncate(atOffset: 10 << 30)
         try file.close()
         let archive = scratch.appendingPathComponent("sparse.tar.gz")
-        try tar(["--sparse", "-czf", archive.path, "-C", scratch.path, "run"])
-        let result = try MatrixBinary.run(["verify", archive.path], environment: ["TMPDIR": scratch.path])
+        try await tar(["--sparse", "-czf", archive.path, "-C", scratch.path, "run"])
+        let result = try await MatrixBinary.run(["verify", archive.path], environment: ["TMPDIR": scratch.path])
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("is a sparse file"), "\(result.stderr)")
         #expect(Self.leftovers(in: scratch).isEmpty)
