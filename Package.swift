@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(name: "ExecEnvironmentTests", dependencies: ["ExecEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "Reporters", "TestSupport"], exclude: ["Drivers"]),
         .testTarget(name: "MatrixPlanningTests", dependencies: ["MatrixPlanning", "GuidedEnvironment", "MatrixModel", "TestSupport"]),
         .testTarget(name: "GuidedEnvironmentTests", dependencies: ["GuidedEnvironment", "MatrixEngine"]),
-        .testTarget(name: "AppStoreAPITests", dependencies: ["AppStoreAPI", "GuidedEnvironment", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "AppStoreAPITests", dependencies: ["AppStoreAPI", "GuidedEnvironment", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MatrixAuthoringTests", dependencies: ["MatrixAuthoring", "LocalEnvironment", "MatrixJSON", "MatrixModel", "ReferenceApp", "TestSupport"]),
         .testTarget(name: "MatrixComparisonTests", dependencies: ["MatrixComparison", "MatrixModel", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EvidenceStore", "FileIO", "MatrixComparison", "MatrixJSON", "MatrixModel", "TestSupport"], exclude: ["Golden"]),
