@@ -24,6 +24,9 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// The file has more problems than are reported (``DiagnosticCollector/defaultLimit``); the rest of it was
     /// not checked, and it does not load.
     public static let tooManyProblems = DiagnosticCode(rawValue: "MX007")
+    /// A string or key is longer than ``JSONTextLimit/maximumBytes``: names, ids and descriptions are copied
+    /// into every record and report, so one absurd value would make gigabytes of evidence.
+    public static let textTooLong = DiagnosticCode(rawValue: "MX008")
 
     // MARK: Structure
     /// A value has the wrong JSON type.

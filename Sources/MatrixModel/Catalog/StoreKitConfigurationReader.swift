@@ -18,6 +18,11 @@ public enum StoreKitConfigurationReader {
         guard let root = document.value else { return (nil, document.diagnostics) }
         let sink = DiagnosticCollector(file: file)
         sink.append(contentsOf: document.diagnostics)
+        JSONTextLimit.check(root, sink)
+        if sink.hasErrors {
+            sink.finish()
+            return (nil, sink.diagnostics)
+        }
         let configuration = decode(JSONField(root, pointer: ""), sink)
         sink.finish()
         return (sink.hasErrors ? nil : configuration, sink.diagnostics)

@@ -30,6 +30,12 @@ public enum MatrixLoader {
         guard let root = document.value else { return Result(matrix: nil, diagnostics: document.diagnostics.sortedByLocation) }
         let sink = DiagnosticCollector(file: file)
         sink.append(contentsOf: document.diagnostics)
+        // An absurdly long value is not decoded: messages would quote it, and evidence would copy it everywhere.
+        JSONTextLimit.check(root, sink)
+        if sink.hasErrors {
+            sink.finish()
+            return Result(matrix: nil, diagnostics: sink.diagnostics.sortedByLocation)
+        }
         var decoder = MatrixDecoder(sink: sink)
         let matrix = decoder.decode(JSONField(root, pointer: ""), readCatalog: readCatalog)
         sink.finish()
