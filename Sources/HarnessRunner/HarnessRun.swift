@@ -82,9 +82,9 @@ public enum HarnessRun {
         let runID = RunDirectory.makeRunID()
         let context = RunContext(runID: runID, environment: adapter.description.name, build: options.build,
                                  device: adapter.description.device ?? "embedded simulator", os: adapter.description.os ?? "n/a")
-        let runner = Runner(matrix: matrix, adapter: adapter, context: context, jobs: options.jobs)
         let locator = StepLocator(bytes: file.bytes, file: path)
         guard let reportsDirectory = options.reportsDirectory else {
+            let runner = Runner(matrix: matrix, adapter: adapter, context: context, jobs: options.jobs)
             let sink = KeptRecords()
             let summary = try await runner.run(into: sink)
             return AppHarnessResult(summary: summary, records: await sink.records, runDirectory: nil, locator: locator)
@@ -95,12 +95,18 @@ public enum HarnessRun {
         if options.signing { manifest.signedEnvironment = options.signedEnvironment.rawValue }
         do {
             var written = manifest
-            let directory = try RunDirectory.create(root: URL(fileURLWithPath: reportsDirectory), environment: context.environment,
-                                                    build: options.build, runID: runID) { staging in
+            // Another run sharing the reports directory may draw the same id at the same moment: then it draws again.
+            let directory = try RunDirectory.createNew(root: URL(fileURLWithPath: reportsDirectory), environment: context.environment,
+                                                       build: options.build) { staging, id in
+                var identified = manifest
+                identified.runId = id
                 try staging.createEmptyEvidence()
-                written = try staging.writeManifest(manifest)
+                written = try staging.writeManifest(identified)
             }
             manifest = written
+            var identified = context
+            identified.runID = written.runId
+            let runner = Runner(matrix: matrix, adapter: adapter, context: identified, jobs: options.jobs)
             let writer = try EvidenceWriter(directory: directory)
             let kept = KeptRecords()
             let summary = try await runner.run(into: TeeSink(writer: writer, kept: kept))

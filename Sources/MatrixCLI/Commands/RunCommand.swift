@@ -58,6 +58,7 @@ struct RunCommand {
             .value(.device, "DEVICE", "device, e.g. \"iPhone 16\""),
             .value(.os, "OS", "OS version, e.g. \"iOS 26.1\""),
             .value(.out, "DIR", "reports root (default: reports)"),
+            .value(.runID, "ID", "the run's id, its directory's name (default: start time and 32 random bits); letters, digits, . _ -"),
             .value(.jobs, "N", "cases run at once (default: number of cores; 1 for exec and guided runs)"),
             .value(.shard, "K/N", "run slice K of N of the cases (see `matrix merge`)"),
             .value(.resume, "RUN_DIR", "finish an interrupted run in RUN_DIR from its first unrecorded step"),
@@ -141,6 +142,9 @@ struct RunCommand {
             guard let parsed = Shard(text) else { throw .usage("--shard must be K/N with 1 ≤ K ≤ N, e.g. 2/4; got \"\(text)\"") }
             shard = parsed
         }
+        if let runID = args.value(.runID), !RunDirectory.isValidRunID(runID) {
+            throw .usage("--run-id must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'; got \"\(runID)\"")
+        }
         let environment = args.value(.env).map(EnvironmentKind.init) ?? .local
         let exec = try ExecOptions(args, environment: environment)
         let server = try ServerRunOptions(args, environment: environment)
@@ -164,8 +168,8 @@ struct RunCommand {
                                       signedEnvironment: signedEnvironment, fault: fault, guided: guided, args: args)
         }
         let describedBuild = args.value(.build) ?? adapter.description.build
-        let context = RunContext(
-            runID: RunDirectory.makeRunID(),
+        var context = RunContext(
+            runID: args.value(.runID) ?? RunDirectory.makeRunID(),
             environment: adapter.description.name,
             build: describedBuild ?? (environment == .local ? "unspecified (local run)" : "unspecified"),
             device: args.value(.device) ?? adapter.description.device ?? "unspecified",
@@ -195,12 +199,13 @@ struct RunCommand {
         do throws(CommandFailure) {
             session = try EvidenceSession.start(
                 root: URL(fileURLWithPath: args.value(.out) ?? "reports"), build: describedBuild ?? RunDirectory.unspecifiedBuild,
-                manifest: manifest)
+                manifest: manifest, runID: args.value(.runID))
         } catch {
             await (adapter as? ExecAdapter)?.shutdown()
             await (adapter as? ServerAdapter)?.shutdown()
             throw error
         }
+        context.runID = session.manifest.runId
         return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: session, prior: [:], lastSeq: 0)
     }
 
@@ -225,7 +230,7 @@ struct RunCommand {
     }
 
     func resume(_ args: Arguments) async throws(CommandFailure) -> Setup {
-        for option: OptionKey in [.env, .build, .device, .os, .out, .shard, .appFault, .clock, .signedEnvironment]
+        for option: OptionKey in [.env, .build, .device, .os, .out, .runID, .shard, .appFault, .clock, .signedEnvironment]
         where args.value(option) != nil {
             throw .usage("--resume takes the run's own settings from its run.json; drop \(option)")
         }
