@@ -455,8 +455,10 @@ struct RunCommand {
                 }
                 guidedSchedule = schedule
             }
+            // The instructions name an account's e-mail address only to a person at a terminal, never in a CI log.
             return GuidedAdapter(environment: environment, schedule: guidedSchedule, build: guided.build, device: guided.device,
-                                 os: guided.os, accounts: guided.identifiers, prompter: guided.prompter, serverCheck: guided.serverCheck)
+                                 os: guided.os, accounts: console.errIsTerminal ? guided.identifiers : [:], prompter: guided.prompter,
+                                 serverCheck: guided.serverCheck)
         case .app:
             // The team's own StoreKit code is compiled into its own tests or driver, not into this tool.
             throw CommandFailure("the app environment runs your own StoreKit code, which this tool cannot load: run the matrix from your "
