@@ -169,7 +169,7 @@ let package = Package(
         .testTarget(name: "XcodeHarnessTests", dependencies: ["XcodeHarness", "EvidenceStore", "HarnessCore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreAppsHarness", "StoreSimulator", "TestSupport"]),
         .testTarget(name: "HarnessCoreTests", dependencies: ["HarnessCore", "MatrixModel"]),
         .testTarget(name: "SimulatedStoreKitTests", dependencies: ["SimulatedStoreKit", "MatrixModel", "SignedData", "StoreSimulator", "TestSupport"]),
-        .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreAppsHarness", "TestSupport"]),
+        .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "EvidenceStore", "HarnessRunner", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreAppsHarness", "TestSupport"]),
         .testTarget(name: "StoreAppsHarnessTests", dependencies: ["StoreAppsHarness", "AppHarness", "TestSupport"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "ServerEnvironmentTests", dependencies: ["ServerEnvironment", "AppStoreModels", "EvidenceStore", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport"]),

@@ -137,9 +137,16 @@ public struct AppHarnessResult: Sendable, CustomStringConvertible {
         public var line: Int
         public var column: Int
 
-        /// `file:line:column: case #step action: verdict: reason`.
+        /// `file:line:column: case #step action: verdict: reason`, on one line: the case id comes from the matrix
+        /// and the reason from the app under test, so control characters, bidirectional overrides and line breaks
+        /// in them are written as `\u{…}` (``TerminalText``) and cannot rewrite a test log shown on a terminal.
         public var description: String {
-            "\(file):\(line):\(column): \(caseID) #\(step) \(action): \(verdict): \(reason)"
+            TerminalText.visible("\(file):\(line):\(column): \(caseID) #\(step) \(action): \(verdict): \(reason)")
+        }
+
+        /// `case #step action: reason`, escaped as ``description`` is: the text of a test issue.
+        public var issueText: String {
+            TerminalText.visible("\(caseID) #\(step) \(action): \(reason)")
         }
     }
 
@@ -169,7 +176,7 @@ public struct AppHarnessResult: Sendable, CustomStringConvertible {
     /// A summary line, then each failure on a line of its own.
     public var description: String {
         let steps = summary.steps.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
-        var lines = ["\(records.count) steps: \(steps)" + (runDirectory.map { " · evidence: \($0.path)" } ?? "")]
+        var lines = [TerminalText.visible("\(records.count) steps: \(steps)" + (runDirectory.map { " · evidence: \($0.path)" } ?? ""))]
         lines += failures.map(\.description)
         return lines.joined(separator: "\n")
     }
