@@ -44,6 +44,8 @@ package struct RunVerificationReport {
     package var warnings: [String] = []
     /// The trust roots used, for the summary.
     var roots: String = ""
+    /// The run has not ended (`run.json` has no `endedAt`): it is running, or it stopped.
+    var interrupted = false
 
     var badFiles: [FileLine] { files.filter { $0.finding.status != .ok } }
     var failedRecords: [RecordLine] { records.filter { !$0.failed.isEmpty } }
@@ -187,6 +189,18 @@ package struct RunVerification {
             // unverifiable, never matching. (Deleting endedAt from a finished run's run.json lands here too.)
             // The records themselves are still checked below.
             findings[index].status = .unverifiable
+        }
+        if manifest.hasNotEnded {
+            report.interrupted = true
+            // What the run was writing when it stopped: its reports, and the temporary file each is written to first.
+            let reports = Set(RunDirectory.reportFormats.map(\.fileName))
+            for index in findings.indices where findings[index].status == .extra {
+                let path = findings[index].path
+                let written = path.hasPrefix(".") && path.hasSuffix(".tmp") ? String(path.dropFirst().dropLast(4)) : path
+                if reports.contains(written) || (path != written && written == RunDirectory.manifestFileName) {
+                    findings[index].status = .unfinished
+                }
+            }
         }
         for finding in findings where showAllFiles || finding.status != .ok {
             report.files.append(.init(source: RunDirectory.manifestFileName, finding: finding))

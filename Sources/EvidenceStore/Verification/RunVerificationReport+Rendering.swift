@@ -73,6 +73,12 @@ extension RunVerificationReport {
             reasons.append("the evidence is inconsistent (see the lines marked inconsistent)")
         }
         reasons += problems
+        // A run that stopped (killed, or while writing its reports) is interrupted, not tampered with: what it was
+        // writing is UNFINISHED, not EXTRA, and the sentence says what to do. Nothing covers its final files, so
+        // it still does not verify.
+        if interrupted {
+            reasons.append("the run was interrupted (run.json has no endedAt): resume it to finish it")
+        }
         return "\(subject) does not verify; " + reasons.joined(separator: "; ")
     }
 
@@ -132,6 +138,7 @@ extension RunVerificationReport {
         case .notRegularFile: "NOT-FILE"
         case .unreadable: "UNREADABLE"
         case .unverifiable: "UNVERIFIABLE"
+        case .unfinished: "UNFINISHED"
         }
     }
 
@@ -143,6 +150,8 @@ extension RunVerificationReport {
         case .extra: ": present but not listed in \(source)"
         case .notRegularFile: ": not a regular file (a symbolic link or device)"
         case .unreadable: ": cannot be read"
+        case .unfinished: ": written while the run was stopping, before \(source) listed it; no SHA-256 covers it, and resuming the run "
+            + "writes it again"
         case .unverifiable: ": \(source) lists it as it was when the run started, and the run has not ended (no endedAt), so no SHA-256 of "
             + "its final bytes was recorded and nothing shows its records unaltered; resume the run to finish it"
         }
