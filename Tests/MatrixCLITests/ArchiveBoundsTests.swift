@@ -7,28 +7,27 @@ import Testing
 @Suite("matrix verify: archives are bounded")
 struct ArchiveBoundsTests {
     /// `gzip -c` of `bytes`.
-    static func gzip(_ bytes: [UInt8], in directory: URL) throws -> Data {
+    static func gzip(_ bytes: [UInt8], in directory: URL) async throws -> Data {
         let input = directory.appendingPathComponent("gzip-input-\(UUID().uuidString)")
+        let output = directory.appendingPathComponent("gzip-output-\(UUID().uuidString)")
         try Data(bytes).write(to: input)
-        defer { try? FileManager.default.removeItem(at: input) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gzip", "-c", input.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+        defer {
+            try? FileManager.default.removeItem(at: input)
+            try? FileManager.default.removeItem(at: output)
+        }
+        // Into a file, not a pipe, and without blocking a thread of the test's pool.
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", #"gzip -c "$1" > "$2""#, "sh", input.path, output.path])
+        #expect(result.exit.status == 0, "\(result.stderr)")
+        return try Data(contentsOf: output)
     }
 
     /// A gzip file that expands to `mebibytes` MiB of one member: gzip members of 1 MiB of zeros, concatenated
     /// (gzip -d reads them as one stream), after a tar header that declares them.
-    static func bomb(_ name: String, mebibytes: Int64, member: String, in directory: URL) throws -> URL {
+    static func bomb(_ name: String, mebibytes: Int64, member: String, in directory: URL) async throws -> URL {
         var header = TarBuilder()
         header.entry(member, size: mebibytes << 20)
-        var data = try gzip(header.bytes, in: directory)
-        let mebibyte = try gzip([UInt8](repeating: 0, count: 1 << 20), in: directory)
+        var data = try await gzip(header.bytes, in: directory)
+        let mebibyte = try await gzip([UInt8](repeating: 0, count: 1 << 20), in: directory)
         for _ in 0..<mebibytes { data += mebibyte }
         let url = directory.appendingPathComponent(name)
         try data.write(to: url)
@@ -46,7 +45,7 @@ struct ArchiveBoundsTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let temporary = scratch.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        let bomb = try Self.bomb("bomb.tar.gz", mebibytes: 3 << 10, member: "run/evidence.jsonl", in: scratch)
+        let bomb = try await Self.bomb("bomb.tar.gz", mebibytes: 3 << 10, member: "run/evidence.jsonl", in: scratch)
         let result = try await MatrixBinary.run(["verify", bomb.path], environment: ["TMPDIR": temporary.path])
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("has a member \"run/evidence.jsonl\" of 3221225472 bytes, more than the 1073741824 bytes a member may have"),
@@ -83,38 +82,31 @@ struct ArchiveBoundsTests {
     }
 
     @Test("SIGTERM while an archive is unpacked ends its child, removes the temporary folder and exits 130", .timeLimit(.minutes(1)))
-    func signal() throws {
+    func signal() async throws {
         let scratch = try MatrixBinary.scratchDirectory("matrix-unpack-signal")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let temporary = scratch.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         // Within the limits, so that it is still being unpacked when the signal comes.
-        let archive = try Self.bomb("big.tar.gz", mebibytes: 900, member: "run/evidence.jsonl", in: scratch)
+        let archive = try await Self.bomb("big.tar.gz", mebibytes: 900, member: "run/evidence.jsonl", in: scratch)
 
-        let process = Process()
-        process.executableURL = MatrixBinary.url
-        process.arguments = ["verify", archive.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = temporary.path
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        // The child's output goes to a file: a pipe would also be held open by the child it starts.
+        let process = try ChildProcess(MatrixBinary.url, ["verify", archive.path], environment: MatrixBinary.environment(["TMPDIR": temporary.path]),
+                                       stderr: .capture)
         // The deterministic point: the child that decompresses exists; it is stopped there, mid-stream.
         var child: Int32?
         let deadline = Date().addingTimeInterval(50)
-        while child == nil, Date() < deadline, process.isRunning {
-            child = Self.children(of: process.processIdentifier).first
-            if child == nil { Thread.sleep(forTimeInterval: 0.005) }
+        while child == nil, Date() < deadline, !process.hasExited {
+            child = Self.children(of: process.pid).first
+            if child == nil { try await Task.sleep(for: .milliseconds(5)) }
         }
         let stopped = try #require(child, "the archive was unpacked before its child could be seen")
         kill(stopped, SIGSTOP)
         defer { kill(stopped, SIGKILL) }
-        kill(process.processIdentifier, SIGTERM)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130, "\(stderr)")
+        process.signal(SIGTERM)
+        let result = try await process.finish()
+        let stderr = result.stderr
+        #expect(result.exit.status == 130 && !result.exit.signalled, "\(stderr)")
         #expect(stderr.contains("stopped on a signal"), "\(stderr)")
         #expect(Self.leftovers(in: temporary).isEmpty, "\(Self.leftovers(in: temporary))")
         #expect(kill(stopped, 0) != 0, "the child is gone, not left running")
@@ -135,29 +127,20 @@ struct ArchiveBoundsTests {
         let output = release.root.appendingPathComponent("out").appendingPathComponent("run.tar.gz")
         try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
 
-        let process = Process()
-        process.executableURL = MatrixBinary.url
-        process.arguments = ["archive", release.run.path, "--out", output.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = temporary.path
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(MatrixBinary.url, ["archive", release.run.path, "--out", output.path],
+                                       environment: MatrixBinary.environment(["TMPDIR": temporary.path]), stderr: .capture)
         var child: Int32?
         let deadline = Date().addingTimeInterval(50)
-        while child == nil, Date() < deadline, process.isRunning {
-            child = Self.children(of: process.processIdentifier).first
+        while child == nil, Date() < deadline, !process.hasExited {
+            child = Self.children(of: process.pid).first
             if child == nil { try await Task.sleep(for: .milliseconds(5)) }
         }
         let stopped = try #require(child, "the run was packed before tar could be seen")
         kill(stopped, SIGSTOP)
         defer { kill(stopped, SIGKILL) }
-        kill(process.processIdentifier, SIGTERM)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130, "\(stderr)")
+        process.signal(SIGTERM)
+        let result = try await process.finish()
+        #expect(result.exit.status == 130 && !result.exit.signalled, "\(result.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path)
         #expect(left.isEmpty, "\(left)")
         let staged = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("matrix-") }
