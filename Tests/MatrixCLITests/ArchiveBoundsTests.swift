@@ -81,7 +81,7 @@ struct ArchiveBoundsTests {
         }
     }
 
-    @Test("SIGTERM while an archive is unpacked ends its child, removes the temporary folder and exits 130", .timeLimit(.minutes(1)))
+    @Test("SIGTERM while an archive is unpacked ends its child, removes the temporary folder and exits 130", .timeLimit(.minutes(5)))
     func signal() async throws {
         let scratch = try MatrixBinary.scratchDirectory("matrix-unpack-signal")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -112,7 +112,7 @@ struct ArchiveBoundsTests {
         #expect(kill(stopped, 0) != 0, "the child is gone, not left running")
     }
 
-    @Test("SIGTERM while matrix archive packs ends tar and leaves no partial archive or temporary folder (130)", .timeLimit(.minutes(1)))
+    @Test("SIGTERM while matrix archive packs ends tar and leaves no partial archive or temporary folder (130)", .timeLimit(.minutes(5)))
     func archiveSignal() async throws {
         let release = try await ReleaseRun.copy()
         defer { release.remove() }
