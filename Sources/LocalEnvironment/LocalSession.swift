@@ -220,8 +220,9 @@ public final class LocalSession: CaseSession {
         for other in devices.values.sorted(by: { $0.session.deviceName < $1.session.deviceName }) where other.running {
             other.session.deliverPendingUpdates()
             guard await other.session.settle(within: settleLimit) else {
+                let held = other.session.unsettledListeners.map { " (\($0))" } ?? ""
                 throw AdapterError("the app on \(other.session.deviceName) did not finish handling its Transaction.updates within "
-                                   + "\(settleLimit); a listener that never asks for the next update stops the case")
+                                   + "\(settleLimit)\(held); a listener that never asks for the next update stops the case")
             }
         }
         for other in devices.values {

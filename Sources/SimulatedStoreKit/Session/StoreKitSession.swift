@@ -444,6 +444,16 @@ public final class StoreKitSession: Sendable {
         }
     }
 
+    /// Why the current launch's listeners have not settled, for the message of a step that waited too long:
+    /// e.g. "listener 1 of 1: it took an update and has not asked for the next"; `nil` when they have.
+    public var unsettledListeners: String? {
+        let listeners = state.withLock { $0.listeners }
+        let held = listeners.enumerated().compactMap { index, listener in
+            listener.holdUp.map { "listener \(index + 1) of \(listeners.count): \($0)" }
+        }
+        return held.isEmpty ? nil : held.joined(separator: "; ")
+    }
+
     private func waitUntilSettled() async {
         // Cancellation (the limit passed) must release this waiter whether it comes before or after the waiter is
         // queued: the check and the queueing happen under the lock that the release takes.
