@@ -44,6 +44,16 @@ struct ExampleStoresTests {
     /// The store's clock is virtual: it starts at 2026-01-01T12:00:00Z and moves only when a step moves it, so it
     /// is never the wall clock. A store that compares a pass's expiry with `Date()` disagrees with the store at
     /// the first step that looks (docs/app-harness.md, "Time").
+    @Test("What a driver's code prints goes to its log: serveDriver keeps stdout for the protocol")
+    func printsGoToTheLog() async throws {
+        let driver = MatrixBinary.url.deletingLastPathComponent().appendingPathComponent("careful-store-driver")
+        // Standard input is /dev/null: the driver serves, meets the end of its input and exits.
+        let ended = try await ChildProcess.run(driver, [])
+        #expect(ended.exit == ChildProcess.Exit(status: 0, signalled: false))
+        #expect(ended.stdout.isEmpty, "stdout carries only protocol lines: \(ended.stdout)")
+        #expect(ended.stderr.contains("careful-store-driver: serving the careful store"), "\(ended.stderr)")
+    }
+
     @Test("A store that compares expiry with Date() instead of the store's clock fails the non-renewing cases, and only them")
     func wrongClock() async throws {
         let result = try await HeavyWork.run { try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil)) { CarefulStoreApp(now: { Date() }) } }
