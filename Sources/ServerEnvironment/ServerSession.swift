@@ -1,6 +1,8 @@
 import Foundation
 import AppStoreModels
+import AppStoreAPI
 import LocalEnvironment
+import LoopbackServerAPI
 import MatrixEngine
 import MatrixModel
 import SignedData
@@ -22,11 +24,14 @@ public final class ServerSession: CaseSession {
     /// Copies of the previous step's notifications, delivered again at the start of the next (`duplicated`).
     var heldDuplicates: [OutgoingNotification] = []
     var sentPrepared = false
+    /// What the loopback App Store Server API answers from, told of every delivery.
+    let apiState: ServerAPIState?
 
-    init(local: LocalSession, settings: ServerSettings, identifierSpace: Int64) {
+    init(local: LocalSession, settings: ServerSettings, identifierSpace: Int64, apiState: ServerAPIState?) {
         self.local = local
         self.settings = settings
         self.identifierSpace = identifierSpace
+        self.apiState = apiState
         random = SeededRandom(seed: settings.seed, caseID: local.matrixCase.id)
     }
 
@@ -74,6 +79,14 @@ public final class ServerSession: CaseSession {
             if index + 1 < local.matrixCase.steps.count { heldDuplicates = copies } else { pending += copies }
         }
         let deliveries = await settings.poster.deliver(pending, mode: settings.delivery)
+        if let apiState {
+            for delivery in deliveries where delivery.fault == nil {
+                apiState.recordDelivery(caseID: local.matrixCase.id, account: delivery.account, notificationUUID: delivery.notificationUUID,
+                                        notificationType: delivery.notificationType, subtype: delivery.subtype, signedDate: delivery.signedDate,
+                                        signedPayload: delivery.signedPayload,
+                                        attempts: delivery.attempts.map { SendAttemptItem(attemptDate: MillisecondsDate($0.attemptDate), sendAttemptResult: $0.sendAttemptResult) })
+            }
+        }
 
         let (originals, storeTime) = local.withStore { store in
             var seen = Set<String>()
@@ -127,14 +140,5 @@ public final class ServerSession: CaseSession {
 
     public func close() async {
         await local.close()
-    }
-}
-
-/// Signs simulator payloads with the simulator PKI.
-struct SimulatorPayloadSigner: PayloadSigner {
-    let pki: SimulatorPKI
-
-    func sign(_ payload: Data) throws -> String {
-        try pki.sign(payload: payload)
     }
 }
