@@ -5,6 +5,8 @@
 #   reference                       every step passes
 #   ignores-refund                  fails exactly the refund and revocation steps
 #   counts-duplicates, duplicated   fails refund or revocation steps under --delivery duplicated
+#   probes-api                      every step passes: each loopback App Store Server API answer decodes with
+#                                   the library's models and its tokens are accepted
 #
 # Usage: scripts/server-backends.sh MATRIX_BINARY OUT_DIR
 # Environment: APP_STORE_SERVER_LIBRARY_VERSION pins the PyPI version; PYTHON names the interpreter.
@@ -12,7 +14,7 @@
 set -euo pipefail
 
 if [[ $# -ne 2 ]]; then
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 64
 fi
 matrix="$1"
@@ -50,4 +52,5 @@ run() {
 run reference production all-pass 0
 run ignores-refund production revocations-fail 1
 run counts-duplicates duplicated some-revocations-fail 1
+run probes-api production all-pass 0
 exit $status

@@ -24,9 +24,10 @@ public struct ServerAPICredentials: Sendable {
 }
 
 /// Checks an App Store Server API bearer token: header `alg` ES256, `kid` the configured key id, `typ` JWT;
-/// claims `iss`, `aud` `appstoreconnect-v1`, `bid`, `iat` and `exp`, where `exp` is in the future and at most 60
-/// minutes after `iat` ("Tokens that expire more than 60 minutes after the time in iat are not valid"), and `iat`
-/// not in the future (a minute of clock skew is allowed; Apple states no tolerance, this is a choice).
+/// claims `iss`, `aud` `appstoreconnect-v1`, `bid` and `exp`, where `exp` is in the future and at most 60 minutes
+/// after `iat` ("Tokens that expire more than 60 minutes after the time in iat are not valid"), and `iat` not in
+/// the future (a minute of clock skew is allowed; Apple states no tolerance, this is a choice). Apple's Python and
+/// Node libraries send no `iat` and Apple accepts their tokens: without one, `exp` is held to 60 minutes from now.
 ///
 /// Apple: https://developer.apple.com/documentation/appstoreserverapi/generating-json-web-tokens-for-api-requests
 struct BearerTokenCheck: Sendable {
@@ -77,11 +78,12 @@ struct BearerTokenCheck: Sendable {
         guard claims.iss == credentials.issuerId else { return "the token's iss is not the issuer id \(credentials.issuerId)" }
         guard claims.aud == Self.audience else { return "the token's aud is not \(Self.audience)" }
         guard claims.bid == credentials.bundleId else { return "the token's bid is not the bundle id \(credentials.bundleId)" }
-        guard let iat = claims.iat, let exp = claims.exp else { return "the token has no iat or exp" }
+        guard let exp = claims.exp else { return "the token has no exp" }
         let now = now()
         guard exp > now else { return "the token expired (exp \(exp), now \(now))" }
-        guard exp - iat <= Self.maximumLifetime else { return "the token's exp is more than 60 minutes after its iat" }
-        guard iat <= now + Self.skew else { return "the token's iat is in the future" }
+        // Apple's own libraries send no iat (Python's sets exp 5 minutes ahead): then exp is held to 60 minutes from now.
+        guard exp - (claims.iat ?? now) <= Self.maximumLifetime else { return "the token's exp is more than 60 minutes after its iat (or now)" }
+        if let iat = claims.iat, iat > now + Self.skew { return "the token's iat is in the future" }
         return nil
     }
 }

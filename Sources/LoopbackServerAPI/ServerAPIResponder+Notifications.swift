@@ -14,8 +14,8 @@ extension ServerAPIResponder {
         var onlyFailures: Bool?
     }
 
-    /// 180 days, ms: how far back notification history reaches, measured from the run's latest store time (the
-    /// notifications carry store times, not the wall clock's).
+    /// 180 days, ms: how far back notification history reaches, measured from the customer's store time with a
+    /// `transactionId`, else from the run's latest store time (notifications carry store times, not the wall clock's).
     static let historyReach: Int64 = 180 * 86_400_000
 
     /// Get Notification History: `POST /inApps/v1/notifications/history?paginationToken=…` with a
@@ -31,9 +31,6 @@ extension ServerAPIResponder {
         guard let start = body.startDate?.milliseconds else { return Self.error(.init(rawValue: 4_000_015), "Invalid start date.") }
         guard let end = body.endDate?.milliseconds else { return Self.error(.init(rawValue: 4_000_016), "Invalid end date.") }
         guard start < end else { return Self.error(.init(rawValue: 4_000_013), "Start date after end date.") }
-        if start < state.latestStoreTime(fallback: configuration.now() * 1000) - Self.historyReach {
-            return Self.error(.init(rawValue: 4_000_012), "Start date too far in past.")
-        }
         if body.transactionId != nil, body.notificationType != nil {
             return Self.error(.init(rawValue: 4_000_019), "Multiple filters supplied.")
         }
@@ -41,11 +38,17 @@ extension ServerAPIResponder {
             return Self.error(.init(rawValue: 4_000_018), "Invalid notification type: a subtype needs a notificationType.")
         }
         var customer: (caseID: String, account: String)?
+        var now = state.latestStoreTime(fallback: configuration.now() * 1000)
         if let id = body.transactionId {
             switch self.customer(id) {
             case .failure(let box): return box.response
-            case .success(let found): customer = (found.caseID, found.account)
+            case .success(let found):
+                customer = (found.caseID, found.account)
+                now = found.store.withStore { $0.now }
             }
+        }
+        if start < now - Self.historyReach {
+            return Self.error(.init(rawValue: 4_000_012), "Start date too far in past.")
         }
         let matching = state.delivered.filter { item in
             item.signedDate >= start && item.signedDate < end

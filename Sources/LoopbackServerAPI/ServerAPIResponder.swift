@@ -132,7 +132,8 @@ struct ServerAPIResponder: Sendable {
         if let ownership, ownership != "PURCHASED", ownership != "FAMILY_SHARED" {
             return Self.error(.init(rawValue: 4_000_026), "Invalid in-app ownership type.")
         }
-        let revoked = request.query("revoked").last
+        // Apple's Python library writes True and False.
+        let revoked = request.query("revoked").last?.lowercased()
         if let revoked, revoked != "true", revoked != "false" { return Self.error(.init(rawValue: 4_000_030), "Invalid revoked.") }
         var window: (start: Int64?, end: Int64?) = (nil, nil)
         if let text = request.query("startDate").last {
