@@ -20,6 +20,9 @@ public struct ServerSettings: Sendable {
     public var seed: UInt64
     /// How long the backend may take to answer one request.
     public var timeout: Duration
+    /// `--signing-faults`: after each step's notifications, also send faulted copies of the first one, which a
+    /// correct server refuses (``SigningFault``); the step fails when the backend accepts one or its access changes.
+    public var signingFaults = false
     /// Which run this is, for identifiers and tokens: different runs against one backend never share one.
     public var runNumber: Int64
     let pki: SimulatorPKI
@@ -103,7 +106,8 @@ public struct ServerAdapter: EnvironmentAdapter {
 
     public var description: EnvironmentDescription {
         EnvironmentDescription(.server, device: "backend at \(settings.notifyURL) (delivery \(settings.delivery)"
-                                   + (settings.delivery == .shuffled || settings.delivery == .duplicated ? ", seed \(settings.seed))" : ")"),
+                                   + (settings.delivery == .shuffled || settings.delivery == .duplicated ? ", seed \(settings.seed)" : "")
+                                   + (settings.signingFaults ? ", signing faults)" : ")"),
                                os: "n/a (server)", build: nil, clock: schedule.description)
     }
 

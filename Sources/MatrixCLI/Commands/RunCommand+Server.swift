@@ -19,6 +19,8 @@ struct ServerRunOptions {
     var apiKeyPath: String?
     var apiKeyId: String
     var apiIssuerId: String
+    /// `--signing-faults`.
+    var signingFaults: Bool
 
     /// The options that belong to `--env server` only.
     static let serverOnly: [OptionKey] = [.notifyURL, .accessURL, .server, .delivery, .seed, .apiKey, .apiKeyId, .apiIssuerId]
@@ -30,6 +32,7 @@ struct ServerRunOptions {
     init?(_ args: Arguments, environment: EnvironmentKind) throws(CommandFailure) {
         guard environment == .server else {
             for option in Self.serverOnly where args.value(option) != nil { throw .usage("\(option) needs --env server") }
+            if args.has(.signingFaults) { throw .usage("\(OptionKey.signingFaults) needs --env server") }
             return nil
         }
         guard let notify = args.value(.notifyURL), let access = args.value(.accessURL) else {
@@ -60,6 +63,7 @@ struct ServerRunOptions {
             throw .usage("--seed orders --delivery shuffled or duplicated; --delivery \(delivery) has no order to choose")
         }
         timeout = try ExecOptions.stepTimeout(args)
+        signingFaults = args.has(.signingFaults)
         apiKeyPath = args.value(.apiKey)
         apiKeyId = args.value(.apiKeyId) ?? "MATRIXKEY1"
         apiIssuerId = args.value(.apiIssuerId) ?? UUID().uuidString.lowercased()
@@ -109,12 +113,13 @@ struct ServerRunOptions {
                 throw CommandFailure("cannot find a free port on 127.0.0.1: \(error)", code: .unavailable)
             }
         }
-        let settings: ServerSettings
+        var settings: ServerSettings
         do {
             let notifyURL = try LoopbackURL.parse(notify, option: OptionKey.notifyURL.name, pickedPort: picked)
             let accessURL = try LoopbackURL.parse(access, option: OptionKey.accessURL.name, pickedPort: picked,
                                                   placeholders: LoopbackURL.accessPlaceholders)
             settings = try ServerSettings(notifyURL: notifyURL, accessURL: accessURL, delivery: delivery, seed: seed, timeout: timeout)
+            settings.signingFaults = signingFaults
         } catch {
             throw .usage(error.message)
         }

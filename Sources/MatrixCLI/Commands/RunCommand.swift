@@ -52,6 +52,7 @@ struct RunCommand {
             .value(.delivery, "MODE", "with --env server: production (default, retries), sandbox (once), shuffled, duplicated",
                    choices: Choices(DeliveryMode.allCases.map(\.rawValue))),
             .value(.seed, "N", "with --delivery shuffled or duplicated: the order's seed (default 1)"),
+            .flag(.signingFaults, "with --env server: also send notifications a correct server refuses; a step fails when the backend accepts one"),
             .value(.apiKey, "FILE", "with --env server: the .p8 key whose tokens the loopback App Store Server API accepts (default: one made for the run)"),
             .value(.apiKeyId, "ID", "with --env server: the key id tokens must name (default MATRIXKEY1)"),
             .value(.apiIssuerId, "ID", "with --env server: the issuer id tokens must carry (default: a UUID made for the run)"),
