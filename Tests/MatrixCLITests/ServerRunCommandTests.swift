@@ -68,6 +68,13 @@ struct ServerRunCommandTests {
         let server = try #require((purchase["observed"] as? [String: Any])?["server"] as? [String: Any])
         #expect(server["appAccess"] as? [String] == ["pro"])
         #expect(((server["deliveries"] as? [[String: Any]])?.first?["notificationType"] as? String) == "ONE_TIME_CHARGE")
+        // A server run is not resumed, and refusing leaves it as it was.
+        let runPath = out.appendingPathComponent(runDirectory).deletingLastPathComponent().path
+        let before = try Data(contentsOf: out.appendingPathComponent(runDirectory))
+        let resume = try await CapturedRun.run(["run", "--resume", runPath])
+        #expect(resume.status == 64, "\(resume.stderr)")
+        #expect(resume.stderr.contains("is a server run: a server run is not resumed"), "\(resume.stderr)")
+        #expect(try Data(contentsOf: out.appendingPathComponent(runDirectory)) == before)
         // matrix verify trusts the simulator root for a server run without being told.
         let verify = try await CapturedRun.run(["verify", out.appendingPathComponent(runDirectory).deletingLastPathComponent().path])
         #expect(verify.status == 0, "\(verify.stderr)")
