@@ -88,7 +88,9 @@ extension ServerAPIResponder {
         }
         // Apple's tokens are an opaque string; this one is the notification's UUID and its signedDate.
         let token = "\(uuid)_\(signedDate)"
-        state.addTest(token: token, signedPayload: jws)
+        guard state.addTest(token: token, signedPayload: jws) else {
+            return Self.error(.rateLimitExceeded, "Rate limit exceeded: this run has sent \(ServerAPIState.maximumTests) test notifications.")
+        }
         let send = sendTest
         let state = state
         Task {

@@ -79,8 +79,17 @@ public final class ServerAPIState: Sendable {
         stores.map { $0.store.withStore { $0.now } }.max() ?? fallback
     }
 
-    func addTest(token: String, signedPayload: String) {
-        state.withLock { $0.tests[token] = TestNotification(signedPayload: signedPayload) }
+    /// Test notifications kept per run; more requests get RateLimitExceededError, so a backend that asks in a loop
+    /// cannot grow the runner without bound.
+    static let maximumTests = 1000
+
+    /// Keeps a test notification; `false` once ``maximumTests`` are kept.
+    func addTest(token: String, signedPayload: String) -> Bool {
+        state.withLock { state in
+            guard state.tests.count < Self.maximumTests else { return false }
+            state.tests[token] = TestNotification(signedPayload: signedPayload)
+            return true
+        }
     }
 
     func finishTest(token: String, attempts: [SendAttemptItem]) {

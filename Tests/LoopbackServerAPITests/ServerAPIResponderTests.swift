@@ -20,7 +20,7 @@ struct ServerAPIResponderTests {
     static let key = try! P256PrivateKey.generate()
 
     /// A store where account `a` bought coins 25 times, Pro (refunded) and the monthly subscription; `b` bought nothing.
-    struct World {
+    struct World: Sendable {
         let responder: ServerAPIResponder
         let state: ServerAPIState
         let store: SimulatedStore
@@ -227,6 +227,14 @@ struct ServerAPIResponderTests {
         let expired = world.get(path, token: try token(at: Date(timeIntervalSince1970: TimeInterval(Self.now - 3600))))
         #expect(expired.status == 401)
         #expect(expired.text.contains("expired"))
+        // Apple's Python and Node libraries send no iat; exp then counts from now, at most 60 minutes ahead.
+        func unsigned(_ claims: String) throws -> String {
+            try JWS.sign(payload: Data(claims.utf8), headerJSON: Data(#"{"alg":"ES256","kid":"KEY1","typ":"JWT"}"#.utf8), key: Self.key)
+        }
+        let claims = #"{"aud":"appstoreconnect-v1","bid":"\#(Self.bundleId)","iss":"issuer-1","exp":"#
+        #expect(world.get(path, token: try unsigned(claims + "\(Self.now + 300)}")).status == 200)
+        #expect(world.get(path, token: try unsigned(claims + "\(Self.now + 7200)}")).status == 401)
+        #expect(world.get(path, token: try unsigned(claims + "\(Self.now - 1)}")).status == 401)
         let connect = try APITokenFactory(issuerId: "issuer-1", key: APIKey(keyId: "KEY1", privateKey: Self.key, source: "test"),
                                           audience: .appStoreConnectAPI).token(issuedAt: issued)
         #expect(world.get(path, token: connect).status == 401)
@@ -249,5 +257,18 @@ struct ServerAPIResponderTests {
         let payload = try JSONDecoder().decode(ResponseBodyV2DecodedPayload.self, from: JWS.decodePayload(try #require(body.signedPayload)))
         #expect(payload.notificationType == "TEST")
         #expect(payload.data?.bundleId == Self.bundleId)
+    }
+
+    @Test("a backend that requests test notifications in a loop is stopped at 1000 with 4290000 RateLimitExceededError")
+    func testNotificationsAreBounded() async throws {
+        let world = try Self.world()
+        // A thousand signed tokens and notifications: off the cooperative pool.
+        let statuses = await HeavyWork.run {
+            (0..<ServerAPIState.maximumTests).map { _ in world.get("/inApps/v1/notifications/test", method: "POST").status }
+        }
+        #expect(statuses == Array(repeating: 200, count: ServerAPIState.maximumTests))
+        let refused = world.get("/inApps/v1/notifications/test", method: "POST")
+        #expect(refused.status == 429)
+        #expect(try Self.decode(ServerAPIErrorPayload.self, refused).errorCode == 4_290_000)
     }
 }
