@@ -52,6 +52,10 @@ struct RunCommand {
             .value(.delivery, "MODE", "with --env server: production (default, retries), sandbox (once), shuffled, duplicated",
                    choices: Choices(DeliveryMode.allCases.map(\.rawValue))),
             .value(.seed, "N", "with --delivery shuffled or duplicated: the order's seed (default 1)"),
+            .flag(.signingFaults, "with --env server: also send notifications a correct server refuses; a step fails when the backend accepts one"),
+            .value(.apiKey, "FILE", "with --env server: the .p8 key whose tokens the loopback App Store Server API accepts (default: one made for the run)"),
+            .value(.apiKeyId, "ID", "with --env server: the key id tokens must name (default MATRIXKEY1)"),
+            .value(.apiIssuerId, "ID", "with --env server: the issuer id tokens must carry (default: a UUID made for the run)"),
             .value(.build, "BUILD", "build under test, e.g. \"1.4 (212)\""),
             .value(.device, "DEVICE", "device, e.g. \"iPhone 16\""),
             .value(.os, "OS", "OS version, e.g. \"iOS 26.1\""),
@@ -112,7 +116,7 @@ struct RunCommand {
         case .failed(let error):
             _ = try? await setup.session.finish(interrupted: true)
             throw CommandFailure("cannot write evidence: \(error)\nEvidence written so far is kept in \(setup.session.directory.url.path); "
-                                 + "resume with `\(Self.resumeCommand(setup.session.directory.url, args: args))`", code: .ioError)
+                                 + Self.afterInterruption(setup.session.directory.url, args: args, server: setup.adapter is ServerAdapter), code: .ioError)
         }
         // A signal that came after the last step still stops the run short of complete; one that comes while the
         // run is being finished no longer changes what run.json says, nor the exit status.
@@ -121,7 +125,7 @@ struct RunCommand {
         JobSummary.append(from: directory, console: console)
         printer.summary(summary, of: setup.cases.count, shard: setup.session.manifest.shard, directory: Self.displayPath(directory.url))
         if summary.interrupted {
-            console.info("resume with `\(Self.resumeCommand(directory.url, args: args))`", always: true)
+            console.info(Self.afterInterruption(directory.url, args: args, server: setup.adapter is ServerAdapter), always: true)
             return .interrupted
         }
         return summary.allPassed ? .success : .failure
@@ -202,6 +206,15 @@ struct RunCommand {
         return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: session, prior: [:], lastSeq: 0)
     }
 
+    /// What to do with an interrupted run: the command that resumes it, or, for a server run, which is not resumed
+    /// (the backend already holds what the first part told it), to start again.
+    static func afterInterruption(_ directory: URL, args: Arguments, server: Bool) -> String {
+        server ? Self.serverNotResumed : "resume with `\(Self.resumeCommand(directory, args: args))`"
+    }
+
+    static let serverNotResumed = "a server run is not resumed (the backend already holds what the first part of the run told it, and would be "
+        + "told the unfinished case twice): start a new run against a fresh backend"
+
     /// A resumed run: the run directory's manifest says what ran and how; the matrix must not have changed.
     /// The command that resumes the run in `directory`, ready to paste into a shell: a guided run's answers,
     /// accounts and App Store Server API credentials are needed again.
@@ -229,13 +242,12 @@ struct RunCommand {
         }
         guard let runPath = args.value(.resume) else { throw .usage("--resume needs RUN_DIR") }
         let directory = RunDirectory(url: URL(fileURLWithPath: runPath))
+        // Refused before the evidence is reopened, which would cut a torn last line.
+        if let recorded = try? directory.readManifest(), recorded.environment == EnvironmentKind.server.name {
+            throw CommandFailure("\(runPath) is a server run: \(Self.serverNotResumed)", code: .usage)
+        }
         let resumed = try EvidenceSession.resume(directory)
         let manifest = resumed.session.manifest
-        if manifest.environment == EnvironmentKind.server.name {
-            // The backend remembers what the first part of the run told it; replaying the unfinished case to it
-            // would tell it twice.
-            throw CommandFailure("\(runPath) is a server run, which is not resumed: start a new run against a fresh backend", code: .usage)
-        }
         if manifest.status == .complete {
             throw CommandFailure("\(runPath) is complete; there is nothing to resume", code: .usage)
         }

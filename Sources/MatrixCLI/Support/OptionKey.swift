@@ -53,6 +53,10 @@ struct OptionKey: Hashable, Sendable, CustomStringConvertible {
     static let server = OptionKey("--server")
     static let delivery = OptionKey("--delivery")
     static let seed = OptionKey("--seed")
+    static let signingFaults = OptionKey("--signing-faults")
+    static let apiKey = OptionKey("--api-key")
+    static let apiKeyId = OptionKey("--api-key-id")
+    static let apiIssuerId = OptionKey("--api-issuer-id")
 
     // Apple's APIs
     static let credentials = OptionKey("--credentials")
