@@ -28,12 +28,11 @@ final class GuidedSession: CaseSession {
                                "renewalInfo", "eligibleForIntroOffer"]
 
     func perform(_ step: Step, index: Int) async throws -> StepOutcome {
-        if let clock = matrix.storeSettings(for: matrixCase).clock, clock != adapter.schedule.description,
-           !(RenewalSchedule.environment(ofClock: clock) == .sandbox && adapter.environment == .sandbox) {
-            return .skipped(reason: "environment limit: the case models the \(clock) clock, not \(adapter.environment)")
+        if let skip = GuidedLimits.clockSkip(matrix.storeSettings(for: matrixCase).clock, environment: adapter.environment) {
+            return .skipped(reason: skip.reason, limit: skip.limit)
         }
-        if let limit = environmentLimit(step) {
-            return .skipped(reason: "environment limit: \(limit)")
+        if let skip = environmentLimit(step) {
+            return .skipped(reason: skip.reason, limit: skip.limit)
         }
         let alias = step.account ?? matrixCase.account
         if index == 0 { await adapter.prompter.show(setupText()) }
@@ -97,7 +96,7 @@ final class GuidedSession: CaseSession {
 
     /// The case's starting state, as `matrix plan` states it (``CaseSetup``), shown before its first step.
     func setupText() -> String {
-                var renewals: [String: Int] = [:]
+        var renewals: [String: Int] = [:]
         let performed = matrixCase.steps.map { step in
             defer { if step.action == .renew { renewals[step.product ?? "", default: 0] += step.count ?? 1 } }
             return GuidedLimits.reason(for: step, environment: adapter.environment, schedule: adapter.schedule,
@@ -109,9 +108,9 @@ final class GuidedSession: CaseSession {
     }
 
     /// Why the environment cannot do a step, if it cannot (``GuidedLimits``).
-    func environmentLimit(_ step: Step) -> String? {
-        GuidedLimits.reason(for: step, environment: adapter.environment, schedule: adapter.schedule,
-                            renewalsSoFar: renewals[step.product ?? ""] ?? 0)
+    func environmentLimit(_ step: Step) -> GuidedLimits.Skip? {
+        GuidedLimits.skip(for: step, environment: adapter.environment, schedule: adapter.schedule,
+                          renewalsSoFar: renewals[step.product ?? ""] ?? 0)
     }
 
     /// Waits for renewals and time steps, as long as they take in the environment; returns the wait in ms.

@@ -120,7 +120,7 @@ public final class LocalSession: CaseSession {
         var touched: [String] = []
 
         if let limit = environmentLimit(for: step) {
-            return .skipped(reason: limit)
+            return .skipped(reason: limit, limit: .billingRetry)
         }
         if let failNext = step.failNext {
             guard let failure = StoreKitFailure(failNext) else {

@@ -58,8 +58,8 @@ public struct Comparison: Sendable, Hashable, Codable {
         public var id: KnownDivergence
         /// The limit in one sentence.
         public var summary: String
-        /// The Apple documentation page.
-        public var source: String
+        /// The Apple documentation page; absent where Apple is silent and the limit is this project's reading.
+        public var source: String?
 
         /// The note for `divergence`, with its summary and source.
         public init(_ divergence: KnownDivergence) {

@@ -51,7 +51,7 @@ struct EvidenceLineTests {
             account: AccountRef(alias: "fresh", state: awkward, hash: "abc"), case: "case/1", kind: "refund", step: 0,
             action: step, product: "p", expected: expectation, observed: observation, verdict: .fail, reason: awkward,
             wallStart: "2026-01-15T10:00:00.000Z", wallEnd: "2026-01-15T10:00:00.250Z", storeTime: Int64.min,
-            modelledWallTimeMs: 180_000, clock: "sandbox:3", appFault: "ignoresRevocation")
+            modelledWallTimeMs: 180_000, clock: "sandbox:3", appFault: "ignoresRevocation", environmentLimit: "renewalLimit")
     }
 
     @Test("A record with every field set, and awkward text and keys, encodes as JSONEncoder encodes it")

@@ -49,14 +49,41 @@ struct GuidedRunTests {
         #expect(evidence.allSatisfy { $0.environment == "sandbox" && $0.device == "iPhone 16" && $0.os == "iOS 26.1" })
         #expect(Set(evidence.map(\.kind)).count >= 15, "every case kind of the release matrix ran")
         let skipped = evidence.filter { $0.verdict == .skipped }
-        #expect(skipped.contains { $0.case == "environment-limit/testflight-daily-renewals" && ($0.reason ?? "").contains("testflight clock") })
-        #expect(skipped.contains { $0.case == "consumable/killed-before-delivery" && ($0.reason ?? "").contains("terminate the app") })
+        #expect(skipped.contains { $0.case == "environment-limit/testflight-daily-renewals" && $0.environmentLimit == "otherClock" })
+        #expect(skipped.contains { $0.case == "consumable/killed-before-delivery" && ($0.reason ?? "").contains("terminate the app")
+            && $0.environmentLimit == "preciseTermination" })
         let hashed = try #require(evidence.first { $0.account.alias == "fresh-purchase-pro" })
         #expect(hashed.account.hash?.count == 64)
         for file in try FileManager.default.contentsOfDirectory(atPath: run.path) {
             let text = try String(contentsOf: run.appendingPathComponent(file), encoding: .utf8).lowercased()
             #expect(!text.contains("tester.one@example.com") && !text.contains("tester.two@example.com"), "\(file) holds an e-mail address")
         }
+    }
+
+    @Test("Sandbox and TestFlight runs whose every answer matches local compare clean: each step they skip is a known divergence")
+    func cleanGuidedRunsCompareClean() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-guided")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let answers = dir.appendingPathComponent("answers.jsonl")
+        try write(try answersFromLocalRun(in: dir), to: answers)
+        var runs = [try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("local")).first).path]
+        for environment in ["sandbox", "testflight"] {
+            let guided = try MatrixBinary.run(["run", release.path, "--env", environment, "--answers", answers.path,
+                                               "--out", dir.appendingPathComponent(environment).path, "--quiet"] + metadata)
+            #expect(guided.status == 0, "\(guided.stderr)")
+            runs.append(try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent(environment)).first).path)
+            let skipped = try records(URL(fileURLWithPath: runs[runs.count - 1])).filter { $0.verdict == .skipped }
+            #expect(!skipped.isEmpty && skipped.allSatisfy { $0.environmentLimit != nil }, "\(environment): every skip names its limit")
+        }
+        let compared = try MatrixBinary.run(["compare"] + runs + ["--format", "json"])
+        #expect(compared.status == 0, "\(compared.stdout)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(compared.stdout.utf8)) as? [String: Any])
+        #expect(json["unexplained"] as? Int == 0)
+        let differences = try #require(json["differences"] as? [[String: Any]])
+        #expect(differences.count >= 10, "the guided runs skip steps the local run performs")
+        #expect(differences.allSatisfy { $0["classification"] as? String == "knownEnvironmentDivergence" })
+        let cited = Set(differences.flatMap { ($0["divergences"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } })
+        #expect(cited.isSuperset(of: ["askToBuyAnswer", "otherClock", "preciseTermination", "testFlightBillingRetry"]), "\(cited)")
     }
 
     @Test("a tester's observation that differs from the expectation fails the step")

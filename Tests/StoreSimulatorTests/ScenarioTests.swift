@@ -404,7 +404,7 @@ struct EnvironmentLimitScenarioTests {
         _ = try await h.step(.launch)
         _ = try await h.step(.purchase, m)
         let outcome = try await h.session.perform(Step(action: .failRenewal, product: m), index: 2)
-        guard case .skipped(let reason) = outcome else {
+        guard case .skipped(let reason, _) = outcome else {
             Issue.record("failRenewal was performed on the TestFlight clock")
             return
         }
