@@ -23,9 +23,11 @@ struct RunCommand {
             the one run.json records: that path from here, else from each directory above RUN_DIR, whichever file is \
             the run's (same SHA-256).
             Progress lines and the closing summary go to standard error (pipe with 2>&1); nothing goes to stdout.
-            Exit status: 0 no step failed (every step passed, or was skipped as an environment limit), 1 a step \
-            failed, errored or was blocked, 64 usage, 65 invalid matrix or catalog, 66 unreadable matrix, 69 \
-            environment unavailable, 70 internal error, 74 cannot write evidence, 130 interrupted (evidence kept).
+            Exit status: 0 no step failed (every step passed, or was skipped as not supported in the environment) \
+            and at least one step was performed, 1 a step failed, errored or was blocked, or the run performed too \
+            little (no step at all; with --fail-on-skip any skip; with --min-performed less than that share), 64 \
+            usage, 65 invalid matrix or catalog, 66 unreadable matrix, 69 environment unavailable, 70 internal \
+            error, 74 cannot write evidence, 130 interrupted (evidence kept).
 
             With --env exec, an external driver performs the steps (docs/driver-protocol.md); --driver is split into \
             arguments without a shell: '…' and "…" quote, \\ escapes the next character.
@@ -54,6 +56,8 @@ struct RunCommand {
                    choices: .signedEnvironments),
             .value(.answers, "FILE", "sandbox/testflight: the tester's answers as JSON Lines, for scripted or replayed runs"),
             .value(.accounts, "FILE", "sandbox/testflight: account aliases to Sandbox Apple Accounts (kept outside the repository)"),
+            .flag(.failOnSkip, "fail the run when any step is skipped"),
+            .value(.minPerformed, "PERCENT", "fail the run when fewer than PERCENT % of its steps are performed (default: at least one)"),
             .flag(.strict, "refuse to run a matrix that has warnings"),
             .flag(.quiet, "print only failures and the summary"),
             .flag(.verbose, "print every step"),
@@ -76,6 +80,7 @@ struct RunCommand {
         console.verbose = args.has(.verbose)
         // Checked before the run directory is created: a usage error leaves nothing behind.
         let requestedJobs = try args.int(.jobs, in: 1...256)
+        let policy = ExercisePolicy(failOnSkip: args.has(.failOnSkip), minimumPerformedPercent: try args.int(.minPerformed, in: 0...100))
         let trap = SignalTrap()
         defer { trap.release() }
         let setup = args.value(.resume) != nil ? try await resume(args) : try await start(args)
@@ -110,6 +115,10 @@ struct RunCommand {
         if summary.interrupted {
             console.info("resume with `\(Self.resumeCommand(directory.url, args: args))`", always: true)
             return .interrupted
+        }
+        if let shortfall = policy.shortfall(summary.stepCounts) {
+            console.error(shortfall)
+            return .failure
         }
         return summary.allPassed ? .success : .failure
     }

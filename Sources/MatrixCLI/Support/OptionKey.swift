@@ -44,6 +44,8 @@ struct OptionKey: Hashable, Sendable, CustomStringConvertible {
     static let answers = OptionKey("--answers")
     static let accounts = OptionKey("--accounts")
     static let minScore = OptionKey("--min-score")
+    static let failOnSkip = OptionKey("--fail-on-skip")
+    static let minPerformed = OptionKey("--min-performed")
     static let noSigning = OptionKey("--no-signing")
     static let allowRunning = OptionKey("--allow-running")
 

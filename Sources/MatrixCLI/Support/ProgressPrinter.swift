@@ -77,6 +77,8 @@ final class ProgressPrinter: @unchecked Sendable {
         if summary.passesWithoutExpectation > 0 {
             line += " (\(summary.passesWithoutExpectation) pass without an expectation)"
         }
+        let exercised = summary.stepCounts
+        if exercised.performed < exercised.total { line += " · " + exercised.exercised }
         if summary.interrupted { line += " · interrupted" }
         if let shard { line += " · shard \(shard)" }
         return line + " · evidence: \(directory)"

@@ -88,7 +88,9 @@ public enum HTMLReport {
         for (name, row) in [("Cases", counts.cases), ("Steps", counts.steps)] {
             html += "<tr><th>\(name)</th>" + Verdict.allCases.map { "<td>\(row[$0])</td>" }.joined() + "<td>\(row.total)</td></tr>\n"
         }
-        return html + "</tbody>\n</table>\n</section>\n"
+        html += "</tbody>\n</table>\n"
+        html += "<p class=\"exercised\"><b>Exercised:</b> \(Markup.text(StepText.exercised(counts.steps)))</p>\n"
+        return html + "</section>\n"
     }
 
     private static func filters(_ cases: [CaseOverview]) -> String {

@@ -31,6 +31,8 @@ public enum MarkdownSummary {
             lines.append("| \(name) | " + Verdict.allCases.map { String(row[$0]) }.joined(separator: " | ") + " | \(row.total) |")
         }
         lines.append("")
+        lines.append("Exercised: " + Markdown.text(StepText.exercised(counts.steps)))
+        lines.append("")
         lines.append("## Cases")
         lines.append("")
         if cases.isEmpty {

@@ -43,6 +43,14 @@ public enum StepText {
             ? "real (Apple's production renewal schedule, on the simulator's virtual clock)" : "real (Apple's production renewal schedule)"
     }
 
+    /// How much of the run the environment performed, for the reports' counts: `every step performed`, or
+    /// `12 of 40 steps performed (30 %), 28 skipped — skipped steps test nothing`.
+    public static func exercised(_ steps: VerdictCounts) -> String {
+        var text = steps.exercised
+        if steps.skipped > 0 { text += " — skipped steps test nothing" }
+        return text
+    }
+
     /// The text for a missing observation.
     public static let notObserved = "not observed"
 
