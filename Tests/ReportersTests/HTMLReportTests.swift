@@ -27,6 +27,25 @@ struct HTMLReportTests {
         return result
     }
 
+    @Test("A guided step's fields the tester cannot observe read not observed, beside the expectation, on a passing row")
+    func unobservedFields() throws {
+        var record = SampleRun.records[0]
+        record.expected = Expectation(access: ["pro"], subscriptionStatus: ["vip": "subscribed"], notifications: ["SUBSCRIBED/INITIAL_BUY"])
+        var observed = Observation(access: ["pro"])
+        observed.notObserved = ["subscriptionStatus", "notifications", "entitlements"]
+        record.observed = observed
+        record.verdict = .pass
+        record.reason = nil
+        let rows = StepText.comparisons(record)
+        #expect(rows.map(\.observed) == [#"["pro"]"#, "not observed", "not observed"])
+        #expect(rows.map(\.unobserved) == [false, true, true])
+        #expect(rows.allSatisfy { !$0.differs })
+        let html = render([record])
+        #expect(html.contains(#"<span class="field">subscriptionStatus</span> <span class="muted">not observed</span>"#))
+        #expect(html.contains(#"<span class="field">notifications</span> <span class="muted">not observed</span>"#))
+        #expect(!html.contains("vip: none") && !html.contains("notifications</span> []"))
+    }
+
     @Test("The page is self-contained: no network, no external assets")
     func selfContained() {
         let html = render()

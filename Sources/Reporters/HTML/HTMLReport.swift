@@ -167,7 +167,8 @@ public enum HTMLReport {
                 ?? "<span class=\"muted\">\(StepText.notObserved)</span>"
         } else {
             observed = rows.map {
-                "<div\($0.differs ? " class=\"differs\"" : "")><span class=\"field\">\(Markup.text($0.field))</span> \(Markup.text($0.observed))</div>"
+                let value = $0.unobserved ? "<span class=\"muted\">\(Markup.text($0.observed))</span>" : Markup.text($0.observed)
+                return "<div\($0.differs ? " class=\"differs\"" : "")><span class=\"field\">\(Markup.text($0.field))</span> \(value)</div>"
             }.joined()
         }
         if let ids = record.observed?.transactionIds, !ids.isEmpty {

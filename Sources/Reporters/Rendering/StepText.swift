@@ -12,6 +12,8 @@ public struct FieldComparison: Sendable, Hashable {
     public var observed: String
     /// Whether the judge found a difference in this field.
     public var differs: Bool
+    /// Whether the environment could not observe the field (``Observation/notObserved``), or observed nothing.
+    public var unobserved = false
 }
 
 /// Words and numbers the reports share: step descriptions, expected-versus-observed rows, times.
@@ -92,10 +94,14 @@ public enum StepText {
             differing = []
         }
         var rows: [FieldComparison] = []
+        // What the environment could not observe (a guided run's tester sees access and results only) reads "not
+        // observed", never the empty value the observation holds in its place.
+        let unobserved = Set(observed?.notObserved ?? [])
         func add(_ field: String, _ expectedText: String, _ observedText: (Observation) -> String) {
             let differs = differing.contains { $0 == field || $0.hasPrefix(field + ".") || $0.hasPrefix(field + "[") }
-            rows.append(FieldComparison(field: field, expected: expectedText, observed: observed.map(observedText) ?? notObserved,
-                                        differs: differs))
+            let missing = observed == nil || unobserved.contains(field)
+            rows.append(FieldComparison(field: field, expected: expectedText, observed: missing ? notObserved : observed.map(observedText) ?? notObserved,
+                                        differs: differs, unobserved: missing))
         }
         if let access = expected.access {
             add("access", Judge.render(access.sorted())) { Judge.render($0.access.sorted()) }
