@@ -160,9 +160,12 @@ struct MatrixProblem: Sendable, CustomTestStringConvertible {
         MatrixProblem("a bad advanceTime duration", steps(#"{"action": "advanceTime", "by": ⟨e⟩"1 month"}"#),
                       ["e error MX018 /cases/0/steps/0/by"], message: #""1 month" is not an ISO 8601 duration"#,
                       hint: "write durations like P1W, P1M, P1Y, P3D or PT12H"),
-        MatrixProblem("a zero advanceTime duration", steps(#"{"action": "advanceTime", "by": ⟨e⟩"P0D"}"#),
-                      ["e error MX018 /cases/0/steps/0/by"], message: #""P0D" is not an ISO 8601 duration"#,
-                      hint: "write durations like P1W, P1M, P1Y, P3D or PT12H"),
+        MatrixProblem("a non-renewing subscription that lasts no time", sections("""
+              "tiers": {"pro": ["com.example.pro"], "season": ["com.example.season"]},
+              "nonRenewing": {"com.example.season": {"duration": ⟨e⟩"P0D"}},
+              "accounts": {"fresh": {}},
+            """), ["e error MX018 /nonRenewing/com.example.season/duration"], message: "a non-renewing subscription cannot last P0D",
+                      hint: "give the duration the app grants, such as P1M or P1Y"),
         MatrixProblem("a bad non-renewing duration", sections("""
               "tiers": {"pro": ["com.example.pro"], "season": ["com.example.season"]},
               "nonRenewing": {"com.example.season": {"duration": ⟨e⟩"P1Q"}},

@@ -84,6 +84,15 @@ func load(_ source: MarkedSource,
 
 @Suite("Matrix loader")
 struct MatrixLoaderTests {
+    @Test("P0D and PT0S are durations: advanceTime by them moves the clock by nothing")
+    func zeroDurations() throws {
+        for text in ["P0D", "PT0S", "P0Y0M"] {
+            let result = load(MarkedSource(MatrixProblem.steps(#"{"action": "advanceTime", "by": "\#(text)"}"#)))
+            #expect(result.diagnostics.map(\.rendered) == [], "\(text)")
+            #expect(try #require(result.matrix).cases[0].steps[0].by?.isZero == true)
+        }
+    }
+
     @Test("the sample matrix loads without diagnostics")
     func sampleLoads() throws {
         let result = load(MarkedSource(Sample.matrix(cases: Sample.purchaseCase)))

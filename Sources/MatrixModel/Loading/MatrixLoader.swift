@@ -206,7 +206,8 @@ struct MatrixDecoder: Sendable {
         for member in members {
             _ = checkProduct(member.key, member.field, at: member.keyLocation, type: .nonRenewable)
             var fields = ObjectFields(member.field, sink)
-            if let durationField = fields.required("duration", "an ISO 8601 duration such as P1Y"), let duration = decodeDuration(durationField) {
+            if let durationField = fields.required("duration", "an ISO 8601 duration such as P1Y"),
+               let duration = decodeDuration(durationField, nonZero: "a non-renewing subscription") {
                 result[member.key] = NonRenewingSpec(duration: duration)
             }
             fields.finish()
@@ -380,11 +381,18 @@ struct MatrixDecoder: Sendable {
         return true
     }
 
-    func decodeDuration(_ field: JSONField) -> ISO8601Duration? {
+    /// An ISO 8601 duration; `P0D` and other zero durations are durations too, refused only where nothing can
+    /// last zero (`nonZero`, naming what).
+    func decodeDuration(_ field: JSONField, nonZero: String? = nil) -> ISO8601Duration? {
         guard let text = field.string(sink) else { return nil }
-        guard let duration = ISO8601Duration(text), !duration.isZero else {
+        guard let duration = ISO8601Duration(text) else {
             sink.error(.invalidDuration, "\"\(text)\" is not an ISO 8601 duration", pointer: field.pointer, at: field.location,
                        hint: "write durations like P1W, P1M, P1Y, P3D or PT12H")
+            return nil
+        }
+        if let nonZero, duration.isZero {
+            sink.error(.invalidDuration, "\(nonZero) cannot last \(text)", pointer: field.pointer, at: field.location,
+                       hint: "give the duration the app grants, such as P1M or P1Y")
             return nil
         }
         return duration
