@@ -32,6 +32,10 @@ public struct Comparison: Sendable, Hashable, Codable {
         public var status: String
         /// Evidence records read.
         public var steps: Int
+        /// The selection the run took, in words, when it did not take every case.
+        public var selection: String?
+        /// How many cases the selection took.
+        public var selectedCases: Int?
     }
 
     /// One run's record of a step.

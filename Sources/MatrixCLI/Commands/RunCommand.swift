@@ -47,7 +47,7 @@ struct RunCommand {
             .value(.os, "OS", "OS version, e.g. \"iOS 26.1\""),
             .value(.out, "DIR", "reports root (default: reports)"),
             .value(.jobs, "N", "cases run at once (default: number of cores; 1 for exec and guided runs)"),
-            .value(.shard, "K/N", "run slice K of N of the cases (see `matrix merge`)"),
+            .value(.shard, "K/N", "run slice K of N of the (selected) cases (see `matrix merge`)"),
             .value(.resume, "RUN_DIR", "finish an interrupted run in RUN_DIR from its first unrecorded step"),
             .value(.appFault, "NAME", "run the reference app with a known bug (see `matrix faults`)", choices: .appFaults),
             .value(.clock, "CLOCK", "clock the local environment models: real (default), xcode[:timeRate], sandbox:<3|5|15|30|60>, testflight",
@@ -61,7 +61,7 @@ struct RunCommand {
             .flag(.strict, "refuse to run a matrix that has warnings"),
             .flag(.quiet, "print only failures and the summary"),
             .flag(.verbose, "print every step"),
-        ] + AppStoreOptions.options)
+        ] + SelectionOptions.options + AppStoreOptions.options)
 
     /// What a run needs, whether it starts fresh or resumes.
     struct Setup {
@@ -111,7 +111,9 @@ struct RunCommand {
         if trap.signalReceived != nil { summary.interrupted = true }
         let directory = try await setup.session.finish(interrupted: summary.interrupted, unfinishedCase: summary.unfinishedCase)
         JobSummary.append(from: directory, console: console)
-        printer.summary(summary, of: setup.cases.count, shard: setup.session.manifest.shard, directory: Self.displayPath(directory.url))
+        printer.summary(summary, of: setup.cases.count, shard: setup.session.manifest.shard,
+                        selection: setup.session.manifest.selection.map { "\($0.summary), \(setup.session.manifest.selectedCases?.count ?? 0) of \(setup.matrix.cases.count) cases" },
+                        directory: Self.displayPath(directory.url))
         if summary.interrupted {
             console.info("resume with `\(Self.resumeCommand(directory.url, args: args))`", always: true)
             return .interrupted
@@ -162,7 +164,9 @@ struct RunCommand {
             device: args.value(.device) ?? adapter.description.device ?? "unspecified",
             os: args.value(.os) ?? adapter.description.os ?? "unspecified",
             accountHashes: guided?.hashes ?? [:], appFault: fault?.rawValue)
-        let cases = shard.map { $0.caseIndices(of: matrix) } ?? Array(matrix.cases.indices)
+        let selection = SelectionOptions.selection(args)
+        let selected = try SelectionOptions.resolve(selection, in: matrix)
+        let cases = shard.map { $0.caseIndices(of: matrix, among: selected) } ?? selected
         var manifest = RunManifest(
             toolVersion: MatrixCommand.version, context: context,
             matrix: MatrixReference(path: path, contents: Data(bytes), name: matrix.name, catalog: catalogBytes),
@@ -174,6 +178,10 @@ struct RunCommand {
         manifest.driver = exec?.arguments
         manifest.shard = shard?.description
         manifest.shardCases = shard.map { _ in cases.map { matrix.cases[$0].id } }
+        if !selection.isEmpty {
+            manifest.selection = selection
+            manifest.selectedCases = selected.map { matrix.cases[$0].id }
+        }
         if let guided {
             manifest.accountSalt = salt
             manifest.accounts = manifest.accounts.map { account in
@@ -215,7 +223,7 @@ struct RunCommand {
     }
 
     func resume(_ args: Arguments) async throws(CommandFailure) -> Setup {
-        for option: OptionKey in [.env, .build, .device, .os, .out, .shard, .appFault, .clock, .signedEnvironment]
+        for option: OptionKey in [.env, .build, .device, .os, .out, .shard, .appFault, .clock, .signedEnvironment] + SelectionOptions.keys
         where args.value(option) != nil {
             throw .usage("--resume takes the run's own settings from its run.json; drop \(option)")
         }
@@ -271,7 +279,7 @@ struct RunCommand {
                                  device: manifest.device, os: manifest.os, accountHashes: guided?.hashes ?? [:],
                                  appFault: fault?.rawValue)
         var cases = Array(matrix.cases.indices)
-        if let ids = manifest.shardCases {
+        if let ids = manifest.shardCases ?? manifest.selectedCases {
             let wanted = Set(ids)
             cases = cases.filter { wanted.contains(matrix.cases[$0].id) }
         }

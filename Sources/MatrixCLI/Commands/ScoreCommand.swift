@@ -21,7 +21,7 @@ struct ScoreCommand {
             .value(.minScore, "PERCENT", "lowest passing score in percent (default 100)"),
             .value(.format, "FORMAT", "text (default) or json", choices: .textOrJSON),
             .value(.jobs, "N", "cases run at once (default: number of cores)"),
-        ])
+        ] + SelectionOptions.options)
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
         guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
@@ -33,7 +33,12 @@ struct ScoreCommand {
         let jobs = try args.int(.jobs, in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let (loaded, diagnostics, _) = try InputFiles.loadMatrix(path)
         _ = MatrixCommand.report(diagnostics, on: console)
-        guard let matrix = loaded else { throw CommandFailure("\(path) is not valid; nothing was run", code: .dataError) }
+        guard let whole = loaded else { throw CommandFailure("\(path) is not valid; nothing was run", code: .dataError) }
+        let selection = SelectionOptions.selection(args)
+        let matrix = try SelectionOptions.selected(whole, selection)
+        if !selection.isEmpty {
+            console.info("scoring \(matrix.cases.count) of the matrix's \(whole.cases.count) cases (\(Console.visible(selection.summary)))", always: true)
+        }
 
         let score: FaultScorer.Score
         do {

@@ -60,12 +60,15 @@ final class ProgressPrinter: @unchecked Sendable {
     }
 
     /// `17 cases: 17 pass · 74 steps: 74 pass · evidence: reports/local/…`.
-    func summary(_ summary: RunSummary, of total: Int? = nil, shard: String? = nil, directory: String) {
-        console.info(Self.summaryLine(summary, of: total, shard: shard, directory: directory), always: true)
+    func summary(_ summary: RunSummary, of total: Int? = nil, shard: String? = nil, selection: String? = nil, directory: String) {
+        console.info(Self.summaryLine(summary, of: total, shard: shard, selection: selection, directory: directory), always: true)
     }
 
-    /// - Parameter total: how many cases the run has; an interrupted run's line says how many of them ended.
-    static func summaryLine(_ summary: RunSummary, of total: Int? = nil, shard: String? = nil, directory: String) -> String {
+    /// - Parameters:
+    ///   - total: how many cases the run has; an interrupted run's line says how many of them ended.
+    ///   - selection: the cases the run selected, in words (`profile smoke, 8 of 57 cases`).
+    static func summaryLine(_ summary: RunSummary, of total: Int? = nil, shard: String? = nil, selection: String? = nil,
+                            directory: String) -> String {
         func counts(_ values: [Verdict: Int]) -> String {
             let parts = Verdict.allCases.compactMap { verdict in values[verdict].map { "\($0) \(verdict.rawValue)" } }
             return parts.isEmpty ? "none" : parts.joined(separator: ", ")
@@ -80,6 +83,7 @@ final class ProgressPrinter: @unchecked Sendable {
         let exercised = summary.stepCounts
         if exercised.performed < exercised.total { line += " · " + exercised.exercised }
         if summary.interrupted { line += " · interrupted" }
+        if let selection { line += " · selected: \(Console.visible(selection))" }
         if let shard { line += " · shard \(shard)" }
         return line + " · evidence: \(directory)"
     }

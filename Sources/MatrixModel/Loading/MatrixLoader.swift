@@ -105,9 +105,10 @@ struct MatrixDecoder: Sendable {
         if let casesField = fields.required("cases", "an array of cases") {
             cases = decodeCases(casesField)
         }
+        let profiles = fields.optional("profiles").map { decodeProfiles($0, cases: cases) } ?? []
         fields.finish()
         return Matrix(name: name, app: app, catalogPath: catalogPath, catalog: catalog, tiers: tiers, consumables: consumables,
-                      nonRenewing: nonRenewing, accounts: accounts, store: store, cases: cases)
+                      nonRenewing: nonRenewing, accounts: accounts, store: store, cases: cases, profiles: profiles)
     }
 
     // MARK: Top-level sections
@@ -346,6 +347,7 @@ struct MatrixDecoder: Sendable {
             checkAccount(alias, accountField)
         }
         let description = fields.optional("description")?.string(sink)
+        let tags = fields.optional("tags").map(decodeTags) ?? []
         let store = fields.optional("store").map(decodeStoreSettings) ?? StoreSettings()
         var steps: [Step] = []
         if let stepsField = fields.required("steps", "an array of steps"), let elements = stepsField.array(sink) {
@@ -355,7 +357,7 @@ struct MatrixDecoder: Sendable {
             steps = elements.compactMap { decodeStep($0) }
         }
         fields.finish()
-        return MatrixCase(id: id, kind: kind, account: account, description: description, store: store, steps: steps)
+        return MatrixCase(id: id, kind: kind, account: account, description: description, tags: tags, store: store, steps: steps)
     }
 
     func checkAccount(_ alias: String, _ field: JSONField) {

@@ -26,11 +26,13 @@ public struct Matrix: Sendable, Hashable {
     /// Store settings every case starts from (a case may override them).
     public var store: StoreSettings
     public var cases: [MatrixCase]
+    /// Named selections of cases (`--profile`), in matrix order.
+    public var profiles: [CaseProfile]
 
     public init(schemaVersion: Int = Matrix.supportedSchemaVersion, name: String, app: AppInfo, catalogPath: String? = nil,
                 catalog: StoreKitConfiguration, tiers: [Tier], consumables: [String: ConsumableSpec] = [:],
                 nonRenewing: [String: NonRenewingSpec] = [:], accounts: [Account], store: StoreSettings = .init(),
-                cases: [MatrixCase]) {
+                cases: [MatrixCase], profiles: [CaseProfile] = []) {
         self.schemaVersion = schemaVersion
         self.name = name
         self.app = app
@@ -42,6 +44,7 @@ public struct Matrix: Sendable, Hashable {
         self.accounts = accounts
         self.store = store
         self.cases = cases
+        self.profiles = profiles
     }
 
     /// The account with `alias`.

@@ -67,6 +67,7 @@ public enum HTMLReport {
             ("Run", manifest.runId), ("Status", manifest.status.rawValue), ("Environment", StepText.environment(manifest.environment)),
             ("Build", manifest.build), ("Device", manifest.device), ("OS", manifest.os),
         ]
+        if let selection = StepText.selection(manifest) { rows.append(("Selection", selection)) }
         if let shard = StepText.shard(manifest) { rows.append(("Shard", shard)) }
         if let clock = manifest.clock { rows.append(("Clock", StepText.clock(clock, environment: manifest.environment))) }
         if let fault = manifest.appFault { rows.append(("App fault", "\(fault) (the reference app ran with this known bug)")) }

@@ -91,6 +91,7 @@ public enum MarkdownSummary {
             ("Device", Markdown.text(manifest.device)),
             ("OS", Markdown.text(manifest.os)),
         ]
+        if let selection = StepText.selection(manifest) { rows.append(("Selection", Markdown.text(selection))) }
         if let shard = StepText.shard(manifest) { rows.append(("Shard", Markdown.text(shard))) }
         if let clock = manifest.clock { rows.append(("Clock", Markdown.text(StepText.clock(clock, environment: manifest.environment)))) }
         if let fault = manifest.appFault { rows.append(("App fault", Markdown.text("\(fault) (the reference app ran with this known bug)"))) }

@@ -29,6 +29,12 @@ public enum StepText {
         manifest.shard.map { "\($0): \(manifest.shardCases?.count ?? 0) of the matrix's cases (`matrix merge` joins the slices)" }
     }
 
+    /// The selection row of a report's metadata, when the run took some of the matrix's cases
+    /// (`--case`, `--kind`, `--tag`, `--profile`).
+    static func selection(_ manifest: RunManifest) -> String? {
+        manifest.selection.map { "\($0.summary): \(manifest.selectedCases?.count ?? 0) cases; the matrix's other cases were not run" }
+    }
+
     /// The environment as a report's metadata shows it: its name, and for the embedded environments what a
     /// pass there shows.
     public static func environment(_ name: String) -> String {
