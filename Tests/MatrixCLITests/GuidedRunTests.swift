@@ -155,7 +155,7 @@ struct GuidedRunTests {
 struct TrustworthyRunTests {
     let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")
 
-    @Test("answers naming unknown tiers or results are refused, all at once; answers for unknown cases are warned about")
+    @Test("answers naming unknown cases, steps, tiers or results are located errors, all at once, before anything is written")
     func answersChecked() throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-answers")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -164,13 +164,34 @@ struct TrustworthyRunTests {
             {"case": "fresh-purchase/pro", "step": 0, "access": ["gold"]}
             {"case": "fresh-purchase/pro", "step": 1, "access": ["pro"], "result": "weird"}
             {"case": "cancel/purchase-shet", "step": 0, "access": []}
+            {"case": "cancel/purchase-sheet",  "step": 9, "access": []}
             """.write(to: answers, atomically: true, encoding: .utf8)
         let result = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--out", dir.path,
                                            "--build", "1", "--device", "d", "--os", "o"])
         #expect(result.status == 65)
-        #expect(result.stderr.contains(#"a.jsonl:1: unknown tier "gold""#))
-        #expect(result.stderr.contains(#"a.jsonl:2: "weird" is not a result"#))
-        #expect(result.stderr.contains(#"a.jsonl:3: the matrix has no case "cancel/purchase-shet"; did you mean "cancel/purchase-sheet"?"#))
+        #expect(result.stderr.contains(#"a.jsonl:1:53: error: unknown tier "gold""#), "\(result.stderr)")
+        #expect(result.stderr.contains(#"a.jsonl:2:72: error: "weird" is not a result"#))
+        #expect(result.stderr.contains(#"a.jsonl:3:10: error: the matrix has no case "cancel/purchase-shet"; did you mean "cancel/purchase-sheet"?"#))
+        #expect(result.stderr.contains(#"a.jsonl:4:44: error: case "cancel/purchase-sheet" has no step 9 (its steps are numbered from 0 to 2)"#))
+        #expect(result.stderr.contains("has 4 problems; nothing was run"))
+        #expect(MatrixBinary.runDirectories(under: dir).isEmpty)
+    }
+
+    @Test("an answers file without an answer for the first step the run asks is refused before the run starts")
+    func firstStepUnanswered() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-answers")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let answers = dir.appendingPathComponent("a.jsonl")
+        try #"{"case": "refund/pro", "step": 0, "access": []}"#.write(to: answers, atomically: true, encoding: .utf8)
+        let result = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--out", dir.path,
+                                           "--build", "1", "--device", "d", "--os", "o"])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains(#"has no answer for the first step the run asks, case "fresh-purchase/pro" step 0; nothing was run"#))
+        #expect(MatrixBinary.runDirectories(under: dir).isEmpty)
+        // The selection's first case is answered: the run starts, and stops where the answers end.
+        let selected = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--case", "refund/pro", "--answers", answers.path,
+                                             "--out", dir.path, "--build", "1", "--device", "d", "--os", "o", "--quiet"])
+        #expect(selected.status == 130 && selected.stderr.contains(#"no answer for case "refund/pro" step 1"#), "\(selected.stderr)")
     }
 
     @Test("--strict refuses a matrix with warnings; without it the warnings are kept in run.json")

@@ -190,6 +190,14 @@ struct RunCommand {
                 return copy
             }
         }
+        if let guidedAdapter = adapter as? GuidedAdapter, let answers = guided?.prompter as? ScriptedPrompter,
+           let (caseID, step) = answers.firstUnansweredStep(of: matrix, cases: cases, environment: guidedAdapter.environment,
+                                                            schedule: guidedAdapter.schedule) {
+            // The run would stop at once, leaving a run directory with nothing in it.
+            throw CommandFailure("\(args.value(.answers) ?? "the answers file") has no answer for the first step the run asks, case \"\(caseID)\" "
+                                 + "step \(step); nothing was run (add its answer, or skip it with {\"case\": \"\(caseID)\", \"step\": \(step), "
+                                 + "\"skip\": \"reason\"})", code: .dataError)
+        }
         let session: EvidenceSession
         do throws(CommandFailure) {
             session = try EvidenceSession.start(
@@ -346,7 +354,10 @@ struct RunCommand {
             }
             let (errors, warnings) = scripted.problems(against: matrix)
             for warning in warnings { console.warning(warning) }
-            guard errors.isEmpty else { throw CommandFailure(errors.joined(separator: "\n"), code: .dataError) }
+            for error in errors { console.info(console.paint(Console.visible(error), .red), always: true) }
+            guard errors.isEmpty else {
+                throw CommandFailure("\(answers) has \(errors.count) problem\(errors.count == 1 ? "" : "s"); nothing was run", code: .dataError)
+            }
             prompter = scripted
         } else if isatty(0) == 1 {
             prompter = TerminalPrompter(write: { console.prompt($0) })
