@@ -39,7 +39,7 @@ public enum MatrixCommand {
             case OptionKey.help.name, "-h":
                 console.output(usage(width: console.width))
                 return ExitCode.success.rawValue
-            case OptionKey.version.name:
+            case OptionKey.version.name, "-V":
                 console.output(version + "\n")
                 return ExitCode.success.rawValue
             default:
