@@ -151,7 +151,9 @@ public struct ScriptedPrompter: Prompter {
                 errors.append("\(at("access")) unknown tier \"\(tier)\"; the matrix's tiers are " + matrix.tiers.map(\.name).joined(separator: ", "))
             }
             if let result = answer.result, !results.contains(result) {
-                errors.append("\(at("result")) \"\(result)\" is not a result; use " + (Expectation.purchaseResults + Expectation.restoreResults).joined(separator: ", "))
+                let all = Expectation.purchaseResults + Expectation.restoreResults
+                let hint = Suggestion.didYouMean(result, among: all, synonyms: Synonyms.results).map { "; \($0)" } ?? "; use " + all.joined(separator: ", ")
+                errors.append("\(at("result")) \"\(result)\" is not a result\(hint)")
             }
         }
         return (errors, [])
