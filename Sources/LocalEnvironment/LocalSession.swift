@@ -192,14 +192,17 @@ public final class LocalSession: CaseSession {
             var seen = Set<String>()
             return ids.filter { seen.insert($0).inserted && store.transaction($0)?.account == account }
         }
-        if message == nil, step.action == .renew || step.action == .advanceTime,
+        // What the store says is the store's, not the app's.
+        var storeMessage: String?
+        if step.action == .renew || step.action == .advanceTime,
            let limit = withStore({ store in store.subscriptions.values.first { $0.account == account && $0.environmentLimit != nil }?.environmentLimit }) {
-            message = limit
+            storeMessage = limit
         }
-        if message == nil, !device.running, step.action != .quit, step.action != .switchDevice {
-            message = "the app is not running"
+        if storeMessage == nil, !device.running, step.action != .quit, step.action != .switchDevice {
+            storeMessage = "the app is not running"
         }
-        let observation = try await observe(account: account, device: device, result: result, message: message, touched: accountTouched)
+        var observation = try await observe(account: account, device: device, result: result, message: message, touched: accountTouched)
+        observation.storeMessage = storeMessage
         return .observed(observation, modelledWallTimeMs: withStore { $0.now } - startTime)
     }
 

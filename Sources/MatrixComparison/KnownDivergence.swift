@@ -120,7 +120,7 @@ public struct KnownDivergence: RawRepresentable, Sendable, Hashable, Codable, Ca
     ///    6 times, or daily renewals in TestFlight).
     /// 2. TestFlight, not `pass` (a skip whatever its reason): the step is `failRenewal`, `recoverBilling` or
     ///    `resolveIssue`, follows a `failRenewal` of the case, or expects billing retry or a grace period.
-    /// 3. `fail`, and the observation's message names the renewal limit (the environment stopped auto-renew).
+    /// 3. `fail`, and the observation's store message (or, in older evidence, its message) names the renewal limit (the environment stopped auto-renew).
     /// 4. `fail`: the run observed at least the cap of renewals (Sandbox 12, TestFlight 6), and the step expects
     ///    more renewals than the cap or a run that passed the step observed more.
     ///
@@ -160,7 +160,8 @@ public struct KnownDivergence: RawRepresentable, Sendable, Hashable, Codable, Ca
         }
         let cap: KnownDivergence = role == .sandbox ? .sandboxRenewalLimit : .testFlightRenewalLimit
         if record.verdict == .fail, let limit = cap.renewalCap, let observed = record.observed, !grantsMore(record) {
-            if let message = observed.message, fromReason(message, role: role) == cap { return cap }
+            // The store's message (older evidence put it in the app's).
+            if let message = observed.storeMessage ?? observed.message, fromReason(message, role: role) == cap { return cap }
             let expectsMore = (record.expected?.renewals ?? 0) > limit
             let othersSawMore = passing.contains { ($0.observed?.renewals ?? 0) > limit }
             if observed.renewals >= limit && (expectsMore || othersSawMore) { return cap }

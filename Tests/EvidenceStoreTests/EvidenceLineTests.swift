@@ -41,6 +41,7 @@ struct EvidenceLineTests {
             signedData: [SignedItem(kind: "transaction", jws: "eyJh.eyJi.c2ln"), SignedItem(kind: "notification", jws: awkward)],
             message: awkward, storeTime: -1)
         observation.notObserved = ["entitlements"]
+        observation.storeMessage = "sandbox:3 renews a subscription at most 12 times; auto-renew stopped"
         observation.conflicts = ["the tester saw [\"pro\"]; the App Store Server API has no transaction", awkward]
         let step = Step(action: .purchase, product: "p", outcome: .interrupted, quantity: 3, offer: "introductory",
                         appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138", count: 2, by: ISO8601Duration(months: 1, days: 2),

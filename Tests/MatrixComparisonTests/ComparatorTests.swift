@@ -156,7 +156,7 @@ struct ComparatorTests {
     @Test("A failing step whose observation says the environment stopped auto-renew is the renewal limit")
     func renewalLimitMessage() throws {
         var observed = F.record("r/p", 0, .fail, action: .advanceTime, access: [], renewals: 3)
-        observed.observed?.message = "sandbox:3 renews a subscription at most 12 times; auto-renew stopped"
+        observed.observed?.storeMessage = "sandbox:3 renews a subscription at most 12 times; auto-renew stopped"
         let runs = [F.run("exec", [F.record("r/p", 0, .pass, action: .advanceTime, access: ["plus"])]), F.run("sandbox", [observed])]
         #expect(try onlyDifference(runs).divergences.map(\.id) == [.sandboxRenewalLimit])
     }

@@ -146,6 +146,7 @@ extension CompactJSONWriter {
             endObject()
         }
         endArray()
+        field("storeMessage", o.storeMessage)
         field("storeTime", o.storeTime)
         field("subscriptionStatus", o.subscriptionStatus) { $0.string($1) }
         field("transactionIds", o.transactionIds)

@@ -178,6 +178,9 @@ public enum HTMLReport {
         if let message = record.observed?.message {
             observed += "<div class=\"muted\">app said “\(Markup.text(message))”</div>"
         }
+        if let message = record.observed?.storeMessage {
+            observed += "<div class=\"muted\">store: \(Markup.text(message))</div>"
+        }
         let reason = record.verdict == .blocked ? matrixCase.blockedMessage(for: record) : (record.reason ?? "")
         return "<tr class=\"v-\(record.verdict.rawValue)\"><td>\(record.step)</td>"
             + "<td><code>\(Markup.text(StepText.describe(record.action)))</code></td>"
