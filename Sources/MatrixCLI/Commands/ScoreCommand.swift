@@ -63,7 +63,10 @@ struct ScoreCommand {
             console.outputData(try JSONOutput.encode(report) + Data("\n".utf8))
         } else {
             if let reference {
-                console.info(console.paint("reference app FAILS", .red) + " at \(reference.case) #\(reference.step) \(reference.action.action.rawValue): \(reference.reason ?? reference.verdict.rawValue)", always: true)
+                // The table is the result, on stdout whatever it says (the reference's failure included).
+                console.output("reference app    FAILS at \(Console.visible(reference.case)) #\(reference.step) \(reference.action.action.rawValue): "
+                               + Console.visible(reference.reason ?? reference.verdict.rawValue) + "\n")
+                console.error("the reference app fails \(reference.case) #\(reference.step): the matrix contradicts StoreKit there; fix it before scoring")
             } else {
                 console.output("reference app    passes every step\n")
             }
