@@ -74,7 +74,7 @@ struct InitCommand {
         }
         for note in output.notes { console.info("note: " + note) }
         if let schema = options.schemaReference, !FileManager.default.fileExists(atPath: "schema/matrix.schema.json") {
-            console.info("note: $schema is \(schema); copy StoreKit Matrix's schema/matrix.schema.json to schema/ here for editor checks")
+            console.info("note: $schema is \(schema); for editor checks write it with `matrix schema --out schema/matrix.schema.json`")
         }
         if let out {
             console.info("next: matrix run \(out)   ·   matrix score \(out)   ·   matrix plan \(out) --env sandbox --accounts 3")
