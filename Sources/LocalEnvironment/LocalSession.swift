@@ -42,8 +42,8 @@ public final class LocalSession: CaseSession {
     ///   - settleLimit: how long an app may take to handle the updates of one step before the step errors.
     /// - Throws: ``StoreError`` when an account's starting state cannot be set up.
     public init(matrix: Matrix, matrixCase: MatrixCase, schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox,
-                fault: AppFault? = nil, install: (() -> any AppUnderTest)? = nil, signer: (any PayloadSigner)? = nil,
-                settleLimit: Duration = .seconds(10)) throws(StoreError) {
+                fault: AppFault? = nil, faults: [AppFault] = [], install: (() -> any AppUnderTest)? = nil,
+                signer: (any PayloadSigner)? = nil, settleLimit: Duration = .seconds(10)) throws(StoreError) {
         self.matrix = matrix
         self.matrixCase = matrixCase
         let simulator = AppStoreSimulator(
@@ -51,7 +51,8 @@ public final class LocalSession: CaseSession {
             configuration: StoreConfiguration(matrix: matrix, case: matrixCase, signedEnvironment: signedEnvironment, schedule: schedule))
         try simulator.prepare(Self.accounts(of: matrixCase, in: matrix))
         self.store = SimulatedStore(simulator, signer: signer)
-        self.install = install ?? { ReferenceApp(matrix: matrix, fault: fault) }
+        let bugs = (fault.map { [$0] } ?? []) + faults
+        self.install = install ?? { ReferenceApp(matrix: matrix, faults: bugs) }
         self.signer = signer
         self.settleLimit = settleLimit
     }

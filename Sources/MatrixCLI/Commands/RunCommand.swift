@@ -49,7 +49,8 @@ struct RunCommand {
             .value(.jobs, "N", "cases run at once (default: number of cores; 1 for exec and guided runs)"),
             .value(.shard, "K/N", "run slice K of N of the (selected) cases (see `matrix merge`)"),
             .value(.resume, "RUN_DIR", "finish an interrupted run in RUN_DIR from its first unrecorded step"),
-            .value(.appFault, "NAME", "run the reference app with a known bug (see `matrix faults`)", choices: .appFaults),
+            .value(.appFault, "NAME", "run the reference app with a known bug (see `matrix faults`); repeatable, for several at once",
+                   choices: .appFaults, repeatable: true),
             .value(.clock, "CLOCK", "clock the local environment models: real (default), xcode[:timeRate], sandbox:<3|5|15|30|60>, testflight",
                    choices: .clock),
             .value(.signedEnvironment, "ENV", "environment written in signed data: Sandbox (default), Production, Xcode, LocalTesting",
@@ -130,7 +131,7 @@ struct RunCommand {
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to run)" : "run takes one MATRIX, got \(args.positionals.count)")
         }
-        let fault = try Self.fault(args.value(.appFault))
+        let faults = try Self.faults(args.all(.appFault))
         let signedEnvironment = try args.choice(.signedEnvironment, as: SignedEnvironment.self) ?? .sandbox
         var shard: Shard?
         if let text = args.value(.shard) {
@@ -154,7 +155,7 @@ struct RunCommand {
             adapter = try await exec.start(matrix: matrix, path: path, bytes: bytes, catalogBytes: catalogBytes, console: console)
         } else {
             adapter = try makeAdapter(environment, schedule: schedule, clockGiven: args.value(.clock) != nil,
-                                      signedEnvironment: signedEnvironment, fault: fault, guided: guided, args: args)
+                                      signedEnvironment: signedEnvironment, faults: faults, guided: guided, args: args)
         }
         let describedBuild = args.value(.build) ?? adapter.description.build
         let context = RunContext(
@@ -163,7 +164,7 @@ struct RunCommand {
             build: describedBuild ?? (environment == .local ? "unspecified (local run)" : "unspecified"),
             device: args.value(.device) ?? adapter.description.device ?? "unspecified",
             os: args.value(.os) ?? adapter.description.os ?? "unspecified",
-            accountHashes: guided?.hashes ?? [:], appFault: fault?.rawValue)
+            accountHashes: guided?.hashes ?? [:], appFault: Self.faultNames(faults))
         let selection = SelectionOptions.selection(args)
         let selected = try SelectionOptions.resolve(selection, in: matrix)
         let cases = shard.map { $0.caseIndices(of: matrix, among: selected) } ?? selected
@@ -171,7 +172,7 @@ struct RunCommand {
             toolVersion: MatrixCommand.version, context: context,
             matrix: MatrixReference(path: path, contents: Data(bytes), name: matrix.name, catalog: catalogBytes),
             clock: adapter.description.clock, accounts: RunManifest.accounts(of: matrix), startedAt: Date())
-        manifest.appFault = fault?.rawValue
+        manifest.appFault = Self.faultNames(faults)
         manifest.warnings = warnings.isEmpty ? nil : warnings
         manifest.guidance = guided?.guidance
         manifest.signedEnvironment = exec == nil ? signedEnvironment.rawValue : nil
@@ -269,7 +270,7 @@ struct RunCommand {
             throw CommandFailure("the catalog \(matrix.catalogPath ?? "") changed since the run started (its SHA-256 differs from run.json); "
                                  + "a resumed run must use the same products", code: .dataError)
         }
-        let fault = try Self.fault(manifest.appFault)
+        let faults = try Self.faults(manifest.appFault.map { $0.split(separator: ",").map(String.init) } ?? [])
         let schedule = try Self.schedule(manifest.clock, matrix: matrix)
         let guided = try guidedSetup(EnvironmentKind(manifest.environment), args: args, salt: manifest.accountSalt ?? Self.makeSalt(), matrix: matrix,
                                      build: manifest.build, device: manifest.device, os: manifest.os)
@@ -281,11 +282,11 @@ struct RunCommand {
         } else {
             if args.value(.stepTimeout) != nil { throw .usage("--step-timeout is for runs of --env exec") }
             adapter = try makeAdapter(EnvironmentKind(manifest.environment), schedule: schedule, clockGiven: manifest.clock != nil,
-                                      signedEnvironment: manifest.signedEnvironment.flatMap(SignedEnvironment.init(rawValue:)) ?? .sandbox, fault: fault, guided: guided, args: args)
+                                      signedEnvironment: manifest.signedEnvironment.flatMap(SignedEnvironment.init(rawValue:)) ?? .sandbox, faults: faults, guided: guided, args: args)
         }
         let context = RunContext(runID: manifest.runId, environment: manifest.environment, build: manifest.build,
                                  device: manifest.device, os: manifest.os, accountHashes: guided?.hashes ?? [:],
-                                 appFault: fault?.rawValue)
+                                 appFault: Self.faultNames(faults))
         var cases = Array(matrix.cases.indices)
         if let ids = manifest.shardCases ?? manifest.selectedCases {
             let wanted = Set(ids)
@@ -411,17 +412,19 @@ struct RunCommand {
     }
 
     func makeAdapter(_ environment: EnvironmentKind, schedule: RenewalSchedule, clockGiven: Bool, signedEnvironment: SignedEnvironment,
-                     fault: AppFault?, guided: Guided?, args: Arguments) throws(CommandFailure) -> any EnvironmentAdapter {
+                     faults: [AppFault], guided: Guided?, args: Arguments) throws(CommandFailure) -> any EnvironmentAdapter {
         switch environment {
         case .local:
             do {
-                return try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, fault: fault)
+                var adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment)
+                adapter.faults = faults
+                return adapter
             } catch {
                 throw CommandFailure("the local environment is unavailable: \(error)", code: .unavailable)
             }
         case .sandbox, .testflight:
             guard let guided else { throw CommandFailure("internal: no guided setup", code: .software) }
-            if fault != nil { throw .usage("--app-fault is for the local environment; a guided run tests your own build") }
+            if !faults.isEmpty { throw .usage("--app-fault is for the local environment; a guided run tests your own build") }
             var guidedSchedule: RenewalSchedule = environment == .sandbox ? .sandbox(.default) : .testFlight
             if clockGiven {
                 guard case .sandbox = schedule.kind, environment == .sandbox else {
@@ -446,10 +449,19 @@ struct RunCommand {
         }
     }
 
-    static func fault(_ name: String?) throws(CommandFailure) -> AppFault? {
-        guard let name else { return nil }
-        guard let value = AppFault(rawValue: name) else { throw Choices.appFaults.rejection(name, for: OptionKey.appFault.name) }
-        return value
+    /// The faults `names` name, each once, in the order given.
+    static func faults(_ names: [String]) throws(CommandFailure) -> [AppFault] {
+        var faults: [AppFault] = []
+        for name in names {
+            guard let value = AppFault(rawValue: name) else { throw Choices.appFaults.rejection(name, for: OptionKey.appFault.name) }
+            if !faults.contains(value) { faults.append(value) }
+        }
+        return faults
+    }
+
+    /// The faults as evidence and run.json name them: `a` or `a,b`; `nil` for none.
+    static func faultNames(_ faults: [AppFault]) -> String? {
+        faults.isEmpty ? nil : faults.map(\.rawValue).joined(separator: ",")
     }
 
 

@@ -70,7 +70,7 @@ public enum HTMLReport {
         if let selection = StepText.selection(manifest) { rows.append(("Selection", selection)) }
         if let shard = StepText.shard(manifest) { rows.append(("Shard", shard)) }
         if let clock = manifest.clock { rows.append(("Clock", StepText.clock(clock, environment: manifest.environment))) }
-        if let fault = manifest.appFault { rows.append(("App fault", "\(fault) (the reference app ran with this known bug)")) }
+        if let fault = manifest.appFault { rows.append(("App fault", StepText.appFault(fault))) }
         if let guidance = manifest.guidance { rows.append(("Observations", guidance)) }
         if let warnings = manifest.warnings, !warnings.isEmpty { rows.append(("Matrix warnings", warnings.joined(separator: "\n"))) }
         rows += [

@@ -94,7 +94,7 @@ public enum MarkdownSummary {
         if let selection = StepText.selection(manifest) { rows.append(("Selection", Markdown.text(selection))) }
         if let shard = StepText.shard(manifest) { rows.append(("Shard", Markdown.text(shard))) }
         if let clock = manifest.clock { rows.append(("Clock", Markdown.text(StepText.clock(clock, environment: manifest.environment)))) }
-        if let fault = manifest.appFault { rows.append(("App fault", Markdown.text("\(fault) (the reference app ran with this known bug)"))) }
+        if let fault = manifest.appFault { rows.append(("App fault", Markdown.text(StepText.appFault(fault)))) }
         if let guidance = manifest.guidance { rows.append(("Observations", Markdown.text(guidance))) }
         if let warnings = manifest.warnings, !warnings.isEmpty { rows.append(("Matrix warnings", Markdown.text("\(warnings.count) (see run.json)"))) }
         rows += [

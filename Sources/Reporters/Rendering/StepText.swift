@@ -35,6 +35,14 @@ public enum StepText {
         manifest.selection.map { "\($0.summary): \(manifest.selectedCases?.count ?? 0) cases; the matrix's other cases were not run" }
     }
 
+    /// The app fault row of a report's metadata: `pendingUnlocks (the reference app ran with this known bug)`, or
+    /// several, comma-separated as run.json names them.
+    static func appFault(_ names: String) -> String {
+        let faults = names.split(separator: ",")
+        return faults.joined(separator: ", ") + (faults.count > 1 ? " (the reference app ran with these known bugs)"
+                                                                  : " (the reference app ran with this known bug)")
+    }
+
     /// The environment as a report's metadata shows it: its name, and for the embedded environments what a
     /// pass there shows.
     public static func environment(_ name: String) -> String {
