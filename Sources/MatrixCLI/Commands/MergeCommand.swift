@@ -130,6 +130,8 @@ struct MergeCommand {
         let finished: RunManifest
         var passesWithoutExpectation = 0
         do {
+            // The folder the merged run goes in may not exist yet (`--out merged/release` in a fresh CI job).
+            try FileManager.default.createDirectory(at: outURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             let directory = try RunDirectory.create(at: outURL)
             let writer = try EvidenceWriter(directory: directory)
             var manifest = first
