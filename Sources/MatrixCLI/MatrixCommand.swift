@@ -63,6 +63,7 @@ public enum MatrixCommand {
     /// Prints diagnostics compiler-style; returns whether any was an error.
     static func report(_ diagnostics: [Diagnostic], on console: Console) -> Bool {
         for diagnostic in diagnostics {
+            console.annotate(GitHubAnnotations.command(for: diagnostic))
             let line = Console.visible(diagnostic.rendered)
             switch diagnostic.severity {
             case .error: console.info(console.paint(line, .red), always: true)

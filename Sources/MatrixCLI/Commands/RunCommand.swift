@@ -73,6 +73,8 @@ struct RunCommand {
         var session: EvidenceSession
         var prior: [String: [RecordedStep]]
         var lastSeq: Int
+        /// Where the matrix file writes each step, for annotations.
+        var locations: MatrixLocations
     }
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
@@ -91,7 +93,7 @@ struct RunCommand {
         let jobs = requestedJobs ?? defaultJobs
 
         let runner = Runner(matrix: setup.matrix, adapter: setup.adapter, context: setup.context, jobs: jobs)
-        let printer = ProgressPrinter(console: console, total: setup.cases.count)
+        let printer = ProgressPrinter(console: console, total: setup.cases.count, locations: console.annotates ? setup.locations : nil)
         let writer = setup.session.writer
         let (cases, prior, lastSeq) = (setup.cases, setup.prior, setup.lastSeq)
         let outcome = await trap.run {
@@ -120,6 +122,7 @@ struct RunCommand {
             return .interrupted
         }
         if let shortfall = policy.shortfall(summary.stepCounts) {
+            console.annotate(GitHubAnnotations.command(.error, message: shortfall, file: setup.locations.file, title: "matrix run"))
             console.error(shortfall)
             return .failure
         }
@@ -208,7 +211,8 @@ struct RunCommand {
             await (adapter as? ExecAdapter)?.shutdown()
             throw error
         }
-        return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: session, prior: [:], lastSeq: 0)
+        return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: session, prior: [:], lastSeq: 0,
+                     locations: MatrixLocations(file: path, bytes: bytes))
     }
 
     /// A resumed run: the run directory's manifest says what ran and how; the matrix must not have changed.
@@ -296,7 +300,7 @@ struct RunCommand {
         let recorded = resumed.recorded.count
         console.info("resuming \(Self.displayPath(directory.url)): \(recorded) step\(recorded == 1 ? "" : "s") already recorded")
         return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: resumed.session,
-                     prior: resumed.recorded.steps, lastSeq: resumed.recorded.lastSeq)
+                     prior: resumed.recorded.steps, lastSeq: resumed.recorded.lastSeq, locations: MatrixLocations(file: path, bytes: bytes))
     }
 
     /// The matrix, its file's bytes and its `.storekit` file's bytes (external drivers receive both files).

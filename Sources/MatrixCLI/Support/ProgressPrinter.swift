@@ -7,18 +7,24 @@ final class ProgressPrinter: @unchecked Sendable {
     // @unchecked Sendable: `done` is only touched under `lock`; Console is thread-safe.
     private let console: Console
     private let total: Int
+    /// Where the matrix's steps are, to annotate failing ones in GitHub Actions.
+    private let locations: MatrixLocations?
     private let lock = NSLock()
     private var done = 0
 
-    init(console: Console, total: Int) {
+    init(console: Console, total: Int, locations: MatrixLocations? = nil) {
         self.console = console
         self.total = total
+        self.locations = locations
     }
 
     func handle(_ event: RunEvent) {
         switch event {
         case .stepFinished(let record):
             console.detail(Self.stepLine(record))
+            if let locations, record.verdict == .fail || record.verdict == .error {
+                console.annotate(locations.command(for: record))
+            }
         case .caseFinished(let result):
             let count = lock.withLock { () -> Int in
                 done += 1
