@@ -63,7 +63,7 @@ struct CatalogSurvey {
     /// A name for a product in sentences: its display name, else its reference name, else its ID.
     func label(_ product: CatalogProduct) -> String {
         for name in [product.displayName, product.referenceName] {
-            if let name, !name.trimmingCharacters(in: .whitespaces).isEmpty { return name }
+            if let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty { return name }
         }
         return product.productID
     }
