@@ -116,9 +116,8 @@ struct CatalogSurvey {
             let groupCandidates = Slug.isUsable(groupSlug) ? [groupSlug] : []
             var tiersOfGroup: [(name: String, productIDs: [String])] = []
             if survey.levels.count == 1, let only = survey.levels.first {
-                let name = only.products.count == 1
-                    ? names.claim([slug(only.products[0])] + groupCandidates)
-                    : names.claim(groupCandidates + [slug(only.products[0])])
+                // A group's one tier is named after the group, however many products share it.
+                let name = names.claim(groupCandidates + [slug(only.products[0])])
                 tiersOfGroup.append((name, only.products.map(\.productID)))
             } else {
                 for level in survey.levels {

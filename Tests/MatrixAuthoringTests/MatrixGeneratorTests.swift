@@ -69,6 +69,14 @@ struct MatrixGeneratorTests {
         #expect(!ids.contains { $0.hasPrefix("upgrade/") || $0.hasPrefix("downgrade/") })
     }
 
+    @Test("a group's one tier is named after the group even when it holds one product")
+    func singleProductGroup() throws {
+        let weekly = CatalogProduct(productID: "com.app.pro.weekly", type: .autoRenewable, displayName: "Weekly", subscriptionGroupID: "G",
+                                    groupNumber: 1, recurringSubscriptionPeriod: ISO8601Duration(weeks: 1))
+        let catalog = StoreKitConfiguration(products: [weekly], subscriptionGroups: [SubscriptionGroup(id: "G", name: "Pro", productIDs: [weekly.productID])])
+        #expect(try json(try MatrixGenerator.generate(catalog, options: Self.options))["tiers"] as? [String: [String]] == ["pro": [weekly.productID]])
+    }
+
     @Test("every product gets the cases its type needs; family, offer and level cases only where the catalog has them")
     func casesPerType() throws {
         let ids = caseIDs(try json(try MatrixGenerator.generate(ExampleMatrix.catalog, options: Self.options)))
