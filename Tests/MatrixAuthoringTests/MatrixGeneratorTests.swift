@@ -77,6 +77,23 @@ struct MatrixGeneratorTests {
         #expect(try json(try MatrixGenerator.generate(catalog, options: Self.options))["tiers"] as? [String: [String]] == ["pro": [weekly.productID]])
     }
 
+    @Test("the renewal-limit cases use the subscription with the shortest period, not the first")
+    func shortestPeriodForLimits() throws {
+        let yearly = CatalogProduct(productID: "com.app.pro.yearly", type: .autoRenewable, displayName: "Pro Yearly", subscriptionGroupID: "G",
+                                    groupNumber: 1, recurringSubscriptionPeriod: ISO8601Duration(years: 1))
+        let monthly = CatalogProduct(productID: "com.app.pro.monthly", type: .autoRenewable, displayName: "Pro Monthly", subscriptionGroupID: "G",
+                                     groupNumber: 1, recurringSubscriptionPeriod: ISO8601Duration(months: 1))
+        let catalog = StoreKitConfiguration(products: [yearly, monthly],
+                                            subscriptionGroups: [SubscriptionGroup(id: "G", name: "Pro", productIDs: [yearly.productID, monthly.productID])])
+        let cases = (try json(try MatrixGenerator.generate(catalog, options: Self.options))["cases"] as? [[String: Any]]) ?? []
+        let limits = cases.filter { $0["kind"] as? String == "environment-limit" }
+        #expect(limits.count == 2)
+        for limit in limits {
+            let products = Set(((limit["steps"] as? [[String: Any]]) ?? []).compactMap { $0["product"] as? String })
+            #expect(products == [monthly.productID], "\(limit["id"] ?? "")")
+        }
+    }
+
     @Test("every product gets the cases its type needs; family, offer and level cases only where the catalog has them")
     func casesPerType() throws {
         let ids = caseIDs(try json(try MatrixGenerator.generate(ExampleMatrix.catalog, options: Self.options)))
