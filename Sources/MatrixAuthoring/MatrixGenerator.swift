@@ -131,6 +131,15 @@ public enum MatrixGenerator {
             guard let balance = survey.balances[product.productID] else { continue }
             notes.append("consumable \(product.productID): credits \(balance.amount) to balance \"\(balance.name)\"")
         }
+        for (group, _, products) in survey.samePlanAtSeveralLevels {
+            let listed = products.map { "\(survey.label($0)) (level \($0.groupNumber ?? 1), tier \(survey.tier($0) ?? "?"))" }
+            let ids = products.map { "\"\($0.productID)\"" }.joined(separator: ", ")
+            notes.append("group \"\(group.name)\": " + listed.joined(separator: " and ") + " look like one plan billed over different "
+                + "periods, but they are at different levels, so each has its own tier and the matrix tests upgrades and downgrades "
+                + "between them. If your app grants the same access for both, merge the tiers into one (\"tiers\": {\"…\": [\(ids)]}) "
+                + "and delete the upgrade and downgrade cases between them, or put them at one level in App Store Connect, where a level "
+                + "ranks the level of service a subscription gives (https://developer.apple.com/documentation/storekit/product/subscriptioninfo/grouplevel)")
+        }
         return notes
     }
 }

@@ -94,6 +94,23 @@ struct MatrixGeneratorTests {
         }
     }
 
+    @Test("products of one plan at different levels keep a tier each, and a note says how to merge them")
+    func samePlanNote() throws {
+        let monthly = CatalogProduct(productID: "com.app.pro.monthly", type: .autoRenewable, displayName: "Pro Monthly ", subscriptionGroupID: "G",
+                                     groupNumber: 2, recurringSubscriptionPeriod: ISO8601Duration(months: 1))
+        let yearly = CatalogProduct(productID: "com.app.pro.yearly", type: .autoRenewable, displayName: "Pro – Yearly", subscriptionGroupID: "G",
+                                    groupNumber: 1, recurringSubscriptionPeriod: ISO8601Duration(years: 1))
+        let catalog = StoreKitConfiguration(products: [monthly, yearly],
+                                            subscriptionGroups: [SubscriptionGroup(id: "G", name: "Pro", productIDs: [monthly.productID, yearly.productID])])
+        let output = try MatrixGenerator.generate(catalog, options: Self.options)
+        #expect((try json(output)["tiers"] as? [String: [String]])?.count == 2)
+        let note = try #require(output.notes.first { $0.hasPrefix("group \"Pro\": ") })
+        #expect(note.contains("level 2") && note.contains("level 1") && note.contains("merge the tiers"), "\(note)")
+        #expect(note.contains(#""com.app.pro.yearly", "com.app.pro.monthly""#) && note.contains("Pro Monthly (level 2"), "\(note)")
+        #expect(CatalogSurvey.planName("Pro Monthly ") == "pro" && CatalogSurvey.planName("Pro – Yearly") == "pro")
+        #expect(CatalogSurvey.planName("Premium Annual") != CatalogSurvey.planName("Basic Annual"))
+    }
+
     @Test("every product gets the cases its type needs; family, offer and level cases only where the catalog has them")
     func casesPerType() throws {
         let ids = caseIDs(try json(try MatrixGenerator.generate(ExampleMatrix.catalog, options: Self.options)))
