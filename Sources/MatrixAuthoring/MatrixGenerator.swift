@@ -80,7 +80,7 @@ public enum MatrixGenerator {
             ("schemaVersion", .int(Matrix.supportedSchemaVersion)),
             ("name", .string(options.name)),
             ("description", .string(description(survey, cases: cases))),
-            ("app", .object([("bundleId", .string(bundleId))])),
+            ("app", .object([("bundleId", .string(bundleId))] + (options.bundleId == nil ? [("bundleIdGuessed", .bool(true))] : []))),
             ("catalog", .string(options.catalogReference)),
             ("tiers", .object(survey.tiers.map { ($0.name, .array($0.productIDs.map(JSONText.string))) })),
         ]

@@ -111,6 +111,14 @@ struct MatrixGeneratorTests {
         #expect(CatalogSurvey.planName("Premium Annual") != CatalogSurvey.planName("Basic Annual"))
     }
 
+    @Test("a guessed bundle id is marked as guessed; one given is not")
+    func guessedBundleId() throws {
+        let guessed = try json(try MatrixGenerator.generate(ExampleMatrix.catalog, options: Self.options))
+        #expect((guessed["app"] as? [String: Any])?["bundleIdGuessed"] as? Bool == true)
+        let given = try json(try MatrixGenerator.generate(ExampleMatrix.catalog, options: .init(catalogReference: "P.storekit", bundleId: "com.me.app")))
+        #expect((given["app"] as? [String: Any])?["bundleIdGuessed"] == nil)
+    }
+
     @Test("every product gets the cases its type needs; family, offer and level cases only where the catalog has them")
     func casesPerType() throws {
         let ids = caseIDs(try json(try MatrixGenerator.generate(ExampleMatrix.catalog, options: Self.options)))

@@ -215,3 +215,44 @@ struct TrustworthyRunTests {
         #expect(evidence.split(separator: "\n").allSatisfy { $0.contains(#""appFault":"pendingUnlocks""#) })
     }
 }
+
+/// A bundle id `matrix init` guessed is never shown to a tester as the app to open.
+@Suite("Guessed bundle ids in guided runs")
+struct GuessedBundleIdTests {
+    @Test("with bundleIdGuessed the tester is told to open the app under test, not the guess")
+    func guessedBundleId() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-guessed")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
+        try FileManager.default.copyItem(at: matrices.appendingPathComponent("Products.storekit"), to: dir.appendingPathComponent("Products.storekit"))
+        let text = try String(contentsOf: matrices.appendingPathComponent("release.json"), encoding: .utf8)
+            .replacingOccurrences(of: #""bundleId": "com.example.storekitmatrix""#, with: #""bundleId": "com.example.storekitmatrix", "bundleIdGuessed": true"#)
+        try text.write(to: dir.appendingPathComponent("m.json"), atomically: true, encoding: .utf8)
+        try #"{"case": "refund/pro", "step": 0, "access": []}"#.write(to: dir.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
+        let result = try MatrixBinary.run(["run", "m.json", "--env", "sandbox", "--case", "refund/pro", "--answers", "a.jsonl", "--out", "out",
+                                           "--build", "1", "--device", "iPhone", "--os", "iOS", "--verbose"], in: dir)
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(result.stderr.contains("Open the app under test on iPhone"), "\(result.stderr)")
+        #expect(!result.stderr.contains("(com.example.storekitmatrix)"))
+    }
+
+    @Test("with bundleIdGuessed the App Store Server API cross-check is refused before the run starts")
+    func guessedBundleIdServerCheck() throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-guessed-api")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
+        try FileManager.default.copyItem(at: matrices.appendingPathComponent("Products.storekit"), to: dir.appendingPathComponent("Products.storekit"))
+        let text = try String(contentsOf: matrices.appendingPathComponent("release.json"), encoding: .utf8)
+            .replacingOccurrences(of: #""bundleId": "com.example.storekitmatrix""#, with: #""bundleId": "com.example.storekitmatrix", "bundleIdGuessed": true"#)
+        try text.write(to: dir.appendingPathComponent("m.json"), atomically: true, encoding: .utf8)
+        let key = Fixtures.packageDirectory.appendingPathComponent("Tests/AppStoreAPITests/Fixtures/test-pki/testSigningKey.p8")
+        try Data(contentsOf: key).write(to: dir.appendingPathComponent("AuthKey_K1.p8"))
+        try #"{"issuerId": "ISSUER-guess", "keyId": "K1", "keyPath": "AuthKey_K1.p8"}"#.write(to: dir.appendingPathComponent("c.json"), atomically: true, encoding: .utf8)
+        try #"{"case": "refund/pro", "step": 0, "access": []}"#.write(to: dir.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
+        let result = try MatrixBinary.run(["run", "m.json", "--env", "sandbox", "--case", "refund/pro", "--answers", "a.jsonl", "--out", "out",
+                                           "--build", "1", "--device", "iPhone", "--os", "iOS", "--credentials", "c.json"], in: dir)
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("was guessed by matrix init (bundleIdGuessed)"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+    }
+}

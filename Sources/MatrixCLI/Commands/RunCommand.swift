@@ -385,13 +385,14 @@ struct RunCommand {
         }
         let hashes = identifiers.mapValues { RunManifest.accountHash(identifier: $0, salt: salt) }
         return Guided(prompter: prompter, identifiers: identifiers, hashes: hashes, build: build, device: device, os: os,
-                      serverCheck: try serverCheck(args, bundleId: matrix.app.bundleId),
+                      serverCheck: try serverCheck(args, app: matrix.app),
                       guidance: args.value(.answers).map { "answers file \($0) (scripted: waits were not slept)" } ?? "interactive")
     }
 
     /// The App Store Server API cross-check, when credentials are given; without them the run records only what
     /// the tester reports, and says so.
-    func serverCheck(_ args: Arguments, bundleId: String) throws(CommandFailure) -> (any ServerCheck)? {
+    func serverCheck(_ args: Arguments, app: AppInfo) throws(CommandFailure) -> (any ServerCheck)? {
+        let bundleId = app.bundleId
         let options = try AppStoreOptions(args)
         let credentials: AppStoreCredentials
         do {
@@ -403,6 +404,11 @@ struct RunCommand {
                 return nil
             }
             throw AppStoreOptions.failure(error, console: console)
+        }
+        if app.bundleIdGuessed {
+            // The Server API answers for the app a bundle id names: a guess would check another app, or none.
+            throw CommandFailure("app.bundleId \"\(bundleId)\" was guessed by matrix init (bundleIdGuessed); set your app's bundle id in the "
+                                 + "matrix and remove bundleIdGuessed before cross-checking with the App Store Server API", code: .dataError)
         }
         do {
             let client = try AppStoreServerAPIClient(

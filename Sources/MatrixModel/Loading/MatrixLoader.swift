@@ -125,6 +125,7 @@ struct MatrixDecoder: Sendable {
         if let id = fields.optional("appAppleId")?.int(sink, in: 1...Int.max) {
             app.appAppleId = Int64(id)
         }
+        app.bundleIdGuessed = fields.optional("bundleIdGuessed")?.bool(sink) ?? false
         fields.finish()
         return app
     }

@@ -54,6 +54,10 @@ extension MatrixSchema {
           "type": "integer",
           "minimum": 1,
           "description": "The App Store's numeric app identifier; Production signed data needs it."
+        },
+        "bundleIdGuessed": {
+          "type": "boolean",
+          "description": "Written by `matrix init` when it guessed bundleId from the product IDs: guided runs then never show the guess to a tester. Set your bundle id and remove it."
         }
       }
     },

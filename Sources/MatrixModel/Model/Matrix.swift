@@ -70,10 +70,14 @@ public struct AppInfo: Sendable, Hashable, Codable {
     public var bundleId: String
     /// The App Store's numeric app identifier (`appAppleId`), when known; Production data requires it.
     public var appAppleId: Int64?
+    /// `bundleId` is a guess (`matrix init` without `--bundle-id`): guided runs never show it to a tester as
+    /// the app to open.
+    public var bundleIdGuessed: Bool
 
-    public init(bundleId: String, appAppleId: Int64? = nil) {
+    public init(bundleId: String, appAppleId: Int64? = nil, bundleIdGuessed: Bool = false) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
+        self.bundleIdGuessed = bundleIdGuessed
     }
 }
 
