@@ -24,6 +24,8 @@ public struct LocalAdapter: EnvironmentAdapter {
     let signer: (any PayloadSigner)?
     /// How long the apps may take to handle what one step delivered to them.
     let settleLimit: Duration
+    /// How long one call into the app may take.
+    let callLimit: Duration
 
     /// - Parameters:
     ///   - schedule: the clock the run models.
@@ -37,9 +39,10 @@ public struct LocalAdapter: EnvironmentAdapter {
     /// - Throws: ``AdapterError`` when the simulator's signing key cannot be loaded.
     public init(schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox, fault: AppFault? = nil, signing: Bool = true,
                 environment: EnvironmentKind = .local, app: (@Sendable () -> any AppUnderTest)? = nil,
-                settleLimit: Duration = .seconds(10)) throws {
+                settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60)) throws {
         self.schedule = schedule
         self.settleLimit = settleLimit
+        self.callLimit = callLimit
         self.signedEnvironment = signedEnvironment
         self.fault = fault
         self.environment = environment
@@ -69,7 +72,8 @@ public struct LocalAdapter: EnvironmentAdapter {
         }
         do {
             return try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: caseSchedule, signedEnvironment: signedEnvironment,
-                                    faults: (fault.map { [$0] } ?? []) + faults, install: app, signer: signer, settleLimit: settleLimit)
+                                    faults: (fault.map { [$0] } ?? []) + faults, install: app, signer: signer, settleLimit: settleLimit,
+                                    callLimit: callLimit)
         } catch {
             throw AdapterError(error.message)
         }

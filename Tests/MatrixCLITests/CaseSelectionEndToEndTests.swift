@@ -20,10 +20,10 @@ struct CaseSelectionEndToEndTests {
     }
 
     @Test("a run with --case globs and --kind runs only those cases and records the selection in run.json and the reports")
-    func selectedRun() throws {
+    func selectedRun() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-select")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try MatrixBinary.run(["run", release.path, "--case", "refund/*", "--case", "restore/*", "--kind", "refund",
+        let result = try await MatrixBinary.run(["run", release.path, "--case", "refund/*", "--case", "restore/*", "--kind", "refund",
                                            "--out", dir.path, "--quiet"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("2 cases: 2 pass") && result.stderr.contains("selected: case refund/* or restore/*, kind refund, 2 of 28 cases"),
@@ -37,7 +37,7 @@ struct CaseSelectionEndToEndTests {
         let summary = try String(contentsOf: run.appendingPathComponent("summary.md"), encoding: .utf8)
         #expect(summary.contains("| Selection | case refund/\\* or restore/\\*, kind refund: 2 cases; the matrix's other cases were not run |")
                 || summary.contains("| Selection | case refund/* or restore/*, kind refund: 2 cases"), "\(summary.prefix(1200))")
-        let verified = try MatrixBinary.run(["verify", run.path, "--quiet"])
+        let verified = try await MatrixBinary.run(["verify", run.path, "--quiet"])
         #expect(verified.status == 0, "a complete selected run verifies: \(verified.stderr)")
     }
 
@@ -46,32 +46,32 @@ struct CaseSelectionEndToEndTests {
                       (["--kind", "renewals"], #"no case of the matrix has kind "renewals"; did you mean "renewal"?"#),
                       (["--tag", "smok"], #"no case of the matrix has tag "smok"; did you mean "smoke"?"#),
                       (["--profile", "smok"], #"the matrix has no profile "smok"; did you mean "smoke"?"#)])
-    func nothingMatches(options: [String], message: String) throws {
+    func nothingMatches(options: [String], message: String) async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-select")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try MatrixBinary.run(["run", release.path, "--out", dir.path] + options)
+        let result = try await MatrixBinary.run(["run", release.path, "--out", dir.path] + options)
         #expect(result.status == 64 && result.stderr.contains("error: " + message), "\(result.stderr)")
         #expect(MatrixBinary.runDirectories(under: dir).isEmpty)
     }
 
     @Test("plan and score take the selection too")
-    func planAndScore() throws {
-        let plan = try MatrixBinary.run(["plan", release.path, "--env", "testflight", "--profile", "smoke", "--format", "json"])
+    func planAndScore() async throws {
+        let plan = try await MatrixBinary.run(["plan", release.path, "--env", "testflight", "--profile", "smoke", "--format", "json"])
         #expect(plan.status == 0, "\(plan.stderr)")
         #expect(plan.stderr.contains("planning 7 of the matrix's 28 cases (profile smoke)"), "\(plan.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
         #expect((object["cases"] as? [Any])?.count == 7)
-        let score = try MatrixBinary.run(["score", release.path, "--kind", "pending", "--min-score", "0"])
+        let score = try await MatrixBinary.run(["score", release.path, "--kind", "pending", "--min-score", "0"])
         #expect(score.status == 0 && score.stderr.contains("scoring 3 of the matrix's 28 cases (kind pending)"), "\(score.stderr)")
         #expect(score.stdout.contains("MISSED"), "three Ask to Buy cases cannot catch every fault: \(score.stdout)")
     }
 
     @Test("shards of a selected run merge into a complete run of the selection")
-    func shardsOfASelection() throws {
+    func shardsOfASelection() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-select")
         defer { try? FileManager.default.removeItem(at: dir) }
         for k in 1...2 {
-            let result = try MatrixBinary.run(["run", release.path, "--tag", "smoke", "--shard", "\(k)/2", "--out", dir.appendingPathComponent("slices").path,
+            let result = try await MatrixBinary.run(["run", release.path, "--tag", "smoke", "--shard", "\(k)/2", "--out", dir.appendingPathComponent("slices").path,
                                                "--quiet"])
             #expect(result.status == 0, "\(result.stderr)")
         }
@@ -80,32 +80,32 @@ struct CaseSelectionEndToEndTests {
         let sliceCases = try slices.map { Set(try records($0).map(\.case)) }
         #expect(sliceCases[0].isDisjoint(with: sliceCases[1]) && sliceCases[0].union(sliceCases[1]).count == 7)
         let merged = dir.appendingPathComponent("merged")
-        let result = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", merged.path])
+        let result = try await MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", merged.path])
         #expect(result.status == 0, "the merged run holds every selected case: \(result.stderr)")
         #expect(try manifest(merged)["status"] as? String == "complete")
         #expect((try manifest(merged)["selectedCases"] as? [String])?.count == 7)
-        let other = try MatrixBinary.run(["run", release.path, "--kind", "refund", "--shard", "1/2", "--out", dir.appendingPathComponent("other").path,
+        let other = try await MatrixBinary.run(["run", release.path, "--kind", "refund", "--shard", "1/2", "--out", dir.appendingPathComponent("other").path,
                                           "--quiet"])
         #expect(other.status == 0)
-        let mixed = try MatrixBinary.run(["merge", slices[0].path] + MatrixBinary.runDirectories(under: dir.appendingPathComponent("other")).map(\.path)
+        let mixed = try await MatrixBinary.run(["merge", slices[0].path] + MatrixBinary.runDirectories(under: dir.appendingPathComponent("other")).map(\.path)
                                          + ["--out", dir.appendingPathComponent("mixed").path])
         #expect(mixed.status == 65 && mixed.stderr.contains("ran with selection kind refund, not tag smoke"), "\(mixed.stderr)")
     }
 
     @Test("compare joins a full local run with a selected Sandbox run without calling the cases it did not select missing")
-    func compareSelected() throws {
+    func compareSelected() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-select")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let local = try MatrixBinary.run(["run", release.path, "--out", dir.appendingPathComponent("local").path, "--quiet"])
+        let local = try await MatrixBinary.run(["run", release.path, "--out", dir.appendingPathComponent("local").path, "--quiet"])
         #expect(local.status == 0)
         let localRun = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("local")).first)
         let file = dir.appendingPathComponent("answers.jsonl")
-        try answers("refund", in: dir).joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        let sandbox = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--kind", "refund", "--answers", file.path,
+        try await answers("refund", in: dir).joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let sandbox = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--kind", "refund", "--answers", file.path,
                                             "--out", dir.appendingPathComponent("sandbox").path, "--quiet"] + metadata)
         #expect(sandbox.status == 0, "\(sandbox.stderr)")
         let sandboxRun = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("sandbox")).first)
-        let compared = try MatrixBinary.run(["compare", localRun.path, sandboxRun.path, "--format", "json"])
+        let compared = try await MatrixBinary.run(["compare", localRun.path, sandboxRun.path, "--format", "json"])
         #expect(compared.status == 0, "\(compared.stdout)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(compared.stdout.utf8)) as? [String: Any])
         #expect((json["unmatched"] as? [Any])?.isEmpty ?? true, "\(json["unmatched"] ?? "")")
@@ -116,8 +116,8 @@ struct CaseSelectionEndToEndTests {
     }
 
     /// Answers a tester would give for `cases`: what the reference app showed in a local run.
-    func answers(_ cases: String, in dir: URL) throws -> [String] {
-        let local = try MatrixBinary.run(["run", release.path, "--kind", cases, "--out", dir.appendingPathComponent("ref").path, "--quiet"])
+    func answers(_ cases: String, in dir: URL) async throws -> [String] {
+        let local = try await MatrixBinary.run(["run", release.path, "--kind", cases, "--out", dir.appendingPathComponent("ref").path, "--quiet"])
         try #require(local.status == 0)
         let reference = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("ref")).first)
         return try records(reference).map { record in
@@ -127,20 +127,20 @@ struct CaseSelectionEndToEndTests {
     }
 
     @Test("a selected run stopped part way resumes to the end of its selection, and takes no new selection")
-    func resumeSelected() throws {
+    func resumeSelected() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-select")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let all = try answers("refund", in: dir)
+        let all = try await answers("refund", in: dir)
         let file = dir.appendingPathComponent("answers.jsonl")
         try all[0].write(to: file, atomically: true, encoding: .utf8)
-        let stopped = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--kind", "refund", "--answers", file.path,
+        let stopped = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--kind", "refund", "--answers", file.path,
                                             "--out", dir.appendingPathComponent("guided").path, "--quiet"] + metadata)
         #expect(stopped.status == 130, "\(stopped.stderr)")
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("guided")).first)
-        let again = try MatrixBinary.run(["run", "--resume", run.path, "--kind", "renewal"])
+        let again = try await MatrixBinary.run(["run", "--resume", run.path, "--kind", "renewal"])
         #expect(again.status == 64 && again.stderr.contains("drop --kind"), "\(again.stderr)")
         try all.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--answers", file.path, "--quiet"])
+        let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--answers", file.path, "--quiet"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(Set(try records(run).map(\.case)) == ["refund/pro", "refund/plus-monthly"])
         #expect(try manifest(run)["status"] as? String == "complete")

@@ -17,7 +17,7 @@ struct GitHubAnnotationTests {
     }
 
     @Test("validate annotates every diagnostic at its file, line and column, only in GitHub Actions")
-    func validate() throws {
+    func validate() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-annotate")
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(at: release.deletingLastPathComponent(), to: dir.appendingPathComponent("matrices"))
@@ -26,19 +26,19 @@ struct GitHubAnnotationTests {
             .replacingOccurrences(of: #""product": "com.example.storekitmatrix.pro", "expect": {"access": ["pro"], "result": "success""#,
                                   with: #""product": "com.example.storekitmatrix.prp", "expect": {"access": ["pro"], "result": "success""#)
         try text.write(to: bad, atomically: true, encoding: .utf8)
-        let annotated = try MatrixBinary.run(["validate", "matrices/bad.json"], in: dir, environment: github)
+        let annotated = try await MatrixBinary.run(["validate", "matrices/bad.json"], in: dir, environment: github)
         #expect(annotated.status == 65)
         let line = try #require(annotated.stderr.split(separator: "\n").first { $0.hasPrefix("::error file=matrices/bad.json,line=") })
         #expect(line.contains(",title=MX013::unknown product \"com.example.storekitmatrix.prp\"; did you mean"), "\(line)")
-        let plain = try MatrixBinary.run(["validate", "matrices/bad.json"], in: dir)
+        let plain = try await MatrixBinary.run(["validate", "matrices/bad.json"], in: dir)
         #expect(!plain.stderr.contains("::error"))
     }
 
     @Test("run annotates each failing step on the step's line of the matrix")
-    func run() throws {
+    func run() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-annotate")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try MatrixBinary.run(["run", release.path, "--kind", "restore", "--app-fault", "restoreReportsSuccess", "--out", dir.path,
+        let result = try await MatrixBinary.run(["run", release.path, "--kind", "restore", "--app-fault", "restoreReportsSuccess", "--out", dir.path,
                                            "--quiet"], environment: github)
         #expect(result.status == 1)
         let annotations = result.stderr.split(separator: "\n").filter { $0.hasPrefix("::error ") }

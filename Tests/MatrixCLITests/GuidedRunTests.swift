@@ -15,8 +15,8 @@ struct GuidedRunTests {
     }
 
     /// Answers a tester would give: what the reference app showed in a local run of the same matrix.
-    func answersFromLocalRun(in dir: URL) throws -> [[String: Any]] {
-        let local = try MatrixBinary.run(["run", release.path, "--out", dir.appendingPathComponent("local").path, "--quiet"])
+    func answersFromLocalRun(in dir: URL) async throws -> [[String: Any]] {
+        let local = try await MatrixBinary.run(["run", release.path, "--out", dir.appendingPathComponent("local").path, "--quiet"])
         try #require(local.status == 0)
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("local")).first)
         return try records(run).map { record in
@@ -32,16 +32,16 @@ struct GuidedRunTests {
     }
 
     @Test("a scripted Sandbox run of every case kind passes, skips environment limits, and keeps no e-mail address")
-    func scriptedSandboxRun() throws {
+    func scriptedSandboxRun() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-guided")
         defer { try? FileManager.default.removeItem(at: dir) }
         let answers = dir.appendingPathComponent("answers.jsonl")
-        try write(try answersFromLocalRun(in: dir), to: answers)
+        try write(try await answersFromLocalRun(in: dir), to: answers)
         let accounts = dir.appendingPathComponent("accounts.json")
         try #"{"fresh-purchase-pro": {"appleAccount": "Tester.One@Example.com"}, "refund-pro": {"appleAccount": "tester.two@example.com"}}"#
             .write(to: accounts, atomically: true, encoding: .utf8)
-        let result = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--accounts", accounts.path,
-                                           "--out", dir.appendingPathComponent("sandbox").path, "--quiet"] + metadata)
+        let result = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--accounts", accounts.path,
+                                                 "--out", dir.appendingPathComponent("sandbox").path, "--quiet"] + metadata)
         #expect(result.status == 0, "\(result.stderr)")
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("sandbox")).first)
         #expect(run.pathComponents.suffix(3).prefix(2) == ["sandbox", "1.4-212"])
@@ -61,21 +61,21 @@ struct GuidedRunTests {
     }
 
     @Test("Sandbox and TestFlight runs whose every answer matches local compare clean: each step they skip is a known divergence")
-    func cleanGuidedRunsCompareClean() throws {
+    func cleanGuidedRunsCompareClean() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-guided")
         defer { try? FileManager.default.removeItem(at: dir) }
         let answers = dir.appendingPathComponent("answers.jsonl")
-        try write(try answersFromLocalRun(in: dir), to: answers)
+        try write(try await answersFromLocalRun(in: dir), to: answers)
         var runs = [try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("local")).first).path]
         for environment in ["sandbox", "testflight"] {
-            let guided = try MatrixBinary.run(["run", release.path, "--env", environment, "--answers", answers.path,
+            let guided = try await MatrixBinary.run(["run", release.path, "--env", environment, "--answers", answers.path,
                                                "--out", dir.appendingPathComponent(environment).path, "--quiet"] + metadata)
             #expect(guided.status == 0, "\(guided.stderr)")
             runs.append(try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent(environment)).first).path)
             let skipped = try records(URL(fileURLWithPath: runs[runs.count - 1])).filter { $0.verdict == .skipped }
             #expect(!skipped.isEmpty && skipped.allSatisfy { $0.environmentLimit != nil }, "\(environment): every skip names its limit")
         }
-        let compared = try MatrixBinary.run(["compare"] + runs + ["--format", "json"])
+        let compared = try await MatrixBinary.run(["compare"] + runs + ["--format", "json"])
         #expect(compared.status == 0, "\(compared.stdout)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(compared.stdout.utf8)) as? [String: Any])
         #expect(json["unexplained"] as? Int == 0)
@@ -87,16 +87,16 @@ struct GuidedRunTests {
     }
 
     @Test("a tester's observation that differs from the expectation fails the step")
-    func wrongAnswerFails() throws {
+    func wrongAnswerFails() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-guided")
         defer { try? FileManager.default.removeItem(at: dir) }
-        var answers = try answersFromLocalRun(in: dir)
+        var answers = try await answersFromLocalRun(in: dir)
         let index = try #require(answers.firstIndex { $0["case"] as? String == "refund/pro" && $0["step"] as? Int == 2 })
         answers[index]["access"] = ["pro"]
         let file = dir.appendingPathComponent("answers.jsonl")
         try write(answers, to: file)
-        let result = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", file.path,
-                                           "--out", dir.appendingPathComponent("out").path, "--quiet"] + metadata)
+        let result = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", file.path,
+                                                 "--out", dir.appendingPathComponent("out").path, "--quiet"] + metadata)
         #expect(result.status == 1)
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
         let failed = try records(run).filter { $0.verdict == .fail }
@@ -104,24 +104,24 @@ struct GuidedRunTests {
     }
 
     @Test("a run stopped at the first unanswered step resumes to the same evidence as an uninterrupted run")
-    func resumeWithMoreAnswers() throws {
+    func resumeWithMoreAnswers() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-guided")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let answers = try answersFromLocalRun(in: dir)
+        let answers = try await answersFromLocalRun(in: dir)
         let all = dir.appendingPathComponent("all.jsonl")
         let half = dir.appendingPathComponent("half.jsonl")
         try write(answers, to: all)
         try write(Array(answers.prefix(answers.count / 2)), to: half)
-        let whole = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", all.path,
-                                          "--out", dir.appendingPathComponent("whole").path, "--quiet"] + metadata)
+        let whole = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", all.path,
+                                                "--out", dir.appendingPathComponent("whole").path, "--quiet"] + metadata)
         #expect(whole.status == 0)
-        let stopped = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", half.path,
-                                            "--out", dir.appendingPathComponent("parts").path, "--quiet"] + metadata)
+        let stopped = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", half.path,
+                                                  "--out", dir.appendingPathComponent("parts").path, "--quiet"] + metadata)
         #expect(stopped.status == 130 && stopped.stderr.contains("no answer for case"))
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("parts")).first)
         // The hint names the answers again: a guided run does not resume without them.
         #expect(stopped.stderr.contains("--resume \(run.path) --answers \(half.path)`"), "\(stopped.stderr)")
-        let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--answers", all.path, "--quiet"])
+        let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--answers", all.path, "--quiet"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         func comparable(_ records: [EvidenceRecord]) -> [String] {
             records.map { "\($0.seq) \($0.case)#\($0.step) \($0.verdict) \($0.observed?.access ?? []) \($0.observed?.result ?? "-") \($0.reason ?? "")" }
@@ -131,20 +131,20 @@ struct GuidedRunTests {
     }
 
     @Test("guided runs need metadata, a tester or answers, and an accounts file outside any repository")
-    func refusals() throws {
+    func refusals() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-guided")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let noMetadata = try MatrixBinary.run(["run", release.path, "--env", "sandbox"])
+        let noMetadata = try await MatrixBinary.run(["run", release.path, "--env", "sandbox"])
         #expect(noMetadata.status == 64 && noMetadata.stderr.contains("needs --build, --device and --os"))
-        let noTester = try MatrixBinary.run(["run", release.path, "--env", "testflight", "--out", dir.path] + metadata)
+        let noTester = try await MatrixBinary.run(["run", release.path, "--env", "testflight", "--out", dir.path] + metadata)
         #expect(noTester.status == 69 && noTester.stderr.contains("--answers FILE"))
         let repository = dir.appendingPathComponent("repo")
         try FileManager.default.createDirectory(at: repository.appendingPathComponent(".git"), withIntermediateDirectories: true)
         let accounts = repository.appendingPathComponent("accounts.json")
         try "{}".write(to: accounts, atomically: true, encoding: .utf8)
         try "".write(to: dir.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
-        let inRepo = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", dir.appendingPathComponent("a.jsonl").path,
-                                           "--accounts", accounts.path, "--out", dir.path] + metadata)
+        let inRepo = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", dir.appendingPathComponent("a.jsonl").path,
+                                                 "--accounts", accounts.path, "--out", dir.path] + metadata)
         #expect(inRepo.status == 64 && inRepo.stderr.contains("move it outside the repository"))
     }
 }
@@ -156,7 +156,7 @@ struct TrustworthyRunTests {
     let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")
 
     @Test("answers naming unknown cases, steps, tiers or results are located errors, all at once, before anything is written")
-    func answersChecked() throws {
+    func answersChecked() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-answers")
         defer { try? FileManager.default.removeItem(at: dir) }
         let answers = dir.appendingPathComponent("a.jsonl")
@@ -166,8 +166,8 @@ struct TrustworthyRunTests {
             {"case": "cancel/purchase-shet", "step": 0, "access": []}
             {"case": "cancel/purchase-sheet",  "step": 9, "access": []}
             """.write(to: answers, atomically: true, encoding: .utf8)
-        let result = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--out", dir.path,
-                                           "--build", "1", "--device", "d", "--os", "o"])
+        let result = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--out", dir.path,
+                                                 "--build", "1", "--device", "d", "--os", "o"])
         #expect(result.status == 65)
         #expect(result.stderr.contains(#"a.jsonl:1:53: error: unknown tier "gold""#), "\(result.stderr)")
         #expect(result.stderr.contains(#"a.jsonl:2:72: error: "weird" is not a result"#))
@@ -178,33 +178,33 @@ struct TrustworthyRunTests {
     }
 
     @Test("an answers file without an answer for the first step the run asks is refused before the run starts")
-    func firstStepUnanswered() throws {
+    func firstStepUnanswered() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-answers")
         defer { try? FileManager.default.removeItem(at: dir) }
         let answers = dir.appendingPathComponent("a.jsonl")
         try #"{"case": "refund/pro", "step": 0, "access": []}"#.write(to: answers, atomically: true, encoding: .utf8)
-        let result = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--out", dir.path,
+        let result = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--out", dir.path,
                                            "--build", "1", "--device", "d", "--os", "o"])
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains(#"has no answer for the first step the run asks, case "fresh-purchase/pro" step 0; nothing was run"#))
         #expect(MatrixBinary.runDirectories(under: dir).isEmpty)
         // The selection's first case is answered: the run starts, and stops where the answers end.
-        let selected = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--case", "refund/pro", "--answers", answers.path,
+        let selected = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--case", "refund/pro", "--answers", answers.path,
                                              "--out", dir.path, "--build", "1", "--device", "d", "--os", "o", "--quiet"])
         #expect(selected.status == 130 && selected.stderr.contains(#"no answer for case "refund/pro" step 1"#), "\(selected.stderr)")
     }
 
     @Test("--strict refuses a matrix with warnings; without it the warnings are kept in run.json")
-    func warningsKept() throws {
+    func warningsKept() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-strict")
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(at: release.deletingLastPathComponent().appendingPathComponent("Products.storekit"),
                                          to: dir.appendingPathComponent("Products.storekit"))
         let text = try String(contentsOf: release, encoding: .utf8).replacingOccurrences(of: #""name": "release","#, with: #""name": "release", "x-owner": "QA","#)
         try text.write(to: dir.appendingPathComponent("m.json"), atomically: true, encoding: .utf8)
-        let strict = try MatrixBinary.run(["run", "m.json", "--strict", "--out", "out"], in: dir)
+        let strict = try await MatrixBinary.run(["run", "m.json", "--strict", "--out", "out"], in: dir)
         #expect(strict.status == 65 && strict.stderr.contains("--strict is on; nothing was run"))
-        let lenient = try MatrixBinary.run(["run", "m.json", "--out", "out", "--quiet", "--app-fault", "pendingUnlocks"], in: dir)
+        let lenient = try await MatrixBinary.run(["run", "m.json", "--out", "out", "--quiet", "--app-fault", "pendingUnlocks"], in: dir)
         #expect(lenient.status == 1)
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
         let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
@@ -220,7 +220,7 @@ struct TrustworthyRunTests {
 @Suite("Guessed bundle ids in guided runs")
 struct GuessedBundleIdTests {
     @Test("with bundleIdGuessed the tester is told to open the app under test, not the guess")
-    func guessedBundleId() throws {
+    func guessedBundleId() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-guessed")
         defer { try? FileManager.default.removeItem(at: dir) }
         let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
@@ -229,7 +229,7 @@ struct GuessedBundleIdTests {
             .replacingOccurrences(of: #""bundleId": "com.example.storekitmatrix""#, with: #""bundleId": "com.example.storekitmatrix", "bundleIdGuessed": true"#)
         try text.write(to: dir.appendingPathComponent("m.json"), atomically: true, encoding: .utf8)
         try #"{"case": "refund/pro", "step": 0, "access": []}"#.write(to: dir.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
-        let result = try MatrixBinary.run(["run", "m.json", "--env", "sandbox", "--case", "refund/pro", "--answers", "a.jsonl", "--out", "out",
+        let result = try await MatrixBinary.run(["run", "m.json", "--env", "sandbox", "--case", "refund/pro", "--answers", "a.jsonl", "--out", "out",
                                            "--build", "1", "--device", "iPhone", "--os", "iOS", "--verbose"], in: dir)
         #expect(result.status == 130, "\(result.stderr)")
         #expect(result.stderr.contains("Open the app under test on iPhone"), "\(result.stderr)")
@@ -237,7 +237,7 @@ struct GuessedBundleIdTests {
     }
 
     @Test("with bundleIdGuessed the App Store Server API cross-check is refused before the run starts")
-    func guessedBundleIdServerCheck() throws {
+    func guessedBundleIdServerCheck() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-guessed-api")
         defer { try? FileManager.default.removeItem(at: dir) }
         let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
@@ -249,7 +249,7 @@ struct GuessedBundleIdTests {
         try Data(contentsOf: key).write(to: dir.appendingPathComponent("AuthKey_K1.p8"))
         try #"{"issuerId": "ISSUER-guess", "keyId": "K1", "keyPath": "AuthKey_K1.p8"}"#.write(to: dir.appendingPathComponent("c.json"), atomically: true, encoding: .utf8)
         try #"{"case": "refund/pro", "step": 0, "access": []}"#.write(to: dir.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
-        let result = try MatrixBinary.run(["run", "m.json", "--env", "sandbox", "--case", "refund/pro", "--answers", "a.jsonl", "--out", "out",
+        let result = try await MatrixBinary.run(["run", "m.json", "--env", "sandbox", "--case", "refund/pro", "--answers", "a.jsonl", "--out", "out",
                                            "--build", "1", "--device", "iPhone", "--os", "iOS", "--credentials", "c.json"], in: dir)
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("was guessed by matrix init (bundleIdGuessed)"), "\(result.stderr)")

@@ -16,11 +16,11 @@ struct SchemaCommandTests {
         let dir = try MatrixBinary.scratchDirectory("matrix-schema")
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("schema/matrix.schema.json")
-        let written = try MatrixBinary.run(["schema", "--out", out.path])
+        let written = try await MatrixBinary.run(["schema", "--out", out.path])
         #expect(written.status == 0, "\(written.stderr)")
         #expect(try Data(contentsOf: out) == file)
-        let again = try MatrixBinary.run(["schema", "--out", out.path])
+        let again = try await MatrixBinary.run(["schema", "--out", out.path])
         #expect(again.status == 64 && again.stderr.contains("exists; pass --force"))
-        #expect(try MatrixBinary.run(["schema", "--out", out.path, "--force"]).status == 0)
+        #expect(try await MatrixBinary.run(["schema", "--out", out.path, "--force"]).status == 0)
     }
 }

@@ -9,10 +9,10 @@ struct SeveralFaultsTests {
     let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")
 
     @Test("--app-fault is repeatable: the reference app runs with every bug named, and the evidence names them all")
-    func severalFaults() throws {
+    func severalFaults() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-faults")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try MatrixBinary.run(["run", release.path, "--app-fault", "pendingUnlocks", "--app-fault", "restoreReportsSuccess",
+        let result = try await MatrixBinary.run(["run", release.path, "--app-fault", "pendingUnlocks", "--app-fault", "restoreReportsSuccess",
                                            "--kind", "pending", "--kind", "restore", "--out", dir.path, "--quiet"])
         #expect(result.status == 1, "\(result.stderr)")
         let run = try #require(MatrixBinary.runDirectories(under: dir).first)
@@ -24,7 +24,7 @@ struct SeveralFaultsTests {
         #expect(failing.contains { $0.hasPrefix("pending/") }, "pendingUnlocks shows: \(failing)")
         let summary = try String(contentsOf: run.appendingPathComponent("summary.md"), encoding: .utf8)
         #expect(summary.contains("pendingUnlocks, restoreReportsSuccess (the reference app ran with these known bugs)"))
-        let twice = try MatrixBinary.run(["run", release.path, "--app-fault", "pendingUnlok"])
+        let twice = try await MatrixBinary.run(["run", release.path, "--app-fault", "pendingUnlok"])
         #expect(twice.status == 64 && twice.stderr.contains("did you mean pendingUnlocks?"), "\(twice.stderr)")
     }
 }

@@ -9,16 +9,16 @@ struct VerifySummaryTests {
     let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")
 
     @Test("matrix verify RUN_DIR prints a summary; --verbose prints every file and record")
-    func verifySummary() throws {
+    func verifySummary() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-verify")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try MatrixBinary.run(["run", release.path, "--kind", "refund", "--out", dir.path, "--quiet"])
+        let run = try await MatrixBinary.run(["run", release.path, "--kind", "refund", "--out", dir.path, "--quiet"])
         #expect(run.status == 0)
         let runDir = try #require(MatrixBinary.runDirectories(under: dir).first)
-        let summary = try MatrixBinary.run(["verify", runDir.path])
+        let summary = try await MatrixBinary.run(["verify", runDir.path])
         #expect(summary.status == 0 && summary.stdout.isEmpty, "\(summary.stdout)")
         #expect(summary.stderr.contains("verified: run directory"))
-        let verbose = try MatrixBinary.run(["verify", runDir.path, "--verbose"])
+        let verbose = try await MatrixBinary.run(["verify", runDir.path, "--verbose"])
         let records = try String(contentsOf: runDir.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n").count
         #expect(verbose.stdout.split(separator: "\n").filter { $0.hasPrefix("record ") }.count == records, "\(verbose.stdout)")
     }

@@ -36,5 +36,7 @@ struct ExercisePolicyUnitTests {
         #expect(counts(pass: 4).exercised == "every step performed")
         #expect(counts(pass: 3, skipped: 1).exercised == "3 of 4 steps performed (75 %), 1 skipped")
         #expect(counts(skipped: 2, blocked: 1).exercised == "no step performed: 2 skipped, 1 blocked")
+        #expect(counts(pass: 3, skipped: 1).performedShare == "3 of 4 steps performed (75 %)")
+        #expect(counts(skipped: 2).performedShare == "no step performed")
     }
 }

@@ -87,7 +87,7 @@ final class ProgressPrinter: @unchecked Sendable {
             line += " (\(summary.passesWithoutExpectation) pass without an expectation)"
         }
         let exercised = summary.stepCounts
-        if exercised.performed < exercised.total { line += " · " + exercised.exercised }
+        if exercised.performed < exercised.total { line += " · " + exercised.performedShare }
         if summary.interrupted { line += " · interrupted" }
         if let selection { line += " · selected: \(Console.visible(selection))" }
         if let shard { line += " · shard \(shard)" }

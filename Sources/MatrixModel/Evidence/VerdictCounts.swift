@@ -61,6 +61,12 @@ public struct VerdictCounts: Sendable, Hashable, Codable {
         return "\(performed) of \(total) steps performed (\(performedPercent) %), " + others.joined(separator: ", ")
     }
 
+    /// The share performed, for a line that lists the verdicts beside it: `127 of 140 steps performed (90 %)`;
+    /// `no step performed` when nothing was done.
+    public var performedShare: String {
+        performed == 0 ? "no step performed" : "\(performed) of \(total) steps performed (\(performedPercent) %)"
+    }
+
     /// The counts as words, worst first, zeros left out: `1 fail, 1 blocked, 2 pass`; `none` when all are zero.
     public var phrase: String {
         let parts = Verdict.allCases.sorted().compactMap { verdict in
