@@ -74,10 +74,10 @@ enum Sample {
 }
 
 /// Loads `source` as `matrices/release.json`; the catalog reader answers `catalog` for `Products.storekit`.
-func load(_ source: MarkedSource,
+func load(_ source: MarkedSource, checksCoverage: Bool = false,
           catalog: MatrixLoader.CatalogFile = .contents(Array(Sample.catalog.utf8), displayPath: Sample.catalogDisplayPath))
     -> MatrixLoader.Result {
-    MatrixLoader.load(source.bytes, file: Sample.file) { path in
+    MatrixLoader.load(source.bytes, file: Sample.file, checksCoverage: checksCoverage) { path in
         path == "Products.storekit" ? catalog : .unreadable(reason: "no such file")
     }
 }

@@ -24,13 +24,17 @@ public enum MatrixLoader {
     /// - Parameters:
     ///   - bytes: the matrix file, UTF-8 JSON.
     ///   - file: the matrix path as the user named it, for diagnostics.
+    ///   - checksCoverage: also warn (MX024) about a catalog product in no tier and no case, and a tier no case
+    ///     expects, when the matrix has no error (`matrix validate` asks for it).
     ///   - readCatalog: reads the catalog path written in the matrix (relative to the matrix file).
-    public static func load(_ bytes: some Collection<UInt8>, file: String?, readCatalog: (String) -> CatalogFile) -> Result {
+    public static func load(_ bytes: some Collection<UInt8>, file: String?, checksCoverage: Bool = false,
+                            readCatalog: (String) -> CatalogFile) -> Result {
         let document = JSONReader.read(bytes, file: file)
         guard let root = document.value else { return Result(matrix: nil, diagnostics: document.diagnostics.sortedByLocation) }
         let sink = DiagnosticCollector(file: file)
         sink.append(contentsOf: document.diagnostics)
         var decoder = MatrixDecoder(sink: sink)
+        decoder.checksCoverage = checksCoverage
         let matrix = decoder.decode(JSONField(root, pointer: ""), readCatalog: readCatalog)
         let catalogDiagnostics = decoder.catalogDiagnostics
         let diagnostics = sink.diagnostics + catalogDiagnostics
@@ -52,6 +56,8 @@ struct MatrixDecoder: Sendable {
     var balanceNames: Set<String> = []
     /// Account aliases, or `nil` when `accounts` is missing or malformed (so aliases are not checked again).
     var accountAliases: [String]?
+    /// Whether to warn about products and tiers no case tests (``checkCoverage(tiers:consumables:accounts:cases:catalogField:tiersField:)``).
+    var checksCoverage = false
 
     init(sink: DiagnosticCollector) {
         self.sink = sink
@@ -81,7 +87,8 @@ struct MatrixDecoder: Sendable {
             app = decodeApp(appField)
         }
         var catalogPath: String?
-        if let catalogField = fields.required("catalog", "a path to a .storekit file, or an inline product list") {
+        let catalogField = fields.required("catalog", "a path to a .storekit file, or an inline product list")
+        if let catalogField {
             catalogPath = decodeCatalog(catalogField, readCatalog: readCatalog)
         }
         var tiers: [Tier] = []
@@ -106,6 +113,10 @@ struct MatrixDecoder: Sendable {
             cases = decodeCases(casesField)
         }
         let profiles = fields.optional("profiles").map { decodeProfiles($0, cases: cases) } ?? []
+        if checksCoverage, !(sink.diagnostics + catalogDiagnostics).hasErrors {
+            checkCoverage(tiers: tiers, consumables: consumables, accounts: accounts, cases: cases, catalogField: catalogField,
+                          tiersField: fields.optional("tiers"))
+        }
         fields.finish()
         return Matrix(name: name, app: app, catalogPath: catalogPath, catalog: catalog, tiers: tiers, consumables: consumables,
                       nonRenewing: nonRenewing, accounts: accounts, store: store, cases: cases, profiles: profiles)
