@@ -135,6 +135,41 @@ struct InitPlanCommandTests {
     }
 }
 
+/// What `matrix score` says about a fault it misses and one the matrix's tiers cannot show.
+@Suite("matrix score: missed and not applicable")
+struct ScoreExplainsTests {
+    @Test("a missed fault names the case kind and product that would catch it; levels with one tier make keepsUpgradedProduct not applicable")
+    func missedAndTierModel() async throws {
+        let directory = try MatrixBinary.scratchDirectory("matrix-score")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
+        try FileManager.default.copyItem(at: matrices.appendingPathComponent("Products.storekit"), to: directory.appendingPathComponent("Products.storekit"))
+        let text = try String(contentsOf: matrices.appendingPathComponent("release.json"), encoding: .utf8)
+        let release = directory.appendingPathComponent("release.json").path
+        try text.write(toFile: release, atomically: true, encoding: .utf8)
+        let missed = try await CommandHarness.run(["score", release, "--kind", "fresh-purchase"])
+        #expect(missed.status == 1)
+        #expect(missed.stdout.contains("deniesGracePeriod             MISSED — entitlements filtered by expiration date, denying the billing grace period; "
+                                       + "a grace-period case on com.example.storekitmatrix.plus.monthly would catch it"), "\(missed.stdout)")
+        #expect(missed.stdout.contains("restoreReportsSuccess         MISSED — restore reports success with nothing to restore; a restore case on com.example.storekitmatrix.pro would catch it"))
+
+        // One tier for both levels of the group: an upgrade cannot change access.
+        let oneTier = text.replacingOccurrences(of: #""plus": ["com.example.storekitmatrix.plus.monthly"],"#,
+                                                with: #""member": ["com.example.storekitmatrix.plus.monthly"],"#)
+            .replacingOccurrences(of: #""premium": ["com.example.storekitmatrix.premium.yearly"],"#, with: "")
+            .replacingOccurrences(of: #""member": ["#, with: #""member": ["com.example.storekitmatrix.premium.yearly", "#)
+            .replacingOccurrences(of: #""plus""#, with: #""member""#).replacingOccurrences(of: #""premium""#, with: #""member""#)
+        let merged = directory.appendingPathComponent("one-tier.json").path
+        try oneTier.write(toFile: merged, atomically: true, encoding: .utf8)
+        let json = try await CommandHarness.run(["score", merged, "--kind", "upgrade", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stderr)")
+        let faults = try #require(object["faults"] as? [[String: Any]])
+        let upgrade = try #require(faults.first { $0["fault"] as? String == "keepsUpgradedProduct" })
+        #expect(upgrade["applicable"] as? Bool == false)
+        #expect((upgrade["notApplicableReason"] as? String)?.hasPrefix(#"every upgrade in group "Membership" ("member")"#) == true, "\(upgrade)")
+    }
+}
+
 /// Where `matrix init` points `catalog` and `$schema` from the matrix it writes.
 @Suite("Relative paths")
 struct RelativePathTests {

@@ -12,8 +12,10 @@ struct ScoreCommand {
         discussion: """
             Runs MATRIX on the local environment with the reference app, then once per known app fault (see \
             `matrix faults`), and prints which case and step catches each fault. A fault the catalog cannot show \
-            (no family-shareable product for a Family Sharing bug, no subscription for a grace-period bug) is not \
-            applicable; the score is over applicable faults. Nothing is written to reports/.
+            (no family-shareable product for a Family Sharing bug, no subscription for a grace-period bug), or that \
+            the matrix's tiers cannot show (an upgrade between levels that grant the same tier), is not applicable, \
+            with the reason; the score is over applicable faults. A missed fault names the kind of case and the \
+            product that would catch it. Nothing is written to reports/.
             Exit status: 0 when the reference passes and the score reaches --min-score (default 100), 1 otherwise.
             """,
         positionals: [Positional("MATRIX", "the matrix file to score")],
@@ -79,7 +81,7 @@ struct ScoreCommand {
                 } else if !result.applicable {
                     verdict = "not applicable — \(result.notApplicableReason ?? "the catalog cannot show it")"
                 } else {
-                    verdict = "MISSED — \(result.summary)"
+                    verdict = "MISSED — \(result.summary)" + (result.wouldCatch.map { "; \($0) would catch it" } ?? "")
                 }
                 console.output(name + verdict + "\n")
             }
