@@ -3,8 +3,9 @@ import MatrixModel
 /// Renders a run as one self-contained HTML page, `report.html`.
 ///
 /// The page has no external references (no network, no fonts, no images): CSS, SVG and script are inline.
-/// It shows the run's metadata, counts per verdict, a table of cases, and per case a ``Timeline`` picture and a
-/// table of steps with expected and observed values. Everything is readable with JavaScript off; the filters by
+/// It shows first the counts per verdict and the cases that did not pass, then the run's metadata (the accounts
+/// collapsed), a table of cases (a skipped case with its reason), and per case a ``Timeline`` picture and a
+/// table of steps with expected and observed values. Long names and reasons wrap at any width. Everything is readable with JavaScript off; the filters by
 /// verdict and by case kind need it and stay hidden without it. All text is escaped.
 public enum HTMLReport {
     /// `report.html`.
@@ -40,9 +41,10 @@ public enum HTMLReport {
         <h1>StoreKit Matrix: \(Markup.text(StepText.runName(manifest))) \(verdictBadge(overall))</h1>
 
         """
-        html += metadata(manifest)
         html += "</header>\n<main>\n"
         html += countsTable(counts)
+        html += failures(cases, detailed: detailed)
+        html += metadata(manifest)
         html += filters(cases)
         html += caseIndex(cases, detailed: detailed)
         if let note { html += "<p class=\"muted\">\(Markup.text(note))</p>\n" }
@@ -77,10 +79,32 @@ public enum HTMLReport {
             ("Matrix", "\(manifest.matrix.path) (\(manifest.matrix.name))"), ("Matrix SHA-256", manifest.matrix.sha256),
             ("Started", manifest.startedAt), ("Ended", manifest.endedAt ?? "—"), ("Tool", "matrix \(manifest.toolVersion)"),
         ]
-        for account in manifest.accounts {
-            rows.append(("Account \(account.alias)", account.state + (account.hash.map { " (hash \($0.prefix(12))…)" } ?? "")))
+        func list(_ rows: [(String, String)]) -> String {
+            "<dl class=\"meta\">\n" + rows.map { "<dt>\(Markup.text($0.0))</dt><dd>\(Markup.text($0.1))</dd>\n" }.joined() + "</dl>\n"
         }
-        return "<dl class=\"meta\">\n" + rows.map { "<dt>\(Markup.text($0.0))</dt><dd>\(Markup.text($0.1))</dd>\n" }.joined() + "</dl>\n"
+        var html = "<section class=\"run\"><h2>Run</h2>\n" + list(rows)
+        if !manifest.accounts.isEmpty {
+            // Collapsed: a real catalog's run lists dozens of accounts, which would push everything else down.
+            let accounts = manifest.accounts.map { account in
+                (account.alias, account.state + (account.hash.map { " (hash \($0.prefix(12))…)" } ?? ""))
+            }
+            html += "<details class=\"accounts\"><summary>Accounts (\(accounts.count))</summary>\n" + list(accounts) + "</details>\n"
+        }
+        return html + "</section>\n"
+    }
+
+    /// The cases that did not pass, each with its first problem, before anything else a reader needs.
+    private static func failures(_ cases: [CaseOverview], detailed: (Int) -> Bool) -> String {
+        let failing = cases.enumerated().filter { $0.element.firstProblem != nil || $0.element.unfinished }
+        guard !failing.isEmpty else { return "" }
+        var html = "<section class=\"failures\"><h2>Did not pass (\(failing.count))</h2>\n<ul>\n"
+        for (index, matrixCase) in failing {
+            let name = "<code>\(Markup.text(matrixCase.id))</code>"
+            let problem = matrixCase.firstProblem.map { $0.text(orElse: StepText.label) } ?? ""
+            html += "<li>\(verdictBadge(matrixCase.label)) " + (detailed(index) ? "<a href=\"#case-\(index)\">\(name)</a>" : name)
+                + (problem.isEmpty ? "" : " — \(Markup.text(problem))") + "</li>\n"
+        }
+        return html + "</ul>\n</section>\n"
     }
 
     private static func countsTable(_ counts: RunCounts) -> String {
@@ -117,12 +141,14 @@ public enum HTMLReport {
             + "<th>Verdict</th><th>Steps</th><th>First problem</th></tr></thead>\n<tbody>\n"
         for (index, matrixCase) in cases.enumerated() {
             let problem = matrixCase.firstProblem.map { $0.text(orElse: StepText.label) }
+            // A case with no problem but a skip says why it was skipped: "skipped" alone tells QA nothing.
+            let skip = problem == nil ? matrixCase.firstSkip.map { "skipped " + $0.text(orElse: StepText.label) } : nil
             let name = "<code>\(Markup.text(matrixCase.id))</code>"
             html += "<tr class=\"case-row\" data-verdict=\"\(matrixCase.verdict.rawValue)\" data-kind=\"\(Markup.attribute(matrixCase.kind))\">"
                 + "<td>" + (detailed(index) ? "<a href=\"#case-\(index)\">\(name)</a>" : name) + "</td>"
                 + "<td>\(Markup.text(matrixCase.kind))</td><td>\(Markup.text(matrixCase.account.alias))</td>"
                 + "<td>\(verdictBadge(matrixCase.label))</td><td>\(matrixCase.counts.phrase)</td>"
-                + "<td>\(Markup.text(problem ?? ""))</td></tr>\n"
+                + (skip.map { "<td class=\"problem muted\">\(Markup.text($0))</td>" } ?? "<td class=\"problem\">\(Markup.text(problem ?? ""))</td>") + "</tr>\n"
         }
         return html + "</tbody>\n</table>\n</section>\n"
     }
@@ -186,6 +212,6 @@ public enum HTMLReport {
             + "<td><code>\(Markup.text(StepText.describe(record.action)))</code></td>"
             + "<td>\(verdictBadge(StepText.label(record.verdict)))</td>"
             + "<td class=\"time\">\(Markup.text(StepText.storeTimeText(StepText.storeTime(record))))</td>"
-            + "<td>\(expected)</td><td>\(observed)</td><td>\(Markup.text(reason))</td></tr>\n"
+            + "<td class=\"wrap\">\(expected)</td><td class=\"wrap\">\(observed)</td><td class=\"wrap\">\(Markup.text(reason))</td></tr>\n"
     }
 }
