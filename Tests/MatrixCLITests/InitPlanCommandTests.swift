@@ -135,6 +135,44 @@ struct InitPlanCommandTests {
     }
 }
 
+/// `matrix init --update MATRIX` on the shipped matrix after a product was added to its catalog.
+@Suite("matrix init --update")
+struct InitUpdateTests {
+    @Test("a product added to the catalog gets its cases in place; the rest of the matrix is kept; a second update adds nothing")
+    func update() async throws {
+        let directory = try MatrixBinary.scratchDirectory("matrix-update")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
+        let catalog = try String(contentsOf: matrices.appendingPathComponent("Products.storekit"), encoding: .utf8)
+            .replacingOccurrences(of: "\"products\" : [\n", with: """
+                "products" : [
+                    {"productID": "com.example.storekitmatrix.themes", "type": "NonConsumable", "referenceName": "Themes",
+                     "displayPrice": "4.99", "familyShareable": false, "internalID": "9001", "localizations": []},
+
+                """)
+        try catalog.write(to: directory.appendingPathComponent("Products.storekit"), atomically: true, encoding: .utf8)
+        let original = try String(contentsOf: matrices.appendingPathComponent("release.json"), encoding: .utf8)
+        let path = directory.appendingPathComponent("release.json").path
+        try original.write(toFile: path, atomically: true, encoding: .utf8)
+
+        let warned = try await CommandHarness.run(["validate", path])
+        #expect(warned.stderr.contains(#"catalog product "com.example.storekitmatrix.themes" (nonConsumable) is in no tier and no case"#), "\(warned.stderr)")
+        let refused = try await CommandHarness.run(["init", "--update", path, "--catalog", "x.storekit"])
+        #expect(refused.status == 64 && refused.stderr.contains("leave out --catalog"))
+
+        let updated = try await CommandHarness.run(["init", "--update", path])
+        #expect(updated.status == 0, "\(updated.stderr)")
+        #expect(updated.stderr.contains("for 1 new product (com.example.storekitmatrix.themes): added 2 cases, 2 accounts; tiers: themes"), "\(updated.stderr)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix(String(original.prefix(400))) && text.count > original.count)
+        let clean = try await CommandHarness.run(["validate", "--strict", path])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        let again = try await CommandHarness.run(["init", "--update", path])
+        #expect(again.status == 0 && again.stderr.contains("already tests every product of its catalog; nothing to add"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+    }
+}
+
 /// What `matrix score` says about a fault it misses and one the matrix's tiers cannot show.
 @Suite("matrix score: missed and not applicable")
 struct ScoreExplainsTests {

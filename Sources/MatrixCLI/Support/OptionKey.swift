@@ -19,6 +19,7 @@ struct OptionKey: Hashable, Sendable, CustomStringConvertible {
     // Output and progress
     static let out = OptionKey("--out")
     static let force = OptionKey("--force")
+    static let update = OptionKey("--update")
     static let format = OptionKey("--format")
     static let quiet = OptionKey("--quiet")
     static let verbose = OptionKey("--verbose")

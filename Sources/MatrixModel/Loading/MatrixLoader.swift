@@ -56,7 +56,7 @@ struct MatrixDecoder: Sendable {
     var balanceNames: Set<String> = []
     /// Account aliases, or `nil` when `accounts` is missing or malformed (so aliases are not checked again).
     var accountAliases: [String]?
-    /// Whether to warn about products and tiers no case tests (``checkCoverage(tiers:consumables:accounts:cases:catalogField:tiersField:)``).
+    /// Whether to warn about products and tiers no case tests (``checkCoverage(_:catalogField:tiersField:)``).
     var checksCoverage = false
 
     init(sink: DiagnosticCollector) {
@@ -113,13 +113,13 @@ struct MatrixDecoder: Sendable {
             cases = decodeCases(casesField)
         }
         let profiles = fields.optional("profiles").map { decodeProfiles($0, cases: cases) } ?? []
-        if checksCoverage, !(sink.diagnostics + catalogDiagnostics).hasErrors {
-            checkCoverage(tiers: tiers, consumables: consumables, accounts: accounts, cases: cases, catalogField: catalogField,
-                          tiersField: fields.optional("tiers"))
-        }
         fields.finish()
-        return Matrix(name: name, app: app, catalogPath: catalogPath, catalog: catalog, tiers: tiers, consumables: consumables,
-                      nonRenewing: nonRenewing, accounts: accounts, store: store, cases: cases, profiles: profiles)
+        let matrix = Matrix(name: name, app: app, catalogPath: catalogPath, catalog: catalog, tiers: tiers, consumables: consumables,
+                            nonRenewing: nonRenewing, accounts: accounts, store: store, cases: cases, profiles: profiles)
+        if checksCoverage, !(sink.diagnostics + catalogDiagnostics).hasErrors {
+            checkCoverage(matrix, catalogField: catalogField, tiersField: root.value.objectValue?["tiers"].map { JSONField($0, pointer: "/tiers") })
+        }
+        return matrix
     }
 
     // MARK: Top-level sections
