@@ -98,14 +98,20 @@ public enum HTMLReport {
         let failing = cases.enumerated().filter { $0.element.firstProblem != nil || $0.element.unfinished }
         guard !failing.isEmpty else { return "" }
         var html = "<section class=\"failures\"><h2>Did not pass (\(failing.count))</h2>\n<ul>\n"
-        for (index, matrixCase) in failing {
+        for (index, matrixCase) in failing.prefix(failuresListed) {
             let name = "<code>\(Markup.text(matrixCase.id))</code>"
             let problem = matrixCase.firstProblem.map { $0.text(orElse: StepText.label) } ?? ""
             html += "<li>\(verdictBadge(matrixCase.label)) " + (detailed(index) ? "<a href=\"#case-\(index)\">\(name)</a>" : name)
                 + (problem.isEmpty ? "" : " — \(Markup.text(problem))") + "</li>\n"
         }
+        if failing.count > failuresListed {
+            html += "<li class=\"muted\">and \(failing.count - failuresListed) more in the table of cases below</li>\n"
+        }
         return html + "</ul>\n</section>\n"
     }
+
+    /// How many cases that did not pass the top of the page lists; the table of cases has them all.
+    static let failuresListed = 20
 
     private static func countsTable(_ counts: RunCounts) -> String {
         var html = "<section class=\"counts\"><h2>Counts</h2>\n<table>\n<thead><tr><th></th>"
