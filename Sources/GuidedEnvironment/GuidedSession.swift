@@ -11,6 +11,9 @@ final class GuidedSession: CaseSession {
     /// Renewals waited for so far per product, and when each subscription's current period started (wall ms).
     var renewals: [String: Int] = [:]
     var periodStart: [String: Int64] = [:]
+    /// The waits a replay recorded without sleeping them, ms: the run's clock (``now()``) is that far ahead of
+    /// the wall clock, as the Sandbox store's would be.
+    var unslept: Int64 = 0
     /// A transaction id of each account, learned from the server, to limit later look-ups to that customer.
     var anchors: [String: String] = [:]
 
@@ -52,11 +55,11 @@ final class GuidedSession: CaseSession {
             return .skipped(reason: "the tester skipped it: \(reason)")
         }
         if step.action == .purchase, answer.result == "success", let product = step.product, periodStart[product] == nil {
-            periodStart[product] = Self.nowMs()
+            periodStart[product] = now()
         }
         var observation = Observation(access: (answer.access ?? []).sorted(), result: answer.result,
                                       transactionIds: answer.transactionId.map { [$0] } ?? [], message: answer.note,
-                                      storeTime: Self.nowMs())
+                                      storeTime: now())
         observation.notObserved = Self.unobservable
         if let check = adapter.serverCheck {
             let now = Self.nowMs()
@@ -94,6 +97,9 @@ final class GuidedSession: CaseSession {
 
     static func nowMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
+    /// The run's clock, ms since 1970: the wall clock plus the waits a replay did not sleep.
+    func now() -> Int64 { Self.nowMs() + unslept }
+
     /// The case's starting state, as `matrix plan` states it (``CaseSetup``), shown before its first step.
     func setupText() -> String {
         var renewals: [String: Int] = [:]
@@ -122,6 +128,7 @@ final class GuidedSession: CaseSession {
             let count = step.count ?? 1
             let milliseconds = schedule.wallTime(of: period, from: 0) * Int64(count)
             try await adapter.prompter.wait(milliseconds: milliseconds, label: "\(count) renewal\(count == 1 ? "" : "s") (\(RenewalSchedule.label(milliseconds: milliseconds)))")
+            if !adapter.prompter.sleepsWaits { unslept += milliseconds }
             renewals[product, default: 0] += count
             return milliseconds
         case .advanceTime:
@@ -132,7 +139,7 @@ final class GuidedSession: CaseSession {
                       let start = periodStart[product] {
                 let periods = Int64((renewals[product] ?? 0) + 1)
                 let end = start + schedule.wallTime(of: period, from: 0) * periods
-                milliseconds = max(0, end - Self.nowMs())
+                milliseconds = max(0, end - now())
                 if step.to == .gracePeriodEnd {
                     let days = matrix.storeSettings(for: matrixCase).gracePeriodDays ?? 16
                     milliseconds += schedule.gracePeriod(days: days, for: period)
@@ -142,6 +149,7 @@ final class GuidedSession: CaseSession {
                 return nil
             }
             try await adapter.prompter.wait(milliseconds: milliseconds, label: RenewalSchedule.label(milliseconds: milliseconds))
+            if !adapter.prompter.sleepsWaits { unslept += milliseconds }
             return milliseconds
         default:
             return nil

@@ -57,6 +57,14 @@ public protocol Prompter: Sendable {
     func answer(_ request: AnswerRequest) async throws -> Answer
     /// Waits `milliseconds` of real time (or only records it, in a replay), showing a countdown.
     func wait(milliseconds: Int64, label: String) async throws
+    /// Whether ``wait(milliseconds:label:)`` lets the time pass; `false` in a replay, whose steps are then
+    /// stamped with the time they would have had, so that reports draw the run to scale.
+    var sleepsWaits: Bool { get }
+}
+
+extension Prompter {
+    /// A prompter waits for real unless it says otherwise.
+    public var sleepsWaits: Bool { true }
 }
 
 /// Answers from a JSON Lines file, for scripted and replayed guided runs. Waits are not slept.
@@ -193,4 +201,7 @@ public struct ScriptedPrompter: Prompter {
     public func wait(milliseconds: Int64, label: String) async throws {
         log("(replay) would wait \(label)")
     }
+
+    /// Waits are recorded, not slept.
+    public var sleepsWaits: Bool { false }
 }

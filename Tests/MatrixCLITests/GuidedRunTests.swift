@@ -31,6 +31,28 @@ struct GuidedRunTests {
         try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
     }
 
+    @Test("a replayed run's store times move by the waits it did not sleep, so its timeline is drawn to scale")
+    func replayToScale() async throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-replay")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let answers = dir.appendingPathComponent("answers.jsonl")
+        try write(try await answersFromLocalRun(in: dir).filter { $0["case"] as? String == "renewal/plus-monthly" }, to: answers)
+        let guided = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--case", "renewal/plus-monthly", "--answers", answers.path,
+                                                 "--out", dir.appendingPathComponent("sandbox").path, "--quiet"] + metadata)
+        #expect(guided.status == 0, "\(guided.stderr)")
+        let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("sandbox")).first)
+        let steps = try records(run)
+        let waited = steps.compactMap(\.modelledWallTimeMs).reduce(0, +)
+        #expect(waited >= 5 * 60_000, "a Sandbox renewal of a monthly plan waits 5 minutes: \(waited) ms")
+        let times = steps.compactMap { $0.observed?.storeTime }
+        #expect(times.count == steps.count && times == times.sorted())
+        for (previous, record) in zip(steps, steps.dropFirst()) {
+            let moved = (record.observed?.storeTime ?? 0) - (previous.observed?.storeTime ?? 0)
+            #expect(moved >= (record.modelledWallTimeMs ?? 0), "step \(record.step) waited \(record.modelledWallTimeMs ?? 0) ms, its store time moved \(moved) ms")
+        }
+        #expect((times.last ?? 0) - (times.first ?? 0) >= waited, "the whole replay spans the waits, not the milliseconds it took")
+    }
+
     @Test("a scripted Sandbox run of every case kind passes, skips environment limits, and keeps no e-mail address")
     func scriptedSandboxRun() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-guided")
