@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "TestSupport"]),
         .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "MatrixModel", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "MatrixModel", "TestSupport"]),
-        .testTarget(name: "LocalEnvironmentTests", dependencies: ["LocalEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
+        .testTarget(name: "LocalEnvironmentTests", dependencies: ["LocalEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
         .testTarget(name: "ExecEnvironmentTests", dependencies: ["ExecEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "Reporters", "TestSupport"], exclude: ["Drivers"]),
         .testTarget(name: "MatrixPlanningTests", dependencies: ["MatrixPlanning", "GuidedEnvironment", "MatrixModel", "TestSupport"]),
         .testTarget(name: "GuidedEnvironmentTests", dependencies: ["GuidedEnvironment", "MatrixEngine"]),

@@ -4,7 +4,8 @@ import MatrixModel
 enum Instructions {
     static func text(for step: Step, index: Int, case matrixCase: MatrixCase, matrix: Matrix, adapter: GuidedAdapter,
                      account alias: String, appleAccount: String?) -> String {
-        let app = matrix.name.isEmpty ? "the app" : "the app (\(matrix.app.bundleId))"
+        // A bundle id `matrix init` guessed names no real app: the tester is not told to open it.
+        let app = matrix.name.isEmpty || matrix.app.bundleIdGuessed ? "the app under test" : "the app (\(matrix.app.bundleId))"
         let who = appleAccount.map { "Sandbox account \(alias) <\($0)>" } ?? "the Sandbox account for \(alias)"
         let sheet = adapter.environment == .testflight ? "[Environment: Sandbox] (TestFlight uses Sandbox)" : "[Environment: Sandbox]"
         func name(_ productID: String?) -> String {

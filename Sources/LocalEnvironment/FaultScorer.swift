@@ -7,7 +7,8 @@ import ReferenceApp
 /// app, such as the app harness or a driver).
 ///
 /// Runs are in memory (nothing is written) and unsigned. A fault whose ``AppFault/requirement`` the matrix's
-/// catalog does not meet is not run and counts as not applicable; the score is over applicable faults.
+/// catalog does not meet, or that the matrix's tiers cannot show (``AppFault/notApplicableReason(in:)``), is not
+/// run and counts as not applicable; the score is over applicable faults.
 public enum FaultScorer {
     /// How a matrix fared against one fault.
     public struct FaultResult: Sendable, Hashable, Encodable {
@@ -23,6 +24,9 @@ public enum FaultScorer {
         public var caughtBy: String?
         /// Why that step did not pass.
         public var reason: String?
+        /// When missed: the kind of case and the product that would catch it (`a grace-period case on
+        /// com.example.plus.monthly`).
+        public var wouldCatch: String?
     }
 
     /// The outcome of scoring a matrix.
@@ -59,15 +63,14 @@ public enum FaultScorer {
         let reference = try await firstProblem(matrix, fault: nil, jobs: jobs, adapter: adapter)
         var results: [FaultResult] = []
         for fault in faults {
-            guard fault.isApplicable(to: matrix.catalog) else {
-                results.append(FaultResult(fault: fault.rawValue, summary: fault.summary, applicable: false,
-                                           notApplicableReason: "needs \(fault.requirement.summary); the catalog has none"))
+            if let reason = fault.notApplicableReason(in: matrix) {
+                results.append(FaultResult(fault: fault.rawValue, summary: fault.summary, applicable: false, notApplicableReason: reason))
                 continue
             }
             let problem = try await firstProblem(matrix, fault: fault, jobs: jobs, adapter: adapter)
             results.append(FaultResult(fault: fault.rawValue, summary: fault.summary, applicable: true,
                                        caughtBy: problem.map { "\($0.case) #\($0.step) \($0.action.action.rawValue)" },
-                                       reason: problem?.reason))
+                                       reason: problem?.reason, wouldCatch: problem == nil ? fault.suggestedCase(in: matrix) : nil))
         }
         return Score(referenceProblem: reference, results: results)
     }

@@ -48,7 +48,7 @@ public final class LocalSession: CaseSession {
     ///   - identifierSpace: the block of identifiers the store hands out (``StoreConfiguration/identifierSpace``).
     /// - Throws: ``StoreError`` when an account's starting state cannot be set up.
     public init(matrix: Matrix, matrixCase: MatrixCase, schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox,
-                fault: AppFault? = nil, install: (() -> any AppUnderTest)? = nil, signer: (any PayloadSigner)? = nil,
+                fault: AppFault? = nil, faults: [AppFault] = [], install: (() -> any AppUnderTest)? = nil, signer: (any PayloadSigner)? = nil,
                 settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60), identifierSpace: Int64 = 0) throws(StoreError) {
         self.matrix = matrix
         self.matrixCase = matrixCase
@@ -57,7 +57,8 @@ public final class LocalSession: CaseSession {
         let simulator = AppStoreSimulator(catalog: matrix.catalog, configuration: configuration)
         try simulator.prepare(Self.accounts(of: matrixCase, in: matrix))
         self.store = SimulatedStore(simulator, signer: signer)
-        self.install = install ?? { ReferenceApp(matrix: matrix, fault: fault) }
+        let bugs = (fault.map { [$0] } ?? []) + faults
+        self.install = install ?? { ReferenceApp(matrix: matrix, faults: bugs) }
         self.signer = signer
         self.settleLimit = settleLimit
         self.callLimit = callLimit
@@ -160,7 +161,7 @@ public final class LocalSession: CaseSession {
         var touched: [String] = []
 
         if let limit = environmentLimit(for: step) {
-            return .skipped(reason: limit)
+            return .skipped(reason: limit, limit: .billingRetry)
         }
         if let failNext = step.failNext {
             guard let failure = StoreKitFailure(failNext) else {
@@ -239,15 +240,18 @@ public final class LocalSession: CaseSession {
             var seen = Set<String>()
             return ids.filter { seen.insert($0).inserted && store.transaction($0)?.account == account }
         }
-        if message == nil, step.action == .renew || step.action == .advanceTime,
+        // What the store says is the store's, not the app's.
+        var storeMessage: String?
+        if step.action == .renew || step.action == .advanceTime,
            let limit = withStore({ store in store.subscriptions.values.first { $0.account == account && $0.environmentLimit != nil }?.environmentLimit }) {
-            message = limit
+            storeMessage = limit
         }
-        if message == nil, !device.running, step.action != .quit, step.action != .switchDevice {
-            message = "the app is not running"
+        if storeMessage == nil, !device.running, step.action != .quit, step.action != .switchDevice {
+            storeMessage = "the app is not running"
         }
-        let observation = try await observe(account: account, device: device, result: result, message: message, touched: accountTouched,
+        var observation = try await observe(account: account, device: device, result: result, message: message, touched: accountTouched,
                                             expectedBalances: step.expect?.balance.map { Set($0.keys) })
+        observation.storeMessage = storeMessage
         return .observed(observation, modelledWallTimeMs: withStore { $0.now } - startTime)
     }
 

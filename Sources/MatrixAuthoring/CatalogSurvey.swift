@@ -63,9 +63,44 @@ struct CatalogSurvey {
     /// A name for a product in sentences: its display name, else its reference name, else its ID.
     func label(_ product: CatalogProduct) -> String {
         for name in [product.displayName, product.referenceName] {
-            if let name, !name.trimmingCharacters(in: .whitespaces).isEmpty { return name }
+            if let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty { return name }
         }
         return product.productID
+    }
+
+    /// Groups whose levels hold products that look like one plan billed over different periods ("Pro Monthly"
+    /// at level 1, "Pro Yearly" at level 2): their names are the same once the words of a period are left out.
+    /// Each gets a tier per level, as the levels say; the notes suggest merging them when the app grants the same
+    /// access for both.
+    var samePlanAtSeveralLevels: [(group: SubscriptionGroup, plan: String, products: [CatalogProduct])] {
+        var found: [(SubscriptionGroup, String, [CatalogProduct])] = []
+        for group in groups where group.levels.count >= 2 {
+            var byPlan: [String: [CatalogProduct]] = [:]
+            var order: [String] = []
+            for level in group.levels {
+                for product in level.products {
+                    let plan = Self.planName(label(product))
+                    guard !plan.isEmpty else { continue }
+                    if byPlan[plan] == nil { order.append(plan) }
+                    byPlan[plan, default: []].append(product)
+                }
+            }
+            for plan in order {
+                let products = byPlan[plan] ?? []
+                if Set(products.map { $0.groupNumber ?? 1 }).count >= 2 { found.append((group.group, plan, products)) }
+            }
+        }
+        return found
+    }
+
+    /// A product name without the words of a billing period or price: `"Pro Monthly"` and `"Pro – Yearly $49"`
+    /// are both `pro`.
+    static func planName(_ name: String) -> String {
+        let periodWords: Set<String> = ["week", "weeks", "weekly", "month", "months", "monthly", "year", "years", "yearly", "annual",
+                                        "annually", "quarter", "quarterly", "semiannual", "day", "days", "daily", "plan",
+                                        "subscription", "sub", "billed", "per", "a", "an", "every", "mo", "yr", "wk"]
+        let words = name.lowercased().split { !$0.isLetter }.map(String.init)
+        return words.filter { !periodWords.contains($0) }.joined(separator: " ")
     }
 
     // MARK: Naming
@@ -116,9 +151,8 @@ struct CatalogSurvey {
             let groupCandidates = Slug.isUsable(groupSlug) ? [groupSlug] : []
             var tiersOfGroup: [(name: String, productIDs: [String])] = []
             if survey.levels.count == 1, let only = survey.levels.first {
-                let name = only.products.count == 1
-                    ? names.claim([slug(only.products[0])] + groupCandidates)
-                    : names.claim(groupCandidates + [slug(only.products[0])])
+                // A group's one tier is named after the group, however many products share it.
+                let name = names.claim(groupCandidates + [slug(only.products[0])])
                 tiersOfGroup.append((name, only.products.map(\.productID)))
             } else {
                 for level in survey.levels {

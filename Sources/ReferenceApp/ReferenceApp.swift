@@ -23,7 +23,8 @@ public actor ReferenceApp: AppUnderTest {
     /// The app's configuration: which products grant which tiers, what consumables credit, how long
     /// non-renewing subscriptions last.
     public let matrix: Matrix
-    public let fault: AppFault?
+    /// The known bugs the app runs with (none: the reference app itself).
+    public let faults: Set<AppFault>
     /// What the app keeps on disk on this device.
     var storage = AppStorage()
     /// The running app, or `nil` when it is not running.
@@ -31,10 +32,20 @@ public actor ReferenceApp: AppUnderTest {
     /// The task that handles `Transaction.updates` while the app runs.
     var listener: Task<Void, Never>?
 
-    /// Installs the app (a fresh install: empty storage).
+    /// Installs the app (a fresh install: empty storage), with one known bug or none.
     public init(matrix: Matrix, fault: AppFault?) {
+        self.init(matrix: matrix, faults: fault.map { [$0] } ?? [])
+    }
+
+    /// Installs the app with every bug of `faults` at once (`--app-fault A --app-fault B`).
+    public init(matrix: Matrix, faults: some Sequence<AppFault>) {
         self.matrix = matrix
-        self.fault = fault
+        self.faults = Set(faults)
+    }
+
+    /// Whether the app runs with `fault`.
+    nonisolated func has(_ fault: AppFault) -> Bool {
+        faults.contains(fault)
     }
 
     /// Where `handle` came from: the app's own `purchase()` call, or `Transaction.updates`.
@@ -49,7 +60,7 @@ public actor ReferenceApp: AppUnderTest {
     public func launch() async {
         process = AppProcess()
         _ = await products()
-        if fault != .lateUpdatesListener {
+        if !has(.lateUpdatesListener) {
             await startListener()
         }
         if process != nil, refreshesAtLaunch {
@@ -73,7 +84,7 @@ public actor ReferenceApp: AppUnderTest {
     func openStoreView() async {
         guard let process, !process.storeViewOpened else { return }
         self.process?.storeViewOpened = true
-        if fault == .lateUpdatesListener {
+        if has(.lateUpdatesListener) {
             await startListener()
             await refresh()
         }
@@ -118,17 +129,17 @@ public actor ReferenceApp: AppUnderTest {
         }
         switch result {
         case .success(let transaction):
-            if fault != .ignoresPurchaseResult {
+            if !has(.ignoresPurchaseResult) {
                 await handle(transaction, source: .purchaseResult)
             }
             return AppPurchaseReport(result: "success", transactionId: String(transaction.unsafePayloadValue.id))
         case .userCancelled:
             return AppPurchaseReport(result: "userCancelled")
         case .pending:
-            if fault == .pendingTreatedAsFailure {
+            if has(.pendingTreatedAsFailure) {
                 return AppPurchaseReport(result: "failed", message: "Purchase failed")
             }
-            if fault == .pendingUnlocks {
+            if has(.pendingUnlocks) {
                 process?.unlockedWhilePending.insert(request.productID)
                 process?.entitledProducts.insert(request.productID)
             }
@@ -149,7 +160,7 @@ public actor ReferenceApp: AppUnderTest {
             return AppRestoreReport(result: "failed", message: error.description)
         }
         await refresh()
-        if fault == .restoreReportsSuccess {
+        if has(.restoreReportsSuccess) {
             return AppRestoreReport(result: "restored", message: "Purchases restored")
         }
         let restorable = await verified(Transaction.currentEntitlements).filter { grants($0) }
@@ -170,11 +181,11 @@ public actor ReferenceApp: AppUnderTest {
         guard process != nil else { return false }
         guard case .verified(let transaction) = result else { return true }
         let transactionId = String(transaction.id)
-        if fault == .dropsProcessedTransactionIds {
+        if has(.dropsProcessedTransactionIds) {
             if storage.processedTransactionIds.contains(transactionId) { return true }
             storage.processedTransactionIds.insert(transactionId)
         }
-        if fault == .ignoresFamilySharing, transaction.ownershipType == .familyShared {
+        if has(.ignoresFamilySharing), transaction.ownershipType == .familyShared {
             await transaction.finish()
             return true
         }
@@ -186,8 +197,8 @@ public actor ReferenceApp: AppUnderTest {
             await afterTransaction(transaction, source: source)
             return true
         }
-        var order: [HandlingStep] = fault == .finishBeforeDelivery ? [.finish, .deliver] : [.deliver, .finish]
-        if fault == .consumablesNeverFinished, transaction.productType == .consumable { order = [.deliver] }
+        var order: [HandlingStep] = has(.finishBeforeDelivery) ? [.finish, .deliver] : [.deliver, .finish]
+        if has(.consumablesNeverFinished), transaction.productType == .consumable { order = [.deliver] }
         for operation in order {
             // A process killed at a finish() never goes on: when the call returns after the launch, the app has quit.
             guard process != nil else { return false }
@@ -211,7 +222,7 @@ public actor ReferenceApp: AppUnderTest {
         if transaction.productType == .consumable {
             guard let spec = matrix.consumables[transaction.productID] else { return }
             let transactionId = String(transaction.id)
-            let perEvent = fault == .creditsConsumablePerEvent || fault == .consumablesNeverFinished
+            let perEvent = has(.creditsConsumablePerEvent) || has(.consumablesNeverFinished)
             if perEvent || !storage.creditedTransactionIds.contains(transactionId) {
                 storage.balances[spec.balance, default: 0] += spec.amount * transaction.purchasedQuantity
                 storage.creditedTransactionIds.insert(transactionId)
@@ -220,21 +231,18 @@ public actor ReferenceApp: AppUnderTest {
         }
         storage.recordedPurchases.insert(transaction.productID)
         // The cachesExpirationDate fault caches the date only from its own purchases, missing renewals.
-        if let expires = transaction.expirationDate, fault != .cachesExpirationDate || source == .purchaseResult {
+        if let expires = transaction.expirationDate, !has(.cachesExpirationDate) || source == .purchaseResult {
             storage.cachedExpiry[transaction.productID] = expires
         }
     }
 
     func afterTransaction(_ transaction: Transaction, source: Source) async {
         guard let process else { return }
-        switch fault {
-        case .entitlementsReadOnceAtLaunch:
+        if has(.entitlementsReadOnceAtLaunch) {
             if transaction.productType != .consumable, transaction.revocationDate == nil {
                 self.process?.entitledProducts.insert(transaction.productID)
             }
-        case .lateUpdatesListener where !process.storeViewOpened:
-            break
-        default:
+        } else if !(has(.lateUpdatesListener) && !process.storeViewOpened) {
             await refresh()
         }
     }
@@ -242,7 +250,7 @@ public actor ReferenceApp: AppUnderTest {
     // MARK: Entitlements
 
     /// Whether the fault re-reads entitlements when the app launches.
-    var refreshesAtLaunch: Bool { fault != .lateUpdatesListener }
+    var refreshesAtLaunch: Bool { !has(.lateUpdatesListener) }
 
     /// The app shows its state: the reference app re-checks entitlements first (it follows subscription status
     /// changes and checks again when it comes to the foreground). Faults whose entitlements live only in the
@@ -258,14 +266,10 @@ public actor ReferenceApp: AppUnderTest {
     }
 
     func refreshesOnDisplay(_ process: AppProcess) -> Bool {
-        switch fault {
-        case .entitlementsReadOnceAtLaunch, .ignoresPurchaseResult, .dropsProcessedTransactionIds, .entitlementSetNeverCleared:
-            false
-        case .lateUpdatesListener:
-            process.storeViewOpened
-        default:
-            true
+        if [.entitlementsReadOnceAtLaunch, .ignoresPurchaseResult, .dropsProcessedTransactionIds, .entitlementSetNeverCleared].contains(where: has) {
+            return false
         }
+        return has(.lateUpdatesListener) ? process.storeViewOpened : true
     }
 
     /// The verified transactions of a sequence.
@@ -291,18 +295,18 @@ public actor ReferenceApp: AppUnderTest {
         guard process != nil else { return }
         let now = StoreClock.now
         var products: Set<String>
-        switch fault {
-        case .localStorageEntitlements:
+        if has(.localStorageEntitlements) {
             products = storage.recordedPurchases
-        default:
+        } else {
             products = Set(await verified(Transaction.currentEntitlements).filter { grants($0, now: now) }.map(\.productID))
         }
-        switch fault {
-        case .grantsBillingRetry:
+        // Each fault that adds or removes entitlements does, in this order.
+        if has(.grantsBillingRetry) {
             for status in await statuses() where status.state == .inBillingRetryPeriod {
                 if case .verified(let info) = status.renewalInfo { products.insert(info.currentProductID) }
             }
-        case .keepsUpgradedProduct:
+        }
+        if has(.keepsUpgradedProduct) {
             let all = await verified(Transaction.all)
             for product in await self.products() where all.contains(where: {
                 $0.productID == product.id && $0.isUpgraded && $0.revocationDate == nil
@@ -313,20 +317,23 @@ public actor ReferenceApp: AppUnderTest {
                     products.insert(product.id)
                 }
             }
-        case .expiredSubscriptionKept:
+        }
+        if has(.expiredSubscriptionKept) {
             let all = await verified(Transaction.all)
             for product in await self.products() where product.type == .autoRenewable && all.contains(where: {
                 $0.productID == product.id && $0.revocationDate == nil && !$0.isUpgraded
             }) {
                 products.insert(product.id)
             }
-        case .cachesExpirationDate:
+        }
+        if has(.cachesExpirationDate) {
             let renewable = Set(await self.products().filter { $0.type == .autoRenewable }.map(\.id))
             products = products.filter { !renewable.contains($0) }
             for (productID, expires) in storage.cachedExpiry where expires > now {
                 products.insert(productID)
             }
-        case .computesExpiryFromCalendar:
+        }
+        if has(.computesExpiryFromCalendar) {
             let catalog = await self.products()
             let renewable = Set(catalog.filter { $0.type == .autoRenewable }.map(\.id))
             products = products.filter { !renewable.contains($0) }
@@ -335,12 +342,11 @@ public actor ReferenceApp: AppUnderTest {
                       let period = catalog.first(where: { $0.id == latest.productID })?.subscription?.subscriptionPeriod else { continue }
                 if period.added(to: latest.purchaseDate) > now { products.insert(latest.productID) }
             }
-        case .pendingUnlocks:
-            products.formUnion(process?.unlockedWhilePending ?? [])
-        default:
-            break
         }
-        if fault == .entitlementSetNeverCleared {
+        if has(.pendingUnlocks) {
+            products.formUnion(process?.unlockedWhilePending ?? [])
+        }
+        if has(.entitlementSetNeverCleared) {
             process?.entitledProducts.formUnion(products)
         } else {
             process?.entitledProducts = products
@@ -361,13 +367,13 @@ public actor ReferenceApp: AppUnderTest {
     /// Whether the app grants access for an entitlement: its own expiry for non-renewing subscriptions, and
     /// the faults that filter entitlements.
     nonisolated func grants(_ transaction: Transaction, now: Date = StoreClock.now) -> Bool {
-        if fault == .ignoresFamilySharing, transaction.ownershipType == .familyShared { return false }
+        if has(.ignoresFamilySharing), transaction.ownershipType == .familyShared { return false }
         switch transaction.productType {
         case .nonRenewable:
-            guard fault != .nonRenewingNeverExpires, let spec = matrix.nonRenewing[transaction.productID] else { return true }
+            guard !has(.nonRenewingNeverExpires), let spec = matrix.nonRenewing[transaction.productID] else { return true }
             return spec.duration.added(to: transaction.purchaseDate) > now
         case .autoRenewable:
-            if fault == .deniesGracePeriod, let expires = transaction.expirationDate { return expires > now }
+            if has(.deniesGracePeriod), let expires = transaction.expirationDate { return expires > now }
             return true
         default:
             return true

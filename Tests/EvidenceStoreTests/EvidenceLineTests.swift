@@ -41,6 +41,7 @@ struct EvidenceLineTests {
             signedData: [SignedItem(kind: "transaction", jws: "eyJh.eyJi.c2ln"), SignedItem(kind: "notification", jws: awkward)],
             message: awkward, storeTime: -1)
         observation.notObserved = ["entitlements"]
+        observation.storeMessage = "sandbox:3 renews a subscription at most 12 times; auto-renew stopped"
         observation.conflicts = ["the tester saw [\"pro\"]; the App Store Server API has no transaction", awkward]
         observation.server = ServerExchange(
             deliveries: [NotificationDelivery(notificationUUID: "u", notificationType: "REFUND", subtype: awkward, signedDate: 5, account: "fresh",
@@ -57,7 +58,7 @@ struct EvidenceLineTests {
             account: AccountRef(alias: "fresh", state: awkward, hash: "abc"), case: "case/1", kind: "refund", step: 0,
             action: step, product: "p", expected: expectation, observed: observation, verdict: .fail, reason: awkward,
             wallStart: "2026-01-15T10:00:00.000Z", wallEnd: "2026-01-15T10:00:00.250Z", storeTime: Int64.min,
-            modelledWallTimeMs: 180_000, clock: "sandbox:3", appFault: "ignoresRevocation")
+            modelledWallTimeMs: 180_000, clock: "sandbox:3", appFault: "ignoresRevocation", environmentLimit: "renewalLimit")
     }
 
     @Test("A record with every field set, and awkward text and keys, encodes as JSONEncoder encodes it")

@@ -135,6 +135,79 @@ struct InitPlanCommandTests {
     }
 }
 
+/// `matrix init --update MATRIX` on the shipped matrix after a product was added to its catalog.
+@Suite("matrix init --update")
+struct InitUpdateTests {
+    @Test("a product added to the catalog gets its cases in place; the rest of the matrix is kept; a second update adds nothing")
+    func update() async throws {
+        let directory = try MatrixBinary.scratchDirectory("matrix-update")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
+        let catalog = try String(contentsOf: matrices.appendingPathComponent("Products.storekit"), encoding: .utf8)
+            .replacingOccurrences(of: "\"products\" : [\n", with: """
+                "products" : [
+                    {"productID": "com.example.storekitmatrix.themes", "type": "NonConsumable", "referenceName": "Themes",
+                     "displayPrice": "4.99", "familyShareable": false, "internalID": "9001", "localizations": []},
+
+                """)
+        try catalog.write(to: directory.appendingPathComponent("Products.storekit"), atomically: true, encoding: .utf8)
+        let original = try String(contentsOf: matrices.appendingPathComponent("release.json"), encoding: .utf8)
+        let path = directory.appendingPathComponent("release.json").path
+        try original.write(toFile: path, atomically: true, encoding: .utf8)
+
+        let warned = try await CommandHarness.run(["validate", path])
+        #expect(warned.stderr.contains(#"catalog product "com.example.storekitmatrix.themes" (nonConsumable) is in no tier and no case"#), "\(warned.stderr)")
+        let refused = try await CommandHarness.run(["init", "--update", path, "--catalog", "x.storekit"])
+        #expect(refused.status == 64 && refused.stderr.contains("leave out --catalog"))
+
+        let updated = try await CommandHarness.run(["init", "--update", path])
+        #expect(updated.status == 0, "\(updated.stderr)")
+        #expect(updated.stderr.contains("for 1 new product (com.example.storekitmatrix.themes): added 2 cases, 2 accounts; tiers: themes"), "\(updated.stderr)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix(String(original.prefix(400))) && text.count > original.count)
+        let clean = try await CommandHarness.run(["validate", "--strict", path])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        let again = try await CommandHarness.run(["init", "--update", path])
+        #expect(again.status == 0 && again.stderr.contains("already tests every product of its catalog; nothing to add"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+    }
+}
+
+/// What `matrix score` says about a fault it misses and one the matrix's tiers cannot show.
+@Suite("matrix score: missed and not applicable")
+struct ScoreExplainsTests {
+    @Test("a missed fault names the case kind and product that would catch it; levels with one tier make keepsUpgradedProduct not applicable")
+    func missedAndTierModel() async throws {
+        let directory = try MatrixBinary.scratchDirectory("matrix-score")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
+        try FileManager.default.copyItem(at: matrices.appendingPathComponent("Products.storekit"), to: directory.appendingPathComponent("Products.storekit"))
+        let text = try String(contentsOf: matrices.appendingPathComponent("release.json"), encoding: .utf8)
+        let release = directory.appendingPathComponent("release.json").path
+        try text.write(toFile: release, atomically: true, encoding: .utf8)
+        let missed = try await CommandHarness.run(["score", release, "--kind", "fresh-purchase"])
+        #expect(missed.status == 1)
+        #expect(missed.stdout.contains("deniesGracePeriod             MISSED — entitlements filtered by expiration date, denying the billing grace period; "
+                                       + "a grace-period case on com.example.storekitmatrix.plus.monthly would catch it"), "\(missed.stdout)")
+        #expect(missed.stdout.contains("restoreReportsSuccess         MISSED — restore reports success with nothing to restore; a restore case on com.example.storekitmatrix.pro would catch it"))
+
+        // One tier for both levels of the group: an upgrade cannot change access.
+        let oneTier = text.replacingOccurrences(of: #""plus": ["com.example.storekitmatrix.plus.monthly"],"#,
+                                                with: #""member": ["com.example.storekitmatrix.plus.monthly"],"#)
+            .replacingOccurrences(of: #""premium": ["com.example.storekitmatrix.premium.yearly"],"#, with: "")
+            .replacingOccurrences(of: #""member": ["#, with: #""member": ["com.example.storekitmatrix.premium.yearly", "#)
+            .replacingOccurrences(of: #""plus""#, with: #""member""#).replacingOccurrences(of: #""premium""#, with: #""member""#)
+        let merged = directory.appendingPathComponent("one-tier.json").path
+        try oneTier.write(toFile: merged, atomically: true, encoding: .utf8)
+        let json = try await CommandHarness.run(["score", merged, "--kind", "upgrade", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stderr)")
+        let faults = try #require(object["faults"] as? [[String: Any]])
+        let upgrade = try #require(faults.first { $0["fault"] as? String == "keepsUpgradedProduct" })
+        #expect(upgrade["applicable"] as? Bool == false)
+        #expect((upgrade["notApplicableReason"] as? String)?.hasPrefix(#"every upgrade in group "Membership" ("member")"#) == true, "\(upgrade)")
+    }
+}
+
 /// Where `matrix init` points `catalog` and `$schema` from the matrix it writes.
 @Suite("Relative paths")
 struct RelativePathTests {

@@ -74,16 +74,25 @@ enum Sample {
 }
 
 /// Loads `source` as `matrices/release.json`; the catalog reader answers `catalog` for `Products.storekit`.
-func load(_ source: MarkedSource,
+func load(_ source: MarkedSource, checksCoverage: Bool = false,
           catalog: MatrixLoader.CatalogFile = .contents(Array(Sample.catalog.utf8), displayPath: Sample.catalogDisplayPath))
     -> MatrixLoader.Result {
-    MatrixLoader.load(source.bytes, file: Sample.file) { path in
+    MatrixLoader.load(source.bytes, file: Sample.file, checksCoverage: checksCoverage) { path in
         path == "Products.storekit" ? catalog : .unreadable(reason: "no such file")
     }
 }
 
 @Suite("Matrix loader")
 struct MatrixLoaderTests {
+    @Test("P0D and PT0S are durations: advanceTime by them moves the clock by nothing")
+    func zeroDurations() throws {
+        for text in ["P0D", "PT0S", "P0Y0M"] {
+            let result = load(MarkedSource(MatrixProblem.steps(#"{"action": "advanceTime", "by": "\#(text)"}"#)))
+            #expect(result.diagnostics.map(\.rendered) == [], "\(text)")
+            #expect(try #require(result.matrix).cases[0].steps[0].by?.isZero == true)
+        }
+    }
+
     @Test("the sample matrix loads without diagnostics")
     func sampleLoads() throws {
         let result = load(MarkedSource(Sample.matrix(cases: Sample.purchaseCase)))

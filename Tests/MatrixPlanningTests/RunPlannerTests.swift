@@ -95,7 +95,7 @@ struct RunPlannerTests {
     func caseClocks() async {
         let steps = buy(ExampleMatrix.monthly) + [Step(action: .renew, product: ExampleMatrix.monthly)]
         let other = await plan(steps, environment: .sandbox, store: StoreSettings(clock: "testflight"))
-        #expect(other.skipped == #"environment limit: the case models TestFlight (store.clock "testflight"); run it there"#)
+        #expect(other.skipped == #"environment limit: the case models TestFlight (store.clock "testflight"), not sandbox; run it there"#)
         #expect(other.steps.allSatisfy { $0.skipped != nil && $0.waitMs == 0 })
         let own = await plan(steps, environment: .sandbox, store: StoreSettings(clock: "sandbox:30"))
         #expect(own.clock == "sandbox:30" && own.waitMs == 30 * Self.minute)

@@ -34,6 +34,7 @@ extension CompactJSONWriter {
         field("clock", r.clock)
         field("device", r.device)
         field("environment", r.environment)
+        field("environmentLimit", r.environmentLimit)
         if let expected = r.expected { member("expected") { $0.expectation(expected) } }
         field("kind", r.kind)
         field("modelledWallTimeMs", r.modelledWallTimeMs)
@@ -146,6 +147,7 @@ extension CompactJSONWriter {
             endObject()
         }
         endArray()
+        field("storeMessage", o.storeMessage)
         field("storeTime", o.storeTime)
         field("subscriptionStatus", o.subscriptionStatus) { $0.string($1) }
         field("transactionIds", o.transactionIds)

@@ -164,8 +164,8 @@ struct EvidenceConsistency {
         if hiddenProblems > 0 { problems.append("… and \(hiddenProblems) more inconsistencies") }
         guard manifest.status == .complete else { return }
         if let matrix {
-            // A complete run records every step of each of its cases (a shard's cases, or all of them).
-            let cases = manifest.shardCases ?? matrix.cases.map(\.id)
+            // A complete run records every step of each of its cases (a shard's cases, the selected ones, or all of them).
+            let cases = manifest.caseIDs(of: matrix)
             let short = cases.filter { (stepsPerCase[$0] ?? 0) < (steps[$0]?.count ?? 0) }
             if !short.isEmpty {
                 problems.append("\(RunDirectory.manifestFileName) says the run is complete, but \(short.count) case(s) lack steps, e.g. "

@@ -12,8 +12,10 @@ struct ScoreCommand {
         discussion: """
             Runs MATRIX on the local environment with the reference app, then once per known app fault (see \
             `matrix faults`), and prints which case and step catches each fault. A fault the catalog cannot show \
-            (no family-shareable product for a Family Sharing bug, no subscription for a grace-period bug) is not \
-            applicable; the score is over applicable faults. Nothing is written to reports/.
+            (no family-shareable product for a Family Sharing bug, no subscription for a grace-period bug), or that \
+            the matrix's tiers cannot show (an upgrade between levels that grant the same tier), is not applicable, \
+            with the reason; the score is over applicable faults. A missed fault names the kind of case and the \
+            product that would catch it. Nothing is written to reports/.
             Exit status: 0 when the reference passes and the score reaches --min-score (default 100), 1 otherwise.
             """,
         positionals: [Positional("MATRIX", "the matrix file to score")],
@@ -21,7 +23,7 @@ struct ScoreCommand {
             .value(.minScore, "PERCENT", "lowest passing score in percent (default 100)"),
             .value(.format, "FORMAT", "text (default) or json", choices: .textOrJSON),
             .value(.jobs, "N", "cases run at once (default: number of cores)"),
-        ])
+        ] + SelectionOptions.options)
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
         guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
@@ -33,7 +35,12 @@ struct ScoreCommand {
         let jobs = try args.int(.jobs, in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let (loaded, diagnostics, _) = try InputFiles.loadMatrix(path)
         _ = MatrixCommand.report(diagnostics, on: console)
-        guard let matrix = loaded else { throw CommandFailure("\(path) is not valid; nothing was run", code: .dataError) }
+        guard let whole = loaded else { throw CommandFailure("\(path) is not valid; nothing was run", code: .dataError) }
+        let selection = SelectionOptions.selection(args)
+        let matrix = try SelectionOptions.selected(whole, selection)
+        if !selection.isEmpty {
+            console.info("scoring \(matrix.cases.count) of the matrix's \(whole.cases.count) cases (\(Console.visible(selection.summary)))", always: true)
+        }
 
         let score: FaultScorer.Score
         do {
@@ -58,7 +65,10 @@ struct ScoreCommand {
             console.outputData(try JSONOutput.encode(report) + Data("\n".utf8))
         } else {
             if let reference {
-                console.info(console.paint("reference app FAILS", .red) + " at \(reference.case) #\(reference.step) \(reference.action.action.rawValue): \(reference.reason ?? reference.verdict.rawValue)", always: true)
+                // The table is the result, on stdout whatever it says (the reference's failure included).
+                console.output("reference app    FAILS at \(Console.visible(reference.case)) #\(reference.step) \(reference.action.action.rawValue): "
+                               + Console.visible(reference.reason ?? reference.verdict.rawValue) + "\n")
+                console.error("the reference app fails \(reference.case) #\(reference.step): the matrix contradicts StoreKit there; fix it before scoring")
             } else {
                 console.output("reference app    passes every step\n")
             }
@@ -71,7 +81,7 @@ struct ScoreCommand {
                 } else if !result.applicable {
                     verdict = "not applicable — \(result.notApplicableReason ?? "the catalog cannot show it")"
                 } else {
-                    verdict = "MISSED — \(result.summary)"
+                    verdict = "MISSED — \(result.summary)" + (result.wouldCatch.map { "; \($0) would catch it" } ?? "")
                 }
                 console.output(name + verdict + "\n")
             }

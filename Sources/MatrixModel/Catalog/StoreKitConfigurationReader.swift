@@ -1,3 +1,4 @@
+import Foundation
 import MatrixJSON
 
 /// Reads Xcode StoreKit configuration files (`.storekit`, JSON) of format versions 1.0 to 6.x.
@@ -63,7 +64,7 @@ public enum StoreKitConfigurationReader {
                 var group = ObjectFields(groupField, sink)
                 guard group.isObject else { continue }
                 let id = group.required("id", code: .invalidCatalogEntry)?.string(sink) ?? ""
-                let name = group.optional("name")?.value.stringValue ?? id
+                let name = group.optional("name")?.value.stringValue.map(Self.trimmed).flatMap { $0.isEmpty ? nil : $0 } ?? id
                 var productIDs: [String] = []
                 for subscription in group.optional("subscriptions")?.array(sink) ?? [] {
                     let product = decodeProduct(subscription, groupID: id, sink)
@@ -108,7 +109,7 @@ public enum StoreKitConfigurationReader {
             return nil
         }
         var product = CatalogProduct(productID: productID, type: type)
-        product.referenceName = fields.optional("referenceName")?.value.stringValue
+        product.referenceName = fields.optional("referenceName")?.value.stringValue.map(Self.trimmed).flatMap { $0.isEmpty ? nil : $0 }
         product.displayPrice = decodePrice(fields.optional("displayPrice")) ?? "0"
         product.familyShareable = fields.optional("familyShareable")?.value.boolValue ?? false
         let localizations = fields.optional("localizations")
@@ -140,6 +141,11 @@ public enum StoreKitConfigurationReader {
         return product
     }
 
+    /// `text` without the white space (spaces, tabs, line breaks) around it.
+    static func trimmed(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// `displayPrice` is a string in every known version; numbers are accepted too.
     static func decodePrice(_ field: JSONField?) -> String? {
         guard let field else { return nil }
@@ -147,12 +153,13 @@ public enum StoreKitConfigurationReader {
     }
 
     /// A localized text (`displayName`, `description`) of the first `en_US` localization that has it, else of
-    /// the first one that has it.
+    /// the first one that has it; without the spaces and line breaks around it (catalogs carry trailing spaces,
+    /// which would reach tester instructions and names).
     static func localized(_ key: String, _ field: JSONField?) -> String? {
         guard let localizations = field?.value.arrayValue else { return nil }
         let entries = localizations.compactMap(\.objectValue)
         let named = entries.compactMap { entry -> (String, String)? in
-            guard let text = entry[key]?.stringValue, !text.isEmpty else { return nil }
+            guard let text = entry[key]?.stringValue.map(trimmed), !text.isEmpty else { return nil }
             return (entry["locale"]?.stringValue ?? "", text)
         }
         return (named.first { $0.0 == "en_US" } ?? named.first).map(\.1)

@@ -37,6 +37,9 @@ public struct Observation: Sendable, Hashable, Codable {
     public var notObserved: [String]?
     /// What the app told the user, when it told something (e.g. "Nothing to restore").
     public var message: String?
+    /// What the store or the environment said about the step, never the app's words: an environment limit that
+    /// stopped renewals, the app not running (reports show it as the store's).
+    public var storeMessage: String?
     /// The store's clock after the step, ms since 1970.
     public var storeTime: Int64?
     /// In a `server` run: the notifications posted to the team's backend and its access answers.
@@ -64,7 +67,7 @@ public struct Observation: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case access, entitlements, result, subscriptionStatus, balance, notifications, renewals, transactions, renewalInfo
-        case eligibleForIntroOffer, transactionIds, signedData, conflicts, notObserved, message, storeTime, server
+        case eligibleForIntroOffer, transactionIds, signedData, conflicts, notObserved, message, storeMessage, storeTime, server
     }
 
     /// Lenient decoding: drivers may leave out anything they cannot observe.
@@ -85,6 +88,7 @@ public struct Observation: Sendable, Hashable, Codable {
         notObserved = try c.decodeIfPresent([String].self, forKey: .notObserved)
         conflicts = try c.decodeIfPresent([String].self, forKey: .conflicts)
         message = try c.decodeIfPresent(String.self, forKey: .message)
+        storeMessage = try c.decodeIfPresent(String.self, forKey: .storeMessage)
         storeTime = try c.decodeIfPresent(Int64.self, forKey: .storeTime)
         server = try c.decodeIfPresent(ServerExchange.self, forKey: .server)
     }

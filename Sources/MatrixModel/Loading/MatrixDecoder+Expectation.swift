@@ -52,7 +52,8 @@ extension MatrixDecoder {
             if !allowed.contains(result) {
                 sink.error(.invalidValue, "\"\(result)\" is not a \(step.action == .restore ? "restore" : "purchase") result",
                            pointer: resultField.pointer, at: resultField.location,
-                           hint: Suggestion.didYouMean(result, among: allowed) ?? "expected one of " + allowed.joined(separator: ", "))
+                           hint: Suggestion.didYouMean(result, among: allowed, synonyms: Synonyms.results)
+                               ?? "expected one of " + allowed.joined(separator: ", "))
             }
             expectation.result = result
         }

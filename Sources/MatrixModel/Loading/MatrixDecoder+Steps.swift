@@ -34,7 +34,7 @@ extension MatrixDecoder {
         }
         guard let action = Action(rawValue: name) else {
             sink.error(.unknownAction, "unknown action \"\(name)\"", pointer: actionField.pointer, at: actionField.location,
-                       hint: Suggestion.didYouMean(name, among: Action.allCases.map(\.rawValue))
+                       hint: Suggestion.didYouMean(name, among: Action.allCases.map(\.rawValue), synonyms: Synonyms.actions)
                            ?? "actions are " + Action.allCases.map(\.rawValue).joined(separator: ", "))
             return nil
         }
@@ -176,7 +176,7 @@ extension MatrixDecoder {
         if let value = E(rawValue: text) { return value }
         let allowed = E.allCases.map(\.rawValue)
         sink.error(.invalidValue, "\"\(text)\" is not one of " + allowed.joined(separator: ", "), pointer: field.pointer,
-                   at: field.location, hint: Suggestion.didYouMean(text, among: allowed))
+                   at: field.location, hint: Suggestion.didYouMean(text, among: allowed, synonyms: Synonyms.results))
         return nil
     }
 

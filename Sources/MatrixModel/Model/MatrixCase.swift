@@ -7,15 +7,19 @@ public struct MatrixCase: Sendable, Hashable, Codable {
     /// The alias of the account the steps act on, unless a step names another.
     public var account: String
     public var description: String?
+    /// Labels for selecting cases (`--tag`, profiles), e.g. `smoke`, `release-blocker`.
+    public var tags: [String]
     /// Store settings for this case only.
     public var store: StoreSettings
     public var steps: [Step]
 
-    public init(id: String, kind: String, account: String, description: String? = nil, store: StoreSettings = .init(), steps: [Step]) {
+    public init(id: String, kind: String, account: String, description: String? = nil, tags: [String] = [], store: StoreSettings = .init(),
+                steps: [Step]) {
         self.id = id
         self.kind = kind
         self.account = account
         self.description = description
+        self.tags = tags
         self.store = store
         self.steps = steps
     }

@@ -12,6 +12,8 @@ public struct FieldComparison: Sendable, Hashable {
     public var observed: String
     /// Whether the judge found a difference in this field.
     public var differs: Bool
+    /// Whether the environment could not observe the field (``Observation/notObserved``), or observed nothing.
+    public var unobserved = false
 }
 
 /// Words and numbers the reports share: step descriptions, expected-versus-observed rows, times.
@@ -25,6 +27,20 @@ public enum StepText {
     /// The shard row of a report's metadata, when the run is a shard.
     static func shard(_ manifest: RunManifest) -> String? {
         manifest.shard.map { "\($0): \(manifest.shardCases?.count ?? 0) of the matrix's cases (`matrix merge` joins the slices)" }
+    }
+
+    /// The selection row of a report's metadata, when the run took some of the matrix's cases
+    /// (`--case`, `--kind`, `--tag`, `--profile`).
+    static func selection(_ manifest: RunManifest) -> String? {
+        manifest.selection.map { "\($0.summary): \(manifest.selectedCases?.count ?? 0) cases; the matrix's other cases were not run" }
+    }
+
+    /// The app fault row of a report's metadata: `pendingUnlocks (the reference app ran with this known bug)`, or
+    /// several, comma-separated as run.json names them.
+    static func appFault(_ names: String) -> String {
+        let faults = names.split(separator: ",")
+        return faults.joined(separator: ", ") + (faults.count > 1 ? " (the reference app ran with these known bugs)"
+                                                                  : " (the reference app ran with this known bug)")
     }
 
     /// The environment as a report's metadata shows it: its name, and for the embedded environments what a
@@ -41,6 +57,14 @@ public enum StepText {
         guard clock == "real" else { return clock }
         return EnvironmentKind(environment).isEmbeddedReference
             ? "real (Apple's production renewal schedule, on the simulator's virtual clock)" : "real (Apple's production renewal schedule)"
+    }
+
+    /// How much of the run the environment performed, for the reports' counts: `every step performed`, or
+    /// `12 of 40 steps performed (30 %), 28 skipped — skipped steps test nothing`.
+    public static func exercised(_ steps: VerdictCounts) -> String {
+        var text = steps.exercised
+        if steps.skipped > 0 { text += " — skipped steps test nothing" }
+        return text
     }
 
     /// The text for a missing observation.
@@ -84,10 +108,14 @@ public enum StepText {
             differing = []
         }
         var rows: [FieldComparison] = []
+        // What the environment could not observe (a guided run's tester sees access and results only) reads "not
+        // observed", never the empty value the observation holds in its place.
+        let unobserved = Set(observed?.notObserved ?? [])
         func add(_ field: String, _ expectedText: String, _ observedText: (Observation) -> String) {
             let differs = differing.contains { $0 == field || $0.hasPrefix(field + ".") || $0.hasPrefix(field + "[") }
-            rows.append(FieldComparison(field: field, expected: expectedText, observed: observed.map(observedText) ?? notObserved,
-                                        differs: differs))
+            let missing = observed == nil || unobserved.contains(field)
+            rows.append(FieldComparison(field: field, expected: expectedText, observed: missing ? notObserved : observed.map(observedText) ?? notObserved,
+                                        differs: differs, unobserved: missing))
         }
         if let access = expected.access {
             add("access", Judge.render(access.sorted())) { Judge.render($0.access.sorted()) }
