@@ -274,6 +274,8 @@ public final class LocalSession: CaseSession {
                 try store.failNextRenewal(account: account, productID: step.product, gracePeriod: step.gracePeriod)
             case .recoverBilling:
                 return [try store.recoverBilling(account: account, productID: step.product)]
+            case .requestRefund:
+                try store.requestRefund(account: account, productID: step.product ?? "")
             case .refund:
                 return [try store.refund(account: account, productID: step.product ?? "", reason: step.reason ?? 0)]
             case .declineRefund:
@@ -283,13 +285,20 @@ public final class LocalSession: CaseSession {
             case .revokeFamilySharing:
                 try store.revokeFamilySharing(member: account, productID: step.product)
             case .requestPriceIncrease:
-                try store.requestPriceIncrease(account: account, productID: step.product)
+                guard let price = step.price else { throw StoreError("requestPriceIncrease needs the new price") }
+                try store.requestPriceIncrease(account: account, productID: step.product, price: price)
             case .consentToPriceIncrease:
                 try store.respondToPriceIncrease(consent: true, account: account, productID: step.product)
             case .declinePriceIncrease:
                 try store.respondToPriceIncrease(consent: false, account: account, productID: step.product)
             case .removeFromSale:
                 try store.removeFromSale(productID: step.product ?? "")
+            case .extendRenewalDate:
+                return [try store.extendRenewalDate(account: account, productID: step.product, days: step.extendByDays ?? 0)]
+            case .extendRenewalDatesForAllSubscribers:
+                return try store.extendRenewalDatesForAllSubscribers(productID: step.product ?? "", days: step.extendByDays ?? 0, account: account)
+            case .requestTestNotification:
+                store.requestTestNotification(account: account)
             case .observe, .launch, .relaunch, .quit, .reinstall, .switchDevice, .purchase, .restore:
                 break
             }
@@ -325,8 +334,15 @@ public final class LocalSession: CaseSession {
         let app = device.app
         let entitled = device.running ? await device.session.run { await app.entitledProductIDs() } : []
         let balances = await device.session.run { await app.balances() }
+        // What the app shows for prices: only a running app that reports them shows any.
+        let shownPrices = device.running ? await device.session.run { await app.displayedPrices() } : [:]
         return withStore { store in
-            Observation(
+            var notObserved: [String] = []
+            if shownPrices == nil { notObserved.append("displayPrice") }
+            // StoreKit Testing in Xcode has no App Store server: there are no notifications to observe there.
+            // Apple: https://developer.apple.com/documentation/appstoreservernotifications/environment
+            if !store.configuration.sendsServerNotifications { notObserved.append("notifications") }
+            return Observation(
                 access: matrix.access(for: entitled).sorted(),
                 entitlements: store.currentEntitlements(account: account).map(\.productId).sorted(),
                 result: result,
@@ -337,8 +353,12 @@ public final class LocalSession: CaseSession {
                 transactions: matrix.catalog.products.compactMap { store.lastTransaction(account: account, productID: $0.productID)?.observed },
                 renewalInfo: store.renewalInfo(account: account),
                 eligibleForIntroOffer: store.introOfferEligibility(account: account),
+                displayPrice: shownPrices ?? [:],
+                introductoryOffer: store.introductoryOffers(),
+                serverNotifications: store.configuration.sendsServerNotifications,
                 transactionIds: touched,
                 signedData: signedData,
+                notObserved: notObserved.isEmpty ? nil : notObserved,
                 message: message,
                 storeTime: store.now)
         }

@@ -107,7 +107,7 @@ public actor ReferenceApp: AppUnderTest {
             guard let product = try await Product.products(for: [request.productID]).first else {
                 throw AppHarnessError("the catalog has no product \"\(request.productID)\"")
             }
-            result = try await product.purchase(options: request.options)
+            result = try await product.purchase(options: request.options(for: product))
         } catch let error as Product.PurchaseError {
             let detail = error == .productUnavailable ? ": \(request.productID) is not for sale" : ""
             return AppPurchaseReport(result: "failed", message: error.description + detail)
@@ -255,6 +255,15 @@ public actor ReferenceApp: AppUnderTest {
 
     public func balances() async -> [String: Int] {
         storage.balances
+    }
+
+    /// The prices the store view shows: `Product.displayPrice` of the products as StoreKit loads them now (a price
+    /// the developer changed shows at once). Nothing while products cannot be loaded.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/displayprice
+    public func displayedPrices() async -> [String: String]? {
+        guard process != nil else { return [:] }
+        let current = (try? await Product.products(for: matrix.catalog.products.map(\.productID))) ?? process?.products ?? []
+        return Dictionary(current.map { ($0.id, $0.displayPrice) }, uniquingKeysWith: { first, _ in first })
     }
 
     func refreshesOnDisplay(_ process: AppProcess) -> Bool {

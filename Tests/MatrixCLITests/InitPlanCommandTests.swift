@@ -15,7 +15,7 @@ struct InitPlanCommandTests {
         let first = try await CommandHarness.run(["init", "--catalog", catalog, "--out", out])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.isEmpty)
-        #expect(first.stderr.contains("wrote \(out): 37 cases, 5 tiers, 39 accounts"))
+        #expect(first.stderr.contains("wrote \(out): 40 cases, 5 tiers, 42 accounts"))
         #expect(first.stderr.contains("note: non-renewing com.example.storekitmatrix.season: assumed to last P1Y"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
         #expect(object["catalog"] as? String == "../Products.storekit")
@@ -62,11 +62,12 @@ struct InitPlanCommandTests {
         let text = try await CommandHarness.run(["plan", release, "--env", "sandbox", "--accounts", "3"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("clock sandbox:5: Sandbox, monthly renewal every 5 minutes (default)"))
-        #expect(text.stdout.contains("  #2  wait 5 minutes for renewal 1 of at most 12 of Plus Monthly (com.example.storekitmatrix.plus.monthly)"))
+        // Plus Monthly's free week applies by itself: the first renewal comes after it, 3 minutes at sandbox:5.
+        #expect(text.stdout.contains("  #2  wait 3 minutes for renewal 1 of at most 12 of Plus Monthly (com.example.storekitmatrix.plus.monthly)"))
         #expect(text.stdout.contains("environment-limit/testflight-daily-renewals · account environment-limit-testflight-daily-renewals · SKIPPED"))
         #expect(text.stdout.contains("over 3 accounts in parallel: "))
         // The non-renewing cases wait a real year and a week; the total without them is what a clock changes.
-        #expect(text.stdout.contains("  without the 2 cases that wait days of real time (below): 4 hours 2 minutes 30 seconds\n"))
+        #expect(text.stdout.contains("  without the 2 cases that wait days of real time (below): 4 hours 10 minutes 21 seconds 429 milliseconds\n"))
         let json = try await CommandHarness.run(["plan", release, "--env", "testflight", "--format", "json"])
         #expect(json.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -82,8 +83,8 @@ struct InitPlanCommandTests {
         let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
         let text = try await CommandHarness.run(["plan", release, "--env", "sandbox", "--accounts", "2"])
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout.contains("group 1 of 2 · billing grace period 16 days\n      set: set the billing grace period to 16 days in App Store Connect\n"))
-        #expect(text.stdout.contains("group 2 of 2 · billing grace period off\n      set: turn the billing grace period off in App Store Connect\n"))
+        #expect(text.stdout.contains("group 1 of 4 · billing grace period 16 days\n      set: set the billing grace period to 16 days in App Store Connect\n"))
+        #expect(text.stdout.contains("group 2 of 4 · billing grace period off\n      set: turn the billing grace period off in App Store Connect\n"))
         #expect(text.stdout.contains("      setup: cancel-purchase-sheet must own Pro (com.example.storekitmatrix.pro): buy it first with "
             + "cancel-purchase-sheet in the app and let the app finish the purchase\n"))
         #expect(text.stdout.contains("      setup: clear the purchase history first: matrix sandbox clear family-member family-organizer\n"))

@@ -30,21 +30,6 @@ struct SubscriptionRulesTests {
         #expect(try await h.step(.renew, monthly).notifications == ["DID_RENEW"])
     }
 
-    // Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/price_increase
-    @Test("a declined price increase turns auto-renew off and expires the subscription with expirationIntent 3")
-    func priceIncreaseDeclined() async throws {
-        let h = try Harness()
-        _ = try await subscribed(h)
-        #expect(try await h.step(.requestPriceIncrease, monthly).notifications == ["PRICE_INCREASE/PENDING"])
-        let declined = try await h.step(.declinePriceIncrease, monthly)
-        #expect(declined.notifications == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED"])
-        #expect(declined.access == ["plus"])
-        let expired = try await h.step(.advanceTime, monthly) { $0.to = .expiration }
-        #expect(expired.notifications == ["EXPIRED/PRICE_INCREASE"])
-        #expect(expired.renewalInfo[group]?.expirationIntent == 3)
-        #expect(expired.access == [])
-    }
-
     // Apple: https://developer.apple.com/documentation/appstoreserverapi/expirationintent (4),
     // https://developer.apple.com/documentation/appstoreservernotifications/subtype (PRODUCT_NOT_FOR_SALE),
     // https://developer.apple.com/documentation/storekit/product/purchaseerror/productunavailable
@@ -68,15 +53,6 @@ struct SubscriptionRulesTests {
         _ = try await subscribed(other, yearly)
         _ = try await other.step(.removeFromSale, monthly)
         #expect(try await other.step(.renew, yearly).access == ["premium"])
-    }
-
-    @Test("a consented price increase renews as usual (PRICE_INCREASE/ACCEPTED)")
-    func priceIncreaseAccepted() async throws {
-        let h = try Harness()
-        _ = try await subscribed(h)
-        _ = try await h.step(.requestPriceIncrease, monthly)
-        #expect(try await h.step(.consentToPriceIncrease, monthly).notifications == ["PRICE_INCREASE/ACCEPTED"])
-        #expect(try await h.step(.renew, monthly).access == ["plus"])
     }
 
     // Apple: https://developer.apple.com/help/app-store-connect/manage-subscriptions/enable-billing-grace-period-for-auto-renewable-subscriptions
@@ -182,7 +158,11 @@ struct SubscriptionRulesTests {
         subscriptionGroups: [SubscriptionGroup(id: "g", name: "Plans", productIDs: ["basic.monthly", "team.monthly", "basic.yearly"])])
     static let crossgradeTiers = [Tier(name: "basic", productIDs: ["basic.monthly", "basic.yearly"]), Tier(name: "team", productIDs: ["team.monthly"])]
 
-    @Test("a crossgrade to the same period takes effect at once; to another period at the next renewal")
+    // Apple: https://developer.apple.com/documentation/appstoreservernotifications/subtype (UPGRADE: "upgraded their
+    // subscription or cross-graded to a subscription with the same duration"; DOWNGRADE: "downgraded their subscription
+    // or cross-graded to a subscription with a different duration"),
+    // https://developer.apple.com/app-store/subscriptions/#upgrading-downgrading-and-crossgrading
+    @Test("a crossgrade to the same duration takes effect at once as UPGRADE; to another duration at the next renewal as DOWNGRADE (subtype page)")
     func crossgrade() async throws {
         let same = try Harness(catalog: Self.crossgradeCatalog, tiers: Self.crossgradeTiers)
         _ = try await subscribed(same, "basic.monthly")
@@ -197,25 +177,6 @@ struct SubscriptionRulesTests {
         #expect(later.renewalInfo["Plans"]?.autoRenewProductId == "basic.yearly")
         _ = try await other.step(.renew, "basic.monthly")
         #expect(other.store { $0.subscription(account: "a", product: "basic.yearly")?.productId } == "basic.yearly")
-    }
-
-    // Apple: https://developer.apple.com/documentation/storekit/implementing-introductory-offers-in-your-app
-    @Test("an introductory free trial lasts its period, costs nothing, and can be used once per group")
-    func introductoryOffer() async throws {
-        let h = try Harness()
-        _ = try await h.step(.launch)
-        #expect(try await h.step(.observe).eligibleForIntroOffer[group] == true)
-        let trial = try await h.step(.purchase, monthly) { $0.offer = "introductory" }
-        let transaction = try #require(h.store { $0.transactions.first })
-        #expect(transaction.offerType == 1 && transaction.price == 0 && transaction.offerDiscountType == "FREE_TRIAL")
-        #expect(transaction.expiresDate == ISO8601Duration(weeks: 1).added(to: transaction.purchaseDate))
-        #expect(trial.eligibleForIntroOffer[group] == false)
-        let renewed = try await h.step(.renew, monthly)
-        #expect(renewed.transactions.first?.offerType == nil, "the trial ends; renewals are at the regular price")
-        _ = try await h.step(.expire, monthly)
-        _ = try await h.step(.purchase, monthly) { $0.offer = "introductory" }
-        #expect(h.store { $0.transactions.last?.offerType } == nil, "no second introductory offer in the group")
-        #expect(h.store { $0.transactions.last?.price } == 4990)
     }
 
     // Apple: https://developer.apple.com/documentation/appstoreserverapi/status

@@ -39,6 +39,10 @@ public protocol AppUnderTest: AnyObject, Sendable {
 
     /// The consumable balances the app keeps, by balance name (the matrix's `consumables`).
     func balances() async -> [String: Int]
+
+    /// The prices the app shows, by product ID, as its store view writes them (`"$4.99"`), or `nil` when the app
+    /// does not report them (a `displayPrice` expectation is then not judged, and the evidence says so).
+    func displayedPrices() async -> [String: String]?
 }
 
 extension AppUnderTest {
@@ -51,13 +55,16 @@ extension AppUnderTest {
     /// An app without consumables keeps no balances.
     public func balances() async -> [String: Int] { [:] }
 
+    /// The app does not report the prices it shows.
+    public func displayedPrices() async -> [String: String]? { nil }
+
     /// Buys `request`'s product with `Product.products(for:)` and `purchase(options:)`: the default for apps that
     /// implement only the other methods.
     private func purchaseProduct(_ request: AppPurchaseRequest) async throws {
         guard let product = try await Product.products(for: [request.productID]).first else {
             throw AppHarnessError("the store has no product \(request.productID)")
         }
-        _ = try await product.purchase(options: request.options)
+        _ = try await product.purchase(options: request.options(for: product))
     }
 }
 
@@ -66,7 +73,8 @@ public struct AppPurchaseRequest: Sendable, Hashable {
     public var productID: String
     /// Units of a consumable.
     public var quantity: Int
-    /// `introductory`, or a promotional or win-back offer's identifier.
+    /// A promotional or win-back offer's identifier, as the step names it. (An eligible customer gets the
+    /// introductory offer without asking: StoreKit has no purchase option for it.)
     public var offer: String?
     /// The UUID the app attaches to the purchase (`Product.PurchaseOption.appAccountToken`).
     public var appAccountToken: String?
@@ -78,12 +86,23 @@ public struct AppPurchaseRequest: Sendable, Hashable {
         self.appAccountToken = appAccountToken
     }
 
-    /// The purchase options that ask for what the request names: quantity, app account token and offer.
-    public var options: Set<Product.PurchaseOption> {
+    /// The purchase options that ask for what the request names, with StoreKit's own options: `quantity`,
+    /// `appAccountToken`, and for an offer of `product` `winBackOffer(_:)` or `promotionalOffer(offerID:keyID:nonce:signature:timestamp:)`
+    /// (the simulated store checks the offer, not the signature an app's server would make). No option asks for
+    /// the introductory offer: it applies by itself to an eligible customer.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/purchaseoption,
+    /// https://developer.apple.com/documentation/storekit/product/subscriptionoffer
+    public func options(for product: Product) -> Set<Product.PurchaseOption> {
         var options: Set<Product.PurchaseOption> = []
         if quantity != 1 { options.insert(.quantity(quantity)) }
         if let token = appAccountToken.flatMap(UUID.init(uuidString:)) { options.insert(.appAccountToken(token)) }
-        if let offer { options.insert(.custom(key: Product.PurchaseOption.matrixOfferKey, value: offer)) }
+        if let offer, let subscription = product.subscription {
+            if let winBack = subscription.winBackOffers.first(where: { $0.id == offer }) {
+                options.insert(.winBackOffer(winBack))
+            } else if subscription.promotionalOffers.contains(where: { $0.id == offer }) {
+                options.insert(.promotionalOffer(offerID: offer, keyID: "SIMULATED", nonce: UUID(), signature: Data(), timestamp: 0))
+            }
+        }
         return options
     }
 }

@@ -20,12 +20,25 @@ extension AppStoreSimulator {
     ///   Apple: https://developer.apple.com/documentation/storekit/product/purchaseresult/pending
     /// - `interrupted` fails the purchase until ``resolveIssue(account:)``, as `SKTestSession` does with
     ///   interrupted purchases enabled. Apple: https://developer.apple.com/documentation/storekittest/sktestsession/interruptedpurchasesenabled
+    /// - `offer` is a promotional or win-back offer's identifier (`Product.PurchaseOption.promotionalOffer`,
+    ///   `.winBackOffer`); an eligible customer gets the introductory offer without asking. A win-back offer for a
+    ///   customer who is not a churned subscriber fails with `Product.PurchaseError.ineligibleForOffer`.
+    ///   Apple: https://developer.apple.com/documentation/storekit/product/purchaseoption
+    /// - Throws: ``StoreError`` for an offer code: StoreKit redeems those outside the purchase call
+    ///   (``purchaseOutsideApp(account:productID:quantity:offer:)``).
     public func purchase(account: String, productID: String, outcome: PurchaseOutcome = .success, quantity: Int = 1,
                          offer: String? = nil, appAccountToken: String? = nil, device: String) throws(StoreError) -> PurchaseResolution {
         let product = try product(productID)
         if productsNotForSale.contains(productID) {
             // Apple: https://developer.apple.com/documentation/storekit/product/purchaseerror/productunavailable
             return .failed("Product.PurchaseError.productUnavailable: \(productID) is not for sale")
+        }
+        if let offer, catalogOffer(offer, of: product)?.offerType == 3 {
+            throw StoreError("\"\(offer)\" is an offer code: the customer redeems it outside the purchase call (purchaseOutsideApp)")
+        }
+        if outcome == .success, let reason = offerIneligibility(offer, productID: productID, account: account) {
+            // Apple: https://developer.apple.com/documentation/storekit/product/purchaseerror/ineligibleforoffer
+            return .failed("Product.PurchaseError.ineligibleForOffer: \(reason)")
         }
         let request = PendingPurchase(account: account, productId: productID, quantity: quantity, offer: offer, appAccountToken: appAccountToken)
         switch outcome {
@@ -77,8 +90,10 @@ extension AppStoreSimulator {
     }
 
     /// A purchase made outside the app (another device, an offer code, the Transaction Manager): delivered to
-    /// the app only through `Transaction.updates`.
-    /// Apple: https://developer.apple.com/documentation/storekit/testing-purchases-made-outside-your-app
+    /// the app only through `Transaction.updates`. `offer` may name an offer code of the catalog's `codeOffers`
+    /// (`offerType` 3) or a win-back offer redeemed in the App Store.
+    /// Apple: https://developer.apple.com/documentation/storekit/testing-purchases-made-outside-your-app,
+    /// https://developer.apple.com/documentation/storekit/transaction/offertype-swift.struct/code
     @discardableResult
     public func purchaseOutsideApp(account: String, productID: String, quantity: Int = 1, offer: String? = nil) throws(StoreError) -> String {
         if productsNotForSale.contains(productID) { throw StoreError("\(productID) is not for sale (removeFromSale); it cannot be bought") }
@@ -212,6 +227,7 @@ extension AppStoreSimulator {
                 $0.revocationDate = now
                 $0.revocationReason = 0
                 $0.revocationType = "FAMILY_REVOKE"
+                $0.revocationPercentage = 100_000
             }
             guard let revoked = transaction(id) else { continue }
             if let group = revoked.subscriptionGroupIdentifier {

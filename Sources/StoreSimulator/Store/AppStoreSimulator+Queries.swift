@@ -78,6 +78,22 @@ extension AppStoreSimulator {
         return result
     }
 
+    /// The introductory offer of every auto-renewable product, as StoreKit describes it
+    /// (`Product.SubscriptionInfo.introductoryOffer`): `none`, or its payment mode.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/introductoryoffer
+    public func introductoryOffers() -> [String: String] {
+        var result: [String: String] = [:]
+        for product in catalog.products where product.type == .autoRenewable {
+            result[product.productID] = switch product.introductoryOffer?.paymentMode {
+            case nil: "none"
+            case .freeTrial?: "freeTrial"
+            case .payAsYouGo?: "payAsYouGo"
+            case .payUpFront?: "payUpFront"
+            }
+        }
+        return result
+    }
+
     /// Renewal transactions the account holds.
     public func renewalCount(account: String) -> Int {
         renewalCounts[account] ?? 0
@@ -90,25 +106,25 @@ extension AppStoreSimulator {
     /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status
     public func subscriptionStatuses(account: String) -> [StoreSubscriptionStatus] {
         subscriptions.filter { $0.key.account == account }.sorted { $0.key < $1.key }.compactMap { key, sub in
-            guard let transaction = transaction(sub.latestTransactionId) else { return nil }
-            return StoreSubscriptionStatus(groupID: key.groupID, subscription: sub, transaction: transaction,
-                                           renewalPrice: catalog.product(sub.autoRenewProductId)?.priceMilliunits ?? 0)
+            guard let transaction = transaction(sub.latestTransactionId), let renewalInfo = renewalInfoSnapshot(key) else { return nil }
+            return StoreSubscriptionStatus(groupID: key.groupID, transaction: transaction, renewalInfo: renewalInfo)
         }
     }
 }
 
-/// One subscription group's status: its subscription, latest transaction and the price of its next renewal.
+/// One subscription group's status: its latest transaction and its renewal info (state, next renewal's price
+/// and offer).
 /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status
 public struct StoreSubscriptionStatus: Sendable, Hashable {
     /// The subscription group's identifier.
     public var groupID: String
-    /// The subscription: its state and renewal info.
-    public var subscription: SubscriptionState
     /// The subscription's latest transaction.
     public var transaction: StoreTransaction
-    /// The price of the next renewal, milliunits.
-    public var renewalPrice: Int64
+    /// The subscription's renewal info.
+    public var renewalInfo: RenewalInfoSnapshot
 
+    /// The subscription: its state and renewal info fields.
+    public var subscription: SubscriptionState { renewalInfo.subscription }
     /// `Product.SubscriptionInfo.RenewalState`.
     public var state: RenewalState { subscription.state }
 }
