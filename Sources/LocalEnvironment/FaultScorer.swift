@@ -71,9 +71,10 @@ public enum FaultScorer {
         let problems = unordered.sorted { (order[$0.case] ?? 0, $0.step) < (order[$1.case] ?? 0, $1.step) }
         var results: [FaultResult] = []
         for fault in faults {
-            guard fault.isApplicable(to: matrix.catalog) else {
+            guard fault.isApplicable(to: matrix) else {
                 results.append(FaultResult(fault: fault.rawValue, summary: fault.summary, applicable: false,
-                                           notApplicableReason: "needs \(fault.requirement.summary); the catalog has none"))
+                                           notApplicableReason: "needs \(fault.requirement.summary); "
+                                               + (fault.requirement == .tierOfSeveralSources ? "the matrix's tiers have none" : "the catalog has none")))
                 continue
             }
             let sink = FirstProblemSink(countedAt: passed)

@@ -121,6 +121,11 @@ public actor ReferenceApp: AppUnderTest {
             if fault != .ignoresPurchaseResult {
                 await handle(transaction, source: .purchaseResult)
             }
+            if fault == .deferredChangeTreatedAsFailure, transaction.unsafePayloadValue.productID != request.productID {
+                // The app expects the transaction of the product it sold; a change at the next renewal returns the
+                // current product's.
+                return AppPurchaseReport(result: "failed", message: "Purchase failed")
+            }
             return AppPurchaseReport(result: "success", transactionId: String(transaction.unsafePayloadValue.id))
         case .userCancelled:
             return AppPurchaseReport(result: "userCancelled")
@@ -258,10 +263,14 @@ public actor ReferenceApp: AppUnderTest {
     }
 
     /// The prices the store view shows: `Product.displayPrice` of the products as StoreKit loads them now (a price
-    /// the developer changed shows at once). Nothing while products cannot be loaded.
+    /// the developer changed shows at once), or with the `hardCodedPrice` fault the prices written into the app.
+    /// Nothing while products cannot be loaded.
     /// Apple: https://developer.apple.com/documentation/storekit/product/displayprice
     public func displayedPrices() async -> [String: String]? {
         guard process != nil else { return [:] }
+        if fault == .hardCodedPrice {
+            return Dictionary(uniqueKeysWithValues: matrix.catalog.products.map { ($0.productID, "$" + $0.displayPrice) })
+        }
         let current = (try? await Product.products(for: matrix.catalog.products.map(\.productID))) ?? process?.products ?? []
         return Dictionary(current.map { ($0.id, $0.displayPrice) }, uniquingKeysWith: { first, _ in first })
     }
@@ -303,6 +312,16 @@ public actor ReferenceApp: AppUnderTest {
         switch fault {
         case .localStorageEntitlements:
             products = storage.recordedPurchases
+        case .revocationLeftToServer:
+            // Expiry is checked; revocation is not, on the device: the app's server would handle REFUND.
+            var latest: [String: Transaction] = [:]
+            for transaction in await verified(Transaction.all) where transaction.productType != .consumable {
+                if let seen = latest[transaction.productID], seen.purchaseDate > transaction.purchaseDate { continue }
+                latest[transaction.productID] = transaction
+            }
+            products = Set(latest.values.filter { transaction in
+                !transaction.isUpgraded && (transaction.expirationDate.map { $0 > now } ?? true) && grants(transaction, now: now)
+            }.map(\.productID))
         default:
             products = Set(await verified(Transaction.currentEntitlements).filter { grants($0, now: now) }.map(\.productID))
         }
@@ -346,6 +365,17 @@ public actor ReferenceApp: AppUnderTest {
             }
         case .pendingUnlocks:
             products.formUnion(process?.unlockedWhilePending ?? [])
+        case .tierFromNewestTransaction:
+            // A tier of several groups follows the newest transaction among the products that grant it: refunded, the
+            // tier goes, whatever the other group's subscription does.
+            let all = await verified(Transaction.all)
+            for tier in matrix.tiers where Self.hasSeveralSources(tier, in: matrix.catalog) {
+                let granting = Set(tier.productIDs)
+                // Newest by purchase date, then by transaction ID (later purchases have higher IDs).
+                guard let newest = all.filter({ granting.contains($0.productID) })
+                    .max(by: { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }) else { continue }
+                if newest.revocationDate != nil { products.subtract(granting) }
+            }
         default:
             break
         }
@@ -354,6 +384,13 @@ public actor ReferenceApp: AppUnderTest {
         } else {
             process?.entitledProducts = products
         }
+    }
+
+    /// Whether a tier is granted by products that do not replace each other: subscriptions of two groups, or a
+    /// subscription and another product (``CatalogRequirement/tierOfSeveralSources``).
+    nonisolated static func hasSeveralSources(_ tier: Tier, in catalog: StoreKitConfiguration) -> Bool {
+        let sources = Set(tier.productIDs.compactMap { id in catalog.product(id).map { $0.subscriptionGroupID ?? "product:" + id } })
+        return sources.count >= 2 && tier.productIDs.contains { catalog.product($0)?.type == .autoRenewable }
     }
 
     /// The statuses of every subscription group of the app's products.

@@ -112,7 +112,7 @@ struct InitPlanCommandTests {
         #expect(wrongClock.status == 64 && wrongClock.stderr.contains("--clock testflight is not a clock of Sandbox"))
     }
 
-    @Test("score counts only the faults the catalog can show: a consumable-only matrix scores 100 % over 7 faults")
+    @Test("score counts only the faults the catalog can show: a consumable-only matrix scores 100 % over 8 faults")
     func scoreNotApplicable() async throws {
         let directory = try MatrixBinary.scratchDirectory("matrix-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -123,8 +123,8 @@ struct InitPlanCommandTests {
         let score = try await CommandHarness.run(["score", out, "--format", "json"])
         #expect(score.status == 0, "\(score.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(score.stdout.utf8)) as? [String: Any])
-        #expect(object["applicable"] as? Int == 7)
-        #expect(object["caught"] as? Int == 7)
+        #expect(object["applicable"] as? Int == 8)
+        #expect(object["caught"] as? Int == 8)
         #expect(object["score"] as? Int == 100)
         let faults = try #require(object["faults"] as? [[String: Any]])
         let family = try #require(faults.first { $0["fault"] as? String == "ignoresFamilySharing" })
@@ -132,7 +132,7 @@ struct InitPlanCommandTests {
         #expect(family["notApplicableReason"] as? String
             == "needs a family-shareable non-consumable or auto-renewable subscription; the catalog has none")
         let text = try await CommandHarness.run(["score", out])
-        #expect(text.stdout.contains("score: 7/7 faults caught (100 %); 13 not applicable to this catalog"))
+        #expect(text.stdout.contains("score: 8/8 faults caught (100 %); 16 not applicable to this catalog"))
     }
 }
 

@@ -23,7 +23,7 @@ struct NewcomerEndToEndTests {
 
         let score = try MatrixBinary.run(["score", "matrices/release.json"], in: directory)
         #expect(score.status == 0)
-        #expect(score.stdout.contains("score: 20/20 faults caught (100 %)"))
+        #expect(score.stdout.contains("score: 23/23 faults caught (100 %)"))
 
         let plan = try MatrixBinary.run(["plan", "matrices/release.json", "--env", "sandbox", "--accounts", "3"], in: directory)
         #expect(plan.status == 0, "\(plan.stderr)")
