@@ -15,7 +15,9 @@ import PackageDescription
 //                       runner, adapter protocols, shards
 //   StoreSimulator    → MatrixJSON, AppStoreModels, MatrixModel
 //                       the App Store on a virtual clock, and the signing of its data
-//   SimulatedStoreKit → AppStoreModels, MatrixModel, StoreSimulator
+//   HarnessCore       → MatrixModel
+//                       the app harness without StoreKit: AppUnderTest and its reports, the App Store side of a step and its mapping
+//   SimulatedStoreKit → AppStoreModels, MatrixModel, StoreSimulator, HarnessCore
 //                       the StoreKit 2 look-alike: Product, Transaction, AppStore on the simulated store
 //   ReferenceApp      → MatrixModel, SimulatedStoreKit
 //                       the app that follows Apple's guidance, and its known faults
@@ -27,9 +29,14 @@ import PackageDescription
 //                       the driver protocol, for drivers written in Swift
 //   FileIO            → (nothing)
 //                       bounded reads, durable and buffered writes, scratch directories
-//   LocalEnvironment  → MatrixModel, MatrixEngine, StoreSimulator, SimulatedStoreKit, ReferenceApp, SignedData,
-//                       DriverKit
+//   LoopbackHTTP      → (nothing)
+//                       bounded HTTP/1.1 server and client on 127.0.0.1
+//   LocalEnvironment  → MatrixModel, MatrixEngine, StoreSimulator, HarnessCore, SimulatedStoreKit, ReferenceApp,
+//                       SignedData, DriverKit
 //                       `local`: the simulator and an app under test, signed evidence
+//   ServerEnvironment → AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment,
+//                       ExecEnvironment, SignedData, LoopbackHTTP
+//                       `server`: notifications to a team's backend, its access answers
 //   ExecEnvironment   → MatrixModel, MatrixEngine, DriverKit
 //                       `exec`: external driver processes
 //   MatrixPlanning    → MatrixModel, MatrixEngine, LocalEnvironment
@@ -47,12 +54,17 @@ import PackageDescription
 //   EvidenceStore     → MatrixJSON, AppStoreModels, MatrixModel, MatrixEngine, FileIO, Reporters, SignedData,
 //                       COpenSSL
 //                       run directories, evidence writer and reader, archives, verification
-//   AppHarness        → MatrixJSON, MatrixModel, MatrixEngine, SimulatedStoreKit, DriverKit, LocalEnvironment,
-//                       EvidenceStore
+//   HarnessRunner     → MatrixJSON, MatrixModel, MatrixEngine, EvidenceStore, HarnessCore
+//                       a matrix run against an app, written to the standard run directory: options, result, located failures
+//   XcodeHarness      → AppStoreModels, MatrixModel, MatrixEngine, HarnessCore, HarnessRunner
+//                       the Xcode environment: StoreKitCaseSession over StoreKit, and on Apple platforms SKTestSession
+//   AppHarness        → MatrixJSON, MatrixModel, MatrixEngine, HarnessCore, SimulatedStoreKit, DriverKit,
+//                       LocalEnvironment, HarnessRunner
 //                       runs a matrix against a team's own app, in its tests or as a driver
 //   MatrixCLI         → MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
 //                       LocalEnvironment, ExecEnvironment, GuidedEnvironment, MatrixPlanning, AppStoreAPI,
-//                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore
+//                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore, ServerEnvironment,
+//                       LoopbackHTTP
 //                       the commands
 //   matrix            → MatrixCLI
 //                       the executable
@@ -64,6 +76,8 @@ import PackageDescription
 //                       example: the two stores wired to the app harness (examples/apps)
 //   CarefulStoreDriver → AppHarness, StoreAppsHarness
 //                       example: the careful store as a driver executable, careful-store-driver (examples/apps)
+//   HarnessBench      → AppHarness, EvidenceStore, LocalEnvironment, MatrixEngine, MatrixModel, StoreAppsHarness
+//                       bench: the app harness against --env local, harness-bench (bench/)
 //   TestSupport       → MatrixJSON, MatrixModel, MatrixComparison, EvidenceStore
 //                       code shared by the tests
 let package = Package(
@@ -72,10 +86,12 @@ let package = Package(
     products: [
         .executable(name: "matrix", targets: ["matrix"]),
         .executable(name: "careful-store-driver", targets: ["CarefulStoreDriver"]),
+        .executable(name: "harness-bench", targets: ["HarnessBench"]),
         .library(name: "MatrixModel", targets: ["MatrixModel"]),
         .library(name: "DriverKit", targets: ["DriverKit"]),
         .library(name: "SimulatedStoreKit", targets: ["SimulatedStoreKit"]),
         .library(name: "AppHarness", targets: ["AppHarness"]),
+        .library(name: "XcodeHarness", targets: ["XcodeHarness"]),
     ],
     targets: [
         .target(name: "MatrixJSON"),
@@ -83,7 +99,8 @@ let package = Package(
         .target(name: "MatrixModel", dependencies: ["MatrixJSON", "AppStoreModels"]),
         .target(name: "MatrixEngine", dependencies: ["MatrixJSON", "MatrixModel"]),
         .target(name: "StoreSimulator", dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel"]),
-        .target(name: "SimulatedStoreKit", dependencies: ["AppStoreModels", "MatrixModel", "StoreSimulator"]),
+        .target(name: "HarnessCore", dependencies: ["MatrixModel"]),
+        .target(name: "SimulatedStoreKit", dependencies: ["AppStoreModels", "MatrixModel", "StoreSimulator", "HarnessCore"]),
         .target(name: "ReferenceApp", dependencies: ["MatrixModel", "SimulatedStoreKit"]),
         .systemLibrary(
             name: "COpenSSL",
@@ -93,8 +110,11 @@ let package = Package(
         .target(name: "SignedData", dependencies: ["MatrixJSON", "COpenSSL"]),
         .target(name: "DriverKit", dependencies: ["MatrixJSON", "MatrixModel"]),
         .target(name: "FileIO"),
+        .target(name: "LoopbackHTTP"),
         .target(name: "LocalEnvironment",
-                dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
+                dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
+        .target(name: "ServerEnvironment",
+                dependencies: ["AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP"]),
         .target(name: "ExecEnvironment", dependencies: ["MatrixModel", "MatrixEngine", "DriverKit"]),
         .target(name: "MatrixPlanning", dependencies: ["MatrixModel", "MatrixEngine", "LocalEnvironment"]),
         .target(name: "AppStoreAPI", dependencies: ["MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
@@ -105,21 +125,29 @@ let package = Package(
         .target(name: "Reporters", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "FileIO"]),
         .target(name: "EvidenceStore",
                 dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "SignedData", "COpenSSL"]),
+        .target(name: "HarnessRunner", dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "EvidenceStore", "HarnessCore"]),
+        .target(name: "XcodeHarness", dependencies: ["AppStoreModels", "MatrixModel", "MatrixEngine", "HarnessCore", "HarnessRunner"]),
         .target(name: "AppHarness", dependencies: [
-            "MatrixJSON", "MatrixModel", "MatrixEngine", "SimulatedStoreKit", "DriverKit", "LocalEnvironment", "EvidenceStore",
+            "MatrixJSON", "MatrixModel", "MatrixEngine", "HarnessCore", "SimulatedStoreKit", "DriverKit", "LocalEnvironment", "HarnessRunner",
         ]),
         .target(name: "MatrixCLI", dependencies: [
             "MatrixJSON", "MatrixModel", "MatrixEngine", "ReferenceApp", "SignedData", "DriverKit",
             "LocalEnvironment", "ExecEnvironment", "GuidedEnvironment", "MatrixPlanning", "AppStoreAPI",
-            "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore",
+            "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore", "ServerEnvironment", "LoopbackHTTP",
         ]),
         .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
-        .target(name: "CarefulStore", dependencies: ["SimulatedStoreKit"], path: "examples/apps/CarefulStore"),
-        .target(name: "TutorialStore", dependencies: ["SimulatedStoreKit"], path: "examples/apps/TutorialStore"),
+        // The example stores are written for StoreKit; SIMULATED_STOREKIT builds them on the look-alike everywhere.
+        .target(name: "CarefulStore", dependencies: ["SimulatedStoreKit"], path: "examples/apps/CarefulStore",
+                swiftSettings: [.define("SIMULATED_STOREKIT")]),
+        .target(name: "TutorialStore", dependencies: ["SimulatedStoreKit"], path: "examples/apps/TutorialStore",
+                swiftSettings: [.define("SIMULATED_STOREKIT")]),
         .target(name: "StoreAppsHarness", dependencies: ["AppHarness", "SimulatedStoreKit", "CarefulStore", "TutorialStore"],
                 path: "examples/apps/StoreAppsHarness"),
         .executableTarget(name: "CarefulStoreDriver", dependencies: ["AppHarness", "StoreAppsHarness"],
                           path: "examples/apps/CarefulStoreDriver"),
+        .executableTarget(name: "HarnessBench",
+                          dependencies: ["AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "StoreAppsHarness"],
+                          path: "bench/HarnessBench"),
         .target(name: "TestSupport", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "EvidenceStore"]),
 
         .testTarget(name: "MatrixJSONTests", dependencies: ["MatrixJSON", "TestSupport"]),
@@ -129,7 +157,7 @@ let package = Package(
         .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "SimulatedStoreKit", "TestSupport"]),
         .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "MatrixModel", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "MatrixModel", "TestSupport"]),
-        .testTarget(name: "LocalEnvironmentTests", dependencies: ["LocalEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
+        .testTarget(name: "LocalEnvironmentTests", dependencies: ["LocalEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
         .testTarget(name: "ExecEnvironmentTests", dependencies: ["ExecEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "Reporters", "TestSupport"], exclude: ["Drivers"]),
         .testTarget(name: "MatrixPlanningTests", dependencies: ["MatrixPlanning", "GuidedEnvironment", "MatrixModel", "TestSupport"]),
         .testTarget(name: "GuidedEnvironmentTests", dependencies: ["GuidedEnvironment", "MatrixEngine"]),
@@ -138,9 +166,14 @@ let package = Package(
         .testTarget(name: "MatrixComparisonTests", dependencies: ["MatrixComparison", "MatrixModel", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EvidenceStore", "FileIO", "MatrixComparison", "MatrixJSON", "MatrixModel", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "EvidenceStoreTests", dependencies: ["EvidenceStore", "FileIO", "MatrixEngine", "MatrixJSON", "MatrixModel", "Reporters", "TestSupport"]),
-        .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "TestSupport"]),
+        .testTarget(name: "XcodeHarnessTests", dependencies: ["XcodeHarness", "EvidenceStore", "HarnessCore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreAppsHarness", "StoreSimulator", "TestSupport"]),
+        .testTarget(name: "HarnessCoreTests", dependencies: ["HarnessCore", "MatrixModel"]),
+        .testTarget(name: "SimulatedStoreKitTests", dependencies: ["SimulatedStoreKit", "MatrixModel", "SignedData", "StoreSimulator", "TestSupport"]),
+        .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreAppsHarness", "TestSupport"]),
         .testTarget(name: "StoreAppsHarnessTests", dependencies: ["StoreAppsHarness", "AppHarness", "TestSupport"]),
-        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "EvidenceStore", "MatrixEngine", "MatrixModel", "Reporters", "SignedData", "TestSupport"], exclude: ["SchemaSamples"]),
+        .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
+        .testTarget(name: "ServerEnvironmentTests", dependencies: ["ServerEnvironment", "AppStoreModels", "EvidenceStore", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport"]),
+        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "EvidenceStore", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "Reporters", "SignedData", "TestSupport"], exclude: ["SchemaSamples"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,7 +12,7 @@ import sys
 
 TARGET = re.compile(r'\.(target|testTarget|executableTarget|systemLibrary)\(\s*name:\s*"(\w+)"(.*?)\)\s*(?:,|\])', re.S)
 DEPENDENCIES = re.compile(r'dependencies:\s*\[(.*?)\]', re.S)
-IMPORT = re.compile(r'^\s*(?:@testable\s+|@_implementationOnly\s+|public\s+|package\s+|internal\s+)?import\s+(?:struct\s+|class\s+|enum\s+|func\s+)?(\w+)', re.M)
+IMPORT = re.compile(r'^\s*(?:@testable\s+|@_exported\s+|@_implementationOnly\s+|public\s+|package\s+|internal\s+)?import\s+(?:struct\s+|class\s+|enum\s+|func\s+)?(\w+)', re.M)
 
 
 def targets(manifest):

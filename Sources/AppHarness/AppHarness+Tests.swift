@@ -1,4 +1,5 @@
-import SimulatedStoreKit
+import HarnessCore
+import HarnessRunner
 #if canImport(Testing)
 import Testing
 #endif
@@ -17,14 +18,7 @@ extension AppHarness {
     public static func expectPasses(matrix path: String, options: Options = Options(),
                                     app: @escaping @Sendable () -> any AppUnderTest) async throws -> AppHarnessResult {
         let result = try await run(matrix: path, options: options, app: app)
-        for failure in result.failures where failure.verdict != "blocked" {
-            Issue.record(Comment(rawValue: "\(failure.caseID) #\(failure.step) \(failure.action): \(failure.reason)"),
-                         sourceLocation: SourceLocation(fileID: "matrix/\(failure.file.split(separator: "/").last ?? "")",
-                                                        filePath: failure.file, line: failure.line, column: failure.column))
-        }
-        if result.summary.interrupted {
-            Issue.record("the run was interrupted before every case ended")
-        }
+        result.recordIssues()
         return result
     }
 }
@@ -42,11 +36,7 @@ extension AppHarness {
     public static func assertPasses(matrix path: String, options: Options = Options(), file: StaticString = #filePath, line: UInt = #line,
                                     app: @escaping @Sendable () -> any AppUnderTest) async throws -> AppHarnessResult {
         let result = try await run(matrix: path, options: options, app: app)
-        let failures = result.failures.filter { $0.verdict != "blocked" }
-        if !failures.isEmpty || result.summary.interrupted {
-            XCTFail("\(failures.count) step\(failures.count == 1 ? "" : "s") did not pass:\n"
-                    + failures.map(\.description).joined(separator: "\n"), file: file, line: line)
-        }
+        result.failTest(file: file, line: line)
         return result
     }
 }

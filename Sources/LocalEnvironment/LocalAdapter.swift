@@ -22,6 +22,8 @@ public struct LocalAdapter: EnvironmentAdapter {
     let signer: (any PayloadSigner)?
     /// How long the apps may take to handle what one step delivered to them.
     let settleLimit: Duration
+    /// How long one call into the app may take.
+    let callLimit: Duration
 
     /// - Parameters:
     ///   - schedule: the clock the run models.
@@ -35,9 +37,10 @@ public struct LocalAdapter: EnvironmentAdapter {
     /// - Throws: ``AdapterError`` when the simulator's signing key cannot be loaded.
     public init(schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox, fault: AppFault? = nil, signing: Bool = true,
                 environment: EnvironmentKind = .local, app: (@Sendable () -> any AppUnderTest)? = nil,
-                settleLimit: Duration = .seconds(10)) throws {
+                settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60)) throws {
         self.schedule = schedule
         self.settleLimit = settleLimit
+        self.callLimit = callLimit
         self.signedEnvironment = signedEnvironment
         self.fault = fault
         self.environment = environment
@@ -67,7 +70,8 @@ public struct LocalAdapter: EnvironmentAdapter {
         }
         do {
             return try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: caseSchedule, signedEnvironment: signedEnvironment,
-                                    fault: fault, install: app, signer: signer, settleLimit: settleLimit)
+                                    fault: fault, install: app, signer: signer, settleLimit: settleLimit,
+                                    callLimit: callLimit)
         } catch {
             throw AdapterError(error.message)
         }

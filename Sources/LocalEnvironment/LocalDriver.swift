@@ -24,6 +24,7 @@ public final class LocalDriver: Driver {
     let clock: String?
     let version: String
     let settleLimit: Duration
+    let callLimit: Duration
     private var matrix: Matrix?
     private var adapter: LocalAdapter?
     private var session: (any CaseSession)?
@@ -41,9 +42,10 @@ public final class LocalDriver: Driver {
     ///   - settleLimit: how long the app may take to handle the updates of one step.
     public init(signedEnvironment: SignedEnvironment = .sandbox, fault: AppFault? = nil, signing: Bool = true, clock: String? = nil, version: String,
                 environment: String = LocalDriver.environmentName, app: (@Sendable () -> any AppUnderTest)? = nil,
-                settleLimit: Duration = .seconds(10)) {
+                settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60)) {
         self.environment = environment
         self.settleLimit = settleLimit
+        self.callLimit = callLimit
         self.app = app
         self.signedEnvironment = signedEnvironment
         self.fault = fault
@@ -71,7 +73,7 @@ public final class LocalDriver: Driver {
         let adapter: LocalAdapter
         do {
             adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, fault: fault, signing: signing, app: app,
-                                       settleLimit: settleLimit)
+                                       settleLimit: settleLimit, callLimit: callLimit)
         } catch {
             throw DriverError.unavailable(String(describing: error))
         }

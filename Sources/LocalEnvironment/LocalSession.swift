@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MatrixEngine
 import MatrixModel
 import ReferenceApp
@@ -21,6 +22,8 @@ public final class LocalSession: CaseSession {
     let signer: (any PayloadSigner)?
     /// How long the apps may take to handle what a step delivered to them.
     let settleLimit: Duration
+    /// How long a call into the app (launch, purchase, restore, what it grants) may take before the step errors.
+    let callLimit: Duration
     /// The device each account currently uses, and the app installed on it.
     var devices: [String: InstalledApp] = [:]
     var deviceCount = 0
@@ -40,20 +43,24 @@ public final class LocalSession: CaseSession {
     ///   - signer: signs transactions, renewal infos and notifications into the evidence and for the apps'
     ///     `jwsRepresentation`; `nil` leaves them out.
     ///   - settleLimit: how long an app may take to handle the updates of one step before the step errors.
+    ///   - callLimit: how long one call into the app may take before the step errors (a safety net for calls that
+    ///     never return; generous, so that a loaded machine does not trip it).
+    ///   - identifierSpace: the block of identifiers the store hands out (``StoreConfiguration/identifierSpace``).
     /// - Throws: ``StoreError`` when an account's starting state cannot be set up.
     public init(matrix: Matrix, matrixCase: MatrixCase, schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox,
                 fault: AppFault? = nil, install: (() -> any AppUnderTest)? = nil, signer: (any PayloadSigner)? = nil,
-                settleLimit: Duration = .seconds(10)) throws(StoreError) {
+                settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60), identifierSpace: Int64 = 0) throws(StoreError) {
         self.matrix = matrix
         self.matrixCase = matrixCase
-        let simulator = AppStoreSimulator(
-            catalog: matrix.catalog,
-            configuration: StoreConfiguration(matrix: matrix, case: matrixCase, signedEnvironment: signedEnvironment, schedule: schedule))
+        var configuration = StoreConfiguration(matrix: matrix, case: matrixCase, signedEnvironment: signedEnvironment, schedule: schedule)
+        configuration.identifierSpace = identifierSpace
+        let simulator = AppStoreSimulator(catalog: matrix.catalog, configuration: configuration)
         try simulator.prepare(Self.accounts(of: matrixCase, in: matrix))
         self.store = SimulatedStore(simulator, signer: signer)
         self.install = install ?? { ReferenceApp(matrix: matrix, fault: fault) }
         self.signer = signer
         self.settleLimit = settleLimit
+        self.callLimit = callLimit
     }
 
     /// The accounts a case's store holds: the ones its steps act on, and the families they belong to. Other
@@ -101,10 +108,43 @@ public final class LocalSession: CaseSession {
         } catch let error as AppHarnessError {
             throw AdapterError(error.message)
         } catch is CancellationError {
-            throw CancellationError()
+            // The run was cancelled (Ctrl-C), or the app's own code threw CancellationError: only the first stops the run.
+            if Task.isCancelled { throw CancellationError() }
+            throw AdapterError("the app threw CancellationError, though the run was not cancelled")
         } catch {
             throw AdapterError("the app failed: \(error)")
         }
+    }
+
+    /// Calls into the app bound to `session`'s StoreKit, within ``callLimit``: an app call that never returns
+    /// errors the step instead of hanging the run (the call itself is left running, cancelled). Cancelling the
+    /// run cancels the call.
+    func bounded<Result: Sendable>(_ what: String, _ session: StoreKitSession,
+                                   _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        let call = Task { try await session.run(body) }
+        let limit = callLimit
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Swift.Result<Result, any Error>?, Never>) in
+                let once = ResumeOnce(continuation)
+                let timer = Task {
+                    // Only a limit that passed answers nil; a timer cancelled because the call returned does not.
+                    guard (try? await Task.sleep(for: limit)) != nil else { return }
+                    once.resume(nil)
+                }
+                Task {
+                    let result = await call.result
+                    once.resume(result)
+                    timer.cancel()
+                }
+            }
+        } onCancel: {
+            call.cancel()
+        }
+        guard let outcome else {
+            call.cancel()
+            throw AdapterError("the app's \(what) did not return within \(limit); a call into the app that never returns stops the case")
+        }
+        return try outcome.get()
     }
 
     public func close() async {
@@ -135,17 +175,17 @@ public final class LocalSession: CaseSession {
             }
             try await launch(&device)
         case .relaunch:
-            await quit(&device)
+            try await quit(&device)
             try await launch(&device)
         case .quit:
-            await quit(&device)
+            try await quit(&device)
         case .reinstall:
-            await quit(&device)
+            try await quit(&device)
             device.session.discardPendingUpdates()
             device.app = install()
             try await launch(&device)
         case .switchDevice:
-            await quit(&device)
+            try await quit(&device)
             newDevice(for: account, name: step.device ?? "device-\(deviceCount + 1)")
         case .purchase:
             guard let product = step.product else { throw StoreError("purchase needs a product") }
@@ -156,15 +196,21 @@ public final class LocalSession: CaseSession {
         case .restore:
             let session = device.session
             let app = device.app
-            let report = try await session.run { try await app.restore() }
+            let report: AppRestoreReport?
+            do {
+                report = try await bounded("restore()", session) { try await app.restore() }
+            } catch let error where Self.isStoreKitError(error) {
+                // The app let AppStore.sync()'s error through: the restore failed, as its customer sees it.
+                report = AppRestoreReport(result: "failed", message: "\(error)")
+            }
             if let report {
                 (result, message) = (report.result, report.message)
             } else {
-                let grants = await !session.run { await app.entitledProductIDs() }.isEmpty
+                let grants = try await !bounded("entitledProductIDs()", session) { await app.entitledProductIDs() }.isEmpty
                 (result, message) = grants ? ("restored", "Purchases restored") : ("nothingToRestore", "Nothing to restore")
             }
         default:
-            touched += try performStoreAction(step, account: account)
+            touched += try await SimulatorStoreSide(store: store).perform(step, account: account)
         }
         devices[account] = devices[account].map { current in
             current.session === device.session ? device : current
@@ -199,21 +245,28 @@ public final class LocalSession: CaseSession {
         if message == nil, !device.running, step.action != .quit, step.action != .switchDevice {
             message = "the app is not running"
         }
-        let observation = try await observe(account: account, device: device, result: result, message: message, touched: accountTouched)
+        let observation = try await observe(account: account, device: device, result: result, message: message, touched: accountTouched,
+                                            expectedBalances: step.expect?.balance.map { Set($0.keys) })
         return .observed(observation, modelledWallTimeMs: withStore { $0.now } - startTime)
+    }
+
+    /// Whether `error` is one StoreKit throws at app code (`StoreKitError`, `Product.PurchaseError`), rather than
+    /// the app's own or the harness's.
+    static func isStoreKitError(_ error: any Error) -> Bool {
+        error is StoreKitError || error is Product.PurchaseError
     }
 
     /// Launches the device's app, bound to its StoreKit.
     func launch(_ device: inout InstalledApp) async throws {
         let app = device.app
-        try await device.session.run { try await app.launch() }
+        try await bounded("launch()", device.session) { try await app.launch() }
         device.running = true
     }
 
     /// Quits the device's app; its `Transaction.updates` loops end.
-    func quit(_ device: inout InstalledApp) async {
+    func quit(_ device: inout InstalledApp) async throws {
         let app = device.app
-        if device.running { await device.session.run { await app.quit() } }
+        if device.running { try await bounded("quit()", device.session) { await app.quit() } }
         device.session.endLaunch()
         device.running = false
     }
@@ -227,83 +280,43 @@ public final class LocalSession: CaseSession {
         _ = session.takeLastPurchase()
         let request = AppPurchaseRequest(productID: productID, quantity: step.quantity ?? 1, offer: step.offer,
                                          appAccountToken: step.appAccountToken)
-        let answer = try await session.runUntilKilled { try await app.purchase(request) }
+        let answer: AppPurchaseReport??
+        do {
+            answer = try await bounded("purchase(_:)", session) { try await session.runUntilKilled { try await app.purchase(request) } }
+        } catch let error where Self.isStoreKitError(error) {
+            // The app let StoreKit's error through (products(for:) or purchase(options:) threw): a failed purchase.
+            _ = session.takeLastPurchase()
+            return AppPurchaseReport(result: "failed", message: "\(error)")
+        }
+        let record = session.takeLastPurchase()
+        // A kill that did not happen in its step must not strike a later one.
+        let unmetKill = answer != nil && session.disarmKill()
         guard let report = answer else {
             // The process died while it handled the purchase: what it kept in memory is gone, what it stored stays.
-            await session.run { await app.quit() }
+            try await bounded("quit()", session) { await app.quit() }
             session.endLaunch()
             device.running = false
-            let record = session.takeLastPurchase()
             return AppPurchaseReport(result: record?.result ?? "success", message: record?.message, transactionId: record?.transactionId)
         }
+        if let record, record.productID != productID {
+            throw AdapterError("the step buys \(productID), but the app called Product.purchase(options:) for \(record.productID)")
+        }
+        if let point = step.terminate, answer != nil || unmetKill {
+            // A kill at beforeDelivery comes as purchase(options:) returns; at beforeFinish it comes only if the app calls
+            // finish() on the purchase's transaction while it handles it.
+            if let record, record.result != "success" {
+                throw AdapterError("terminate: \(point.rawValue) never happened: the purchase answered \(record.result), so there was "
+                                   + "no transaction to kill the app at")
+            }
+            throw AdapterError("terminate: \(point.rawValue) never happened: the app did not call finish() on the purchase's "
+                               + "transaction while it handled the purchase, so it was not killed; an app that never finishes "
+                               + "it leaves the transaction unfinished")
+        }
         if let report { return report }
-        guard let record = session.takeLastPurchase() else {
+        guard let record else {
             throw AppHarnessError("the app did not call Product.purchase(options:) for \(productID)")
         }
         return AppPurchaseReport(result: record.result, message: record.message, transactionId: record.transactionId)
-    }
-
-    /// Performs the App Store's side of a step on the store; returns the transactions it made or changed.
-    func performStoreAction(_ step: Step, account: String) throws(StoreError) -> [String] {
-        try store.withStore { store throws(StoreError) -> [String] in
-            switch step.action {
-            case .approveAskToBuy:
-                return [try store.approveAskToBuy(account: account, productID: step.product)]
-            case .declineAskToBuy:
-                try store.declineAskToBuy(account: account, productID: step.product)
-            case .resolveIssue:
-                return [try store.resolveIssue(account: account, productID: step.product)]
-            case .purchaseOutsideApp:
-                return [try store.purchaseOutsideApp(account: account, productID: step.product ?? "", quantity: step.quantity ?? 1,
-                                                     offer: step.offer)]
-            case .renew:
-                try store.renew(account: account, productID: step.product, count: step.count ?? 1)
-            case .advanceTime:
-                if let by = step.by {
-                    try store.advance(to: by.added(to: store.now))
-                } else if let point = step.to {
-                    try store.advance(to: try store.time(of: point, account: account, productID: step.product))
-                }
-            case .disableAutoRenew:
-                try store.setAutoRenew(false, account: account, productID: step.product)
-            case .enableAutoRenew:
-                try store.setAutoRenew(true, account: account, productID: step.product)
-            case .expire:
-                try store.expireNow(account: account, productID: step.product)
-            case .failRenewal:
-                try store.failNextRenewal(account: account, productID: step.product, gracePeriod: step.gracePeriod)
-            case .recoverBilling:
-                return [try store.recoverBilling(account: account, productID: step.product)]
-            case .requestRefund:
-                try store.requestRefund(account: account, productID: step.product ?? "")
-            case .refund:
-                return [try store.refund(account: account, productID: step.product ?? "", reason: step.reason ?? 0)]
-            case .declineRefund:
-                try store.declineRefund(account: account, productID: step.product ?? "")
-            case .reverseRefund:
-                try store.reverseRefund(account: account, productID: step.product ?? "")
-            case .revokeFamilySharing:
-                try store.revokeFamilySharing(member: account, productID: step.product)
-            case .requestPriceIncrease:
-                guard let price = step.price else { throw StoreError("requestPriceIncrease needs the new price") }
-                try store.requestPriceIncrease(account: account, productID: step.product, price: price)
-            case .consentToPriceIncrease:
-                try store.respondToPriceIncrease(consent: true, account: account, productID: step.product)
-            case .declinePriceIncrease:
-                try store.respondToPriceIncrease(consent: false, account: account, productID: step.product)
-            case .removeFromSale:
-                try store.removeFromSale(productID: step.product ?? "")
-            case .extendRenewalDate:
-                return [try store.extendRenewalDate(account: account, productID: step.product, days: step.extendByDays ?? 0)]
-            case .extendRenewalDatesForAllSubscribers:
-                return try store.extendRenewalDatesForAllSubscribers(productID: step.product ?? "", days: step.extendByDays ?? 0, account: account)
-            case .requestTestNotification:
-                store.requestTestNotification(account: account)
-            case .observe, .launch, .relaunch, .quit, .reinstall, .switchDevice, .purchase, .restore:
-                break
-            }
-            return []
-        }
     }
 
     /// Why the modelled environment cannot perform a step, if it cannot: TestFlight does not simulate billing
@@ -321,7 +334,8 @@ public final class LocalSession: CaseSession {
     }
 
     /// What the acting account sees now.
-    func observe(account: String, device: InstalledApp, result: String?, message: String?, touched: [String]) async throws -> Observation {
+    func observe(account: String, device: InstalledApp, result: String?, message: String?, touched: [String],
+                 expectedBalances: Set<String>? = nil) async throws -> Observation {
         let start = notificationCursor[account] ?? 0
         let (sent, count) = withStore { store in
             (store.notifications[min(start, store.notifications.count)...].filter { $0.account == account }, store.notifications.count)
@@ -332,10 +346,15 @@ public final class LocalSession: CaseSession {
             signedData = try withStore { store in try store.sign(touched: touched, notifications: sent, with: signer) }
         }
         let app = device.app
-        let entitled = device.running ? await device.session.run { await app.entitledProductIDs() } : []
-        let balances = await device.session.run { await app.balances() }
+        let entitled = device.running ? try await bounded("entitledProductIDs()", device.session) { await app.entitledProductIDs() } : []
+        let balances = try await bounded("balances()", device.session) { await app.balances() }
+        if let expected = expectedBalances, !expected.isEmpty, device.session.usesDefaultBalances {
+            throw AdapterError("the step expects the balance \(expected.sorted().map { "\"\($0)\"" }.joined(separator: ", ")), but the app "
+                               + "does not implement AppUnderTest.balances(): return the consumable balances it keeps, by the "
+                               + "matrix's balance names")
+        }
         // What the app shows for prices: only a running app that reports them shows any.
-        let shownPrices = device.running ? await device.session.run { await app.displayedPrices() } : [:]
+        let shownPrices = device.running ? try await bounded("displayedPrices()", device.session) { await app.displayedPrices() } : [:]
         return withStore { store in
             var notObserved: [String] = []
             if shownPrices == nil { notObserved.append("displayPrice") }
@@ -362,5 +381,18 @@ public final class LocalSession: CaseSession {
                 message: message,
                 storeTime: store.now)
         }
+    }
+}
+
+/// Resumes a continuation once, with whichever value comes first.
+private final class ResumeOnce<Value: Sendable>: Sendable {
+    private let waiting: Mutex<CheckedContinuation<Value, Never>?>
+
+    init(_ continuation: CheckedContinuation<Value, Never>) {
+        waiting = Mutex(continuation)
+    }
+
+    func resume(_ value: Value) {
+        waiting.withLock { $0.take() }?.resume(returning: value)
     }
 }

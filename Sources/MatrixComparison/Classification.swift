@@ -9,6 +9,9 @@ public enum Classification: String, Sendable, Hashable, Codable, CaseIterable {
     case productSetup
     /// The step passes in `sandbox` and fails in `testflight`.
     case distributedBuild
+    /// The step passes in `local` and fails in `server`: the server run's app is the reference app and its App Store
+    /// the embedded one, so the team's backend made of the notifications something the App Store did not mean.
+    case serverLogic
     /// Every run that did not pass is explained by a documented limit of its environment
     /// (``KnownDivergence``).
     case knownEnvironmentDivergence
@@ -22,6 +25,7 @@ public enum Classification: String, Sendable, Hashable, Codable, CaseIterable {
         case .appLogic: "app logic"
         case .productSetup: "product setup"
         case .distributedBuild: "distributed build"
+        case .serverLogic: "server logic"
         case .knownEnvironmentDivergence: "known environment divergence"
         case .inconclusive: "inconclusive"
         }

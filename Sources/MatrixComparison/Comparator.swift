@@ -153,10 +153,23 @@ public enum Comparator {
             let names = explained.map { "\($0.label) (\($0.divergence?.rawValue ?? ""))" }
             return (.knownEnvironmentDivergence, "every run that did not pass is explained by a documented limit: " + list(names))
         }
-        let failures = unexplained.filter { $0.verdict == .fail }
-        if let server = failures.first(where: { $0.role == .server }) {
-            return (.inconclusive, "fails in \(server.label); no rule classifies a failure of the server environment")
+        let serverFailures = unexplained.filter { $0.verdict == .fail && $0.role == .server }
+        if !serverFailures.isEmpty {
+            let references = cells.filter { $0.role == .reference && $0.verdict == .pass }.map(\.label)
+            let others = unexplained.filter { $0.role != .server }
+            let fails = "fails in " + list(serverFailures.map(\.label))
+            guard !references.isEmpty else {
+                return (.inconclusive, "\(fails), and no local run passes the step to compare the backend with")
+            }
+            if others.isEmpty {
+                // The server run's app is the reference app and its store the embedded one: only the backend differs.
+                return (.serverLogic, "passes in \(list(references)), \(fails): the backend grants access differently from what the "
+                            + "App Store's notifications say")
+            }
+            let (classification, explanation) = classify(cells.filter { $0.role != .server })
+            return (classification, explanation + "; it \(fails) as well (server logic)")
         }
+        let failures = unexplained.filter { $0.verdict == .fail }
         let failingLayer = failures.compactMap(\.role.layer).min()
         // A run that errored, was blocked or skipped at or before the first failing environment leaves that
         // environment's part unknown.

@@ -120,8 +120,11 @@ struct SnapshotContext: Sendable {
     var currency: String
     /// The store's clock, ms since 1970: the values' `signedDate`.
     var now: Int64
+    /// Which store handed the values out: a transaction of another case's store finishes nothing here.
+    var origin: ObjectIdentifier
 
     init(_ store: AppStoreSimulator) {
+        origin = ObjectIdentifier(store)
         bundleId = store.configuration.bundleId
         environment = store.configuration.signedEnvironment
         currency = store.configuration.currencyAndStorefrontId.currency

@@ -2,8 +2,10 @@ import Foundation
 
 /// Runs the built `matrix` executable for end-to-end tests.
 ///
-/// The binary is `.build/debug/matrix` under the package (`swift test` builds it), or the path in the
-/// `MATRIX_BINARY` environment variable.
+/// The binary is the `matrix` next to the running test bundle (in the build's bin directory, for debug and
+/// release builds alike: `swift test` builds it), or the path in the `MATRIX_BINARY` environment variable.
+/// Runs are awaited without blocking a thread (``ChildProcess``), so tests that run the binary in parallel do
+/// not starve the others.
 public enum MatrixBinary {
     /// What a run of the binary printed and returned.
     public struct Result: Sendable {
@@ -12,40 +14,52 @@ public enum MatrixBinary {
         public var stderr: String
     }
 
-    public static var url: URL {
+    public static let url: URL = locate()
+
+    /// `MATRIX_BINARY`, else `matrix` in the directory of the test bundle or test executable, else
+    /// `.build/debug/matrix` under the package.
+    private static func locate() -> URL {
         if let path = ProcessInfo.processInfo.environment["MATRIX_BINARY"] { return URL(fileURLWithPath: path) }
+        var directories: [URL] = []
+        // Apple platforms: the `.xctest` bundle sits in the bin directory.
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            directories.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        // Linux: the test executable (`<Package>PackageTests.xctest`) is itself in the bin directory.
+        #if os(Linux)
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            directories.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
+        }
+        #endif
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            directories.append(executable.deletingLastPathComponent())
+        }
+        for directory in directories {
+            let candidate = directory.appendingPathComponent("matrix")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
         return Fixtures.packageDirectory.appendingPathComponent(".build/debug/matrix")
     }
 
-    /// Runs `matrix` with `arguments` in `directory`, with `NO_COLOR` set, and waits for it.
-    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
+    /// The environment a run gets: the test's own, with `NO_COLOR` set and `environment` on top.
+    public static func environment(_ environment: [String: String] = [:]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         env.merge(environment) { _, new in new }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes concurrently so that a full pipe never blocks the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return env
+    }
+
+    /// Runs `matrix` with `arguments` in `directory`, with `NO_COLOR` set, and waits for it without blocking a
+    /// thread.
+    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) async throws -> Result {
+        let result = try await ChildProcess.run(url, arguments, in: directory, environment: self.environment(environment))
+        return Result(status: result.exit.status, stdout: result.stdout, stderr: result.stderr)
+    }
+
+    /// Starts `matrix` with `arguments` in `directory`, with `NO_COLOR` set, its output discarded; await its
+    /// ``ChildProcess/exit()``.
+    public static func start(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> ChildProcess {
+        try ChildProcess(url, arguments, in: directory, environment: self.environment(environment))
     }
 
     /// A fresh temporary directory.

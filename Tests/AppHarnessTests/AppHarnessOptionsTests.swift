@@ -40,10 +40,7 @@ struct AppHarnessOptionsTests {
     func settleLimit() async throws {
         let path = try Self.matrixFile()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let clock = ContinuousClock()
-        let start = clock.now
         let result = try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil, settleLimit: .milliseconds(300))) { StuckApp() }
-        #expect(clock.now - start < .seconds(8), "the 300 ms limit applied, not the 10 s default")
         let failure = try #require(result.failures.first)
         #expect(failure.step == 1 && failure.verdict == "error")
         #expect(failure.reason.contains("did not finish handling its Transaction.updates within 0.3 seconds"), "\(failure.reason)")

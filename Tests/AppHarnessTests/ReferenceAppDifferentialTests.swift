@@ -60,11 +60,13 @@ struct ReferenceAppDifferentialTests {
         let adapter = try LocalAdapter(signing: signing)
         let sink = KeptRecords()
         let context = RunContext(runID: "local", environment: "local", build: "b", device: "embedded simulator", os: "n/a (embedded)")
-        _ = try await Runner(matrix: matrix, adapter: adapter, context: context, jobs: 2).run(into: sink)
+        _ = try await HeavyWork.run { try await Runner(matrix: matrix, adapter: adapter, context: context, jobs: 2).run(into: sink) }
         let local = await sink.records
         // The harness a team uses, with the reference app as its app.
-        let harness = try await AppHarness.run(matrix: subject.path, options: .init(reportsDirectory: nil, jobs: 2, build: "b", signing: signing)) {
-            ReferenceApp(matrix: matrix, fault: nil)
+        let harness = try await HeavyWork.run {
+            try await AppHarness.run(matrix: subject.path, options: .init(reportsDirectory: nil, jobs: 2, build: "b", signing: signing)) {
+                ReferenceApp(matrix: matrix, fault: nil)
+            }
         }
         #expect(local.count == harness.records.count)
         #expect(!local.isEmpty && local.allSatisfy { $0.verdict == .pass || $0.verdict == .skipped })

@@ -153,13 +153,12 @@ struct ErrorHandlingTests {
         #expect(RetryPolicy.retryAfterDate("-5", now: APIFixtures.start) == nil)
     }
 
-    @Test("A request that never answers times out, says what to do, and is retried because GET is safe to repeat")
+    // The point is that the call ends instead of hanging: a hang exceeds the time limit (generous: the test's
+    // awaits queue behind the whole suite's on a loaded machine).
+    @Test("A request that never answers times out, says what to do, and is retried because GET is safe to repeat", .timeLimit(.minutes(5)))
     func timeout() async throws {
         let server = StubHTTPServer([.hang])
-        let started = Date()
         let error = try #require(await transactionInfo(server, retry: RetryPolicy(maximumAttempts: 2, random: { 0 }), timeout: 0.3))
-        // Generous bound: the point is that the call ends instead of hanging, on cores shared with other tests.
-        #expect(Date().timeIntervalSince(started) < 120)
         #expect(error.code == .timeout)
         #expect(error.message.contains("--timeout"))
         #expect(server.requests.count == 2)
@@ -184,16 +183,15 @@ struct ErrorHandlingTests {
         #expect(error.message.contains("network"))
     }
 
-    @Test("Cancelling the task while a request hangs ends it promptly as .cancelled")
+    // Promptly: the request's own timeout (an hour) would end it as .timeout, long after the time limit.
+    @Test("Cancelling the task while a request hangs ends it promptly as .cancelled", .timeLimit(.minutes(5)))
     func cancellation() async throws {
         let server = StubHTTPServer([.hang])
-        let client = try APIFixtures.serverClient(server, timeout: 60)
+        let client = try APIFixtures.serverClient(server, timeout: 3600)
         let task = Task { try await client.transactionInfo(transactionId: "1") }
         while server.requests.isEmpty { try await Task.sleep(nanoseconds: 10_000_000) }
-        let started = Date()
         task.cancel()
         let result = await task.result
-        #expect(Date().timeIntervalSince(started) < 60)
         guard case .failure(let error as AppStoreAPIError) = result else {
             Issue.record("expected a cancellation error, got \(result)")
             return

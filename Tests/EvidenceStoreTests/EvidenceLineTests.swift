@@ -46,6 +46,12 @@ struct EvidenceLineTests {
             message: awkward, storeTime: -1)
         observation.notObserved = ["entitlements"]
         observation.conflicts = ["the tester saw [\"pro\"]; the App Store Server API has no transaction", awkward]
+        observation.server = ServerExchange(
+            deliveries: [NotificationDelivery(notificationUUID: "u", notificationType: "REFUND", subtype: awkward, signedDate: 5, account: "fresh",
+                                              origin: "signingFault", fault: "wrongChain", signedPayload: "a.b.c",
+                                              attempts: [DeliveryAttempt(attemptDate: 5, sendAttemptResult: "TIMED_OUT", httpStatus: 503, detail: awkward)])],
+            accessQueries: [AccessQuery(url: "http://127.0.0.1:1/a?b=c", originalTransactionId: "1", httpStatus: 200, access: ["pro"], detail: awkward)],
+            appAccess: ["pro", awkward])
         let step = Step(action: .purchase, product: "p", outcome: .interrupted, quantity: 3, offer: "introductory",
                         appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138", count: 2, by: ISO8601Duration(months: 1, days: 2),
                         to: .gracePeriodEnd, account: "organizer", device: "iPad", terminate: .beforeFinish, gracePeriod: false,
@@ -104,6 +110,12 @@ struct EvidenceLineTests {
             (observation.transactions[0], (observed["transactions"] as? [[String: Any]])?.first),
             (try #require(observation.renewalInfo["VIP"]), (observed["renewalInfo"] as? [String: Any])?["VIP"] as? [String: Any]),
             (observation.signedData[0], (observed["signedData"] as? [[String: Any]])?.first),
+            (try #require(observation.server), observed["server"] as? [String: Any]),
+            (try #require(observation.server?.deliveries.first), ((observed["server"] as? [String: Any])?["deliveries"] as? [[String: Any]])?.first),
+            (try #require(observation.server?.deliveries.first?.attempts.first),
+             ((((observed["server"] as? [String: Any])?["deliveries"] as? [[String: Any]])?.first)?["attempts"] as? [[String: Any]])?.first),
+            (try #require(observation.server?.accessQueries.first),
+             ((observed["server"] as? [String: Any])?["accessQueries"] as? [[String: Any]])?.first),
         ]
         for (value, object) in pairs {
             #expect(object?.count == fieldCount(value), "\(type(of: value)): \(object?.keys.sorted() ?? [])")

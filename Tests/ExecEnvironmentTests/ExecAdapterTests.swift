@@ -4,23 +4,27 @@ import ExecEnvironment
 import MatrixEngine
 
 /// Every way a driver can misbehave, with the small scripts in `Drivers/`: a 2 s step timeout where the timeout
-/// is the subject, 10 s elsewhere (so that a loaded machine does not turn a slow answer into a timeout).
+/// is the subject, 60 s elsewhere (so that a loaded machine does not turn a slow answer into a timeout). The
+/// conversations run at high priority (``DriverHarness/conversing(at:_:)``), so that the timeouts measure the
+/// drivers, not how long the suite's tasks of default priority keep a thread from them.
 ///
-/// Time bounds are generous (the suite shares two cores with everything else): they prove that a run ends
-/// instead of hanging; the reasons prove that the 2 s timeout, not the 30 s default, applied.
-@Suite("Exec adapter with misbehaving drivers")
+/// A run that hangs instead of ending exceeds the time limit (generous: on a loaded machine each await here
+/// queues behind the whole suite's); the reasons prove that the short timeout, not the 30 s default, applied.
+@Suite("Exec adapter with misbehaving drivers", .timeLimit(.minutes(5)))
 struct ExecAdapterTests {
     @Test("a driver that never answers a step: error after the timeout, rest of the case blocked, a fresh driver for the next case")
     func hangingDriver() async throws {
-        let run = try await DriverHarness.run("hang.sh", timeout: .seconds(2))
+        // At default priority, the stderr reader's, so that the reason, which quotes the driver's stderr, has
+        // it whenever the timeout comes (see `conversing`); 20 s, not 2 s, so that the steps answered at once
+        // reach the adapter in time on a loaded machine, where tasks of default priority wait seconds.
+        let run = try await DriverHarness.run("hang.sh", timeout: .seconds(20), priority: .medium)
         #expect(run.records.map(\.verdict) == [.pass, .error, .blocked, .pass])
         let reason = try #require(run.record("first", 1)?.reason)
-        #expect(reason.hasPrefix("the driver did not answer perform within 2 s; it was stopped"))
+        #expect(reason.hasPrefix("the driver did not answer perform within 20 s; it was stopped"))
         #expect(reason.contains("driver stderr: hang: purchase received, not answering"))
         #expect(run.record("first", 2)?.reason == "blocked: step 1 (purchase) errored")
         let pids = run.driverPIDs
         #expect(pids.count == 2 && pids[0] != pids[1], "the second case runs on a new driver: \(pids)")
-        #expect(run.elapsed < .seconds(60))
         #expect(await DriverHarness.unreapedChildren(pids) == [])
     }
 
@@ -30,19 +34,20 @@ struct ExecAdapterTests {
         #expect(run.records.map(\.verdict) == [.pass, .error, .blocked, .pass])
         let reason = try #require(run.record("first", 1)?.reason)
         #expect(reason.hasPrefix("the driver did not answer perform within 2 s; it was stopped"))
-        #expect(run.elapsed < .seconds(60))
         #expect(await DriverHarness.unreapedChildren(run.driverPIDs) == [])
     }
 
     @Test("a driver that crashes mid-case: error naming its exit status and last stderr, rest blocked, a fresh driver next")
     func crashingDriver() async throws {
-        let run = try await DriverHarness.run("crash.sh")
+        // At default priority, the stderr reader's: the reason quotes what the driver wrote just before it
+        // exited, which the adapter waits under a second for; in one pool the reader's work, which came
+        // first, runs first (see `conversing`).
+        let run = try await DriverHarness.run("crash.sh", priority: .medium)
         #expect(run.records.map(\.verdict) == [.pass, .error, .blocked, .pass])
         #expect(run.record("first", 1)?.reason == "the driver exited with status 3 while handling perform — driver stderr: crash: the simulator went away")
         #expect(run.record("first", 0)?.observed?.access == [], "evidence before the crash is kept")
         let pids = run.driverPIDs
         #expect(pids.count == 2 && pids[0] != pids[1])
-        #expect(run.elapsed < .seconds(60))
         #expect(await DriverHarness.unreapedChildren(pids) == [])
     }
 
@@ -100,9 +105,9 @@ struct ExecAdapterTests {
     func unknownActionName() async throws {
         let matrix = try DriverHarness.matrix()
         do {
-            _ = try await ExecAdapter.start(DriverHarness.configuration("typo.sh"), params: DriverHarness.params(matrix))
+            try await DriverHarness.conversing { _ = try await ExecAdapter.start(DriverHarness.configuration("typo.sh"), params: DriverHarness.params(matrix)) }
             Issue.record("a driver announcing \"purchse\" was accepted")
-        } catch {
+        } catch let error as AdapterError {
             #expect(error.environmentUnavailable)
             #expect(error.message.contains(#"the driver announces actions matrix does not know: "purchse""#))
         }
@@ -118,7 +123,7 @@ struct ExecAdapterTests {
     @Test("a driver that never answers initialize: the environment is unavailable after the timeout, with its stderr")
     func silentDriver() async throws {
         let matrix = try DriverHarness.matrix()
-        let start = ContinuousClock.now
+        // At default priority, as the crash test: the message quotes the driver's stderr.
         do {
             _ = try await ExecAdapter.start(DriverHarness.configuration("silence.sh", timeout: .seconds(2)), params: DriverHarness.params(matrix))
             Issue.record("a silent driver was accepted")
@@ -127,7 +132,6 @@ struct ExecAdapterTests {
             #expect(error.message.hasPrefix("the exec environment is unavailable: the driver did not answer initialize within 2 s"))
             #expect(error.message.contains("driver stderr: silence: started, will not answer"))
         }
-        #expect(ContinuousClock.now - start < .seconds(60))
     }
 
     @Test("a driver that does not exist: the environment is unavailable at once")

@@ -46,7 +46,7 @@ struct GeneratedMatrixTests {
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.rendered).joined(separator: "\n"))")
         let matrix = try #require(loaded)
         #expect(matrix.cases.count == output.caseCount)
-        let score = try await FaultScorer.score(matrix, jobs: 2)
+        let score = try await HeavyWork.run { try await FaultScorer.score(matrix, jobs: 2) }
         #expect(score.referenceProblem == nil,
                 "reference fails at \(score.referenceProblem.map { "\($0.case) #\($0.step): \($0.reason ?? "")" } ?? "")")
         for result in score.results where result.applicable {
@@ -61,7 +61,7 @@ struct GeneratedMatrixTests {
         let (loaded, _, _) = try Self.generatedMatrix(fileName)
         let matrix = try #require(loaded)
         for fault in AppFault.allCases where !fault.isApplicable(to: matrix) {
-            let problem = try await FaultScorer.firstProblem(matrix, fault: fault, jobs: 2)
+            let problem = try await HeavyWork.run { try await FaultScorer.firstProblem(matrix, fault: fault, jobs: 2) }
             #expect(problem == nil, "\(fileName): \(fault) is called not applicable, but \(problem.map { "\($0.case) #\($0.step)" } ?? "") catches it")
         }
     }

@@ -7,13 +7,13 @@ import Testing
 struct ArchiveCommandTests {
     /// Unpacks `archive`, lets `change` alter the unpacked tree (archive.json and the run directory), and
     /// packs it again under the same name.
-    func repack(_ archive: URL, runName: String, _ change: (URL) throws -> Void) throws {
+    func repack(_ archive: URL, runName: String, _ change: (URL) throws -> Void) async throws {
         let scratch = try MatrixBinary.scratchDirectory("matrix-repack")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        try tar(["-xzf", archive.path, "-C", scratch.path])
+        try await tar(["-xzf", archive.path, "-C", scratch.path])
         try change(scratch.appendingPathComponent(runName))
         try FileManager.default.removeItem(at: archive)
-        try tar(["-czf", archive.path, "-C", scratch.path, "archive.json", runName])
+        try await tar(["-czf", archive.path, "-C", scratch.path, "archive.json", runName])
     }
 
     @Test("archive then verify passes; one changed byte, a removed file and an added file each fail and are named")
@@ -49,7 +49,7 @@ struct ArchiveCommandTests {
             let copy = release.root.appendingPathComponent("tampered.tar.gz")
             try? FileManager.default.removeItem(at: copy)
             try FileManager.default.copyItem(at: archive, to: copy)
-            try repack(copy, runName: runName, change)
+            try await repack(copy, runName: runName, change)
             let result = try await CapturedRun.run(["verify", copy.path])
             #expect(result.status == 1, "\(name)")
             let output = result.stdout + result.stderr
@@ -96,7 +96,7 @@ struct ArchiveCommandTests {
         let file = scratch.appendingPathComponent("payload.txt")
         try "x".write(to: file, atomically: true, encoding: .utf8)
         let archive = scratch.appendingPathComponent("evil.tar.gz")
-        try tar(["-czPf", archive.path, file.path])
+        try await tar(["-czPf", archive.path, file.path])
         let result = try await CapturedRun.run(["verify", archive.path])
         #expect(result.status == 65)
         #expect(result.stderr.contains("would be written outside the directory it is unpacked into"))
@@ -115,14 +115,14 @@ struct ArchiveCommandTests {
         try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
         try "{}".write(to: content.appendingPathComponent("archive.json"), atomically: true, encoding: .utf8)
         let twice = scratch.appendingPathComponent("twice.tar.gz")
-        try tar(["-czf", twice.path, "-C", content.path, "archive.json", "archive.json"])
+        try await tar(["-czf", twice.path, "-C", content.path, "archive.json", "archive.json"])
         let duplicate = try await CapturedRun.run(["verify", twice.path])
         #expect(duplicate.status == 65)
         #expect(duplicate.stderr.contains(#"holds "archive.json" twice"#), "\(duplicate.stderr)")
 
         try FileManager.default.createSymbolicLink(atPath: content.appendingPathComponent("evidence.jsonl").path, withDestinationPath: "/etc/hostname")
         let linked = scratch.appendingPathComponent("link.tar.gz")
-        try tar(["-czf", linked.path, "-C", content.path, "archive.json", "evidence.jsonl"])
+        try await tar(["-czf", linked.path, "-C", content.path, "archive.json", "evidence.jsonl"])
         let link = try await CapturedRun.run(["verify", linked.path])
         #expect(link.status == 65)
         #expect(link.stderr.contains(#""evidence.jsonl" that is neither a file nor a directory"#), "\(link.stderr)")

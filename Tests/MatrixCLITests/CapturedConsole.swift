@@ -18,7 +18,7 @@ struct CapturedRun {
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
         let console = Console(environment: ["NO_COLOR": "1"], out: out, err: err)
-        let status = await MatrixCommand.main(["matrix"] + arguments, console: console)
+        let status = await HeavyWork.run { await MatrixCommand.main(["matrix"] + arguments, console: console) }
         try out.close()
         try err.close()
         return CapturedRun(status: status,
@@ -86,13 +86,9 @@ private actor ReleaseRunTemplate {
 nonisolated(unsafe) private var templateRoot: String?
 
 /// Runs the system tar for tests that tamper with archives.
-func tar(_ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["tar"] + arguments
-    try process.run()
-    process.waitUntilExit()
-    if process.terminationStatus != 0 {
-        throw ReleaseRun.ReleaseRunError(message: "tar \(arguments) exited \(process.terminationStatus)")
+func tar(_ arguments: [String]) async throws {
+    let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["tar"] + arguments)
+    if result.exit.status != 0 {
+        throw ReleaseRun.ReleaseRunError(message: "tar \(arguments) exited \(result.exit.status): \(result.stderr)")
     }
 }

@@ -22,8 +22,8 @@ enum CommandHarness {
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
-        let status = await MatrixCommand.main(["matrix"] + arguments, console: Console(environment: environment.merging(["NO_COLOR": "1"]) { _, set in set },
-                                                                                    out: stdout ?? out, err: err))
+        let console = Console(environment: environment.merging(["NO_COLOR": "1"]) { _, set in set }, out: stdout ?? out, err: err)
+        let status = await HeavyWork.run { await MatrixCommand.main(["matrix"] + arguments, console: console) }
         try out.close()
         try err.close()
         return Result(status: status, stdout: try String(contentsOf: outURL, encoding: .utf8),

@@ -3,9 +3,11 @@ import Testing
 import MatrixModel
 import TestSupport
 
-/// Runs killed with SIGKILL at random moments keep only complete records, say they were interrupted, and
-/// `--resume` completes them to the same evidence as an uninterrupted run.
-@Suite("Crash safety and resume", .serialized)
+/// Runs killed with SIGKILL keep only complete records, say they were interrupted, and `--resume` completes
+/// them to the same evidence as an uninterrupted run. Kills and signals land at known records (the evidence
+/// writer's test hook, `MATRIX_TEST_KILL_AFTER_RECORDS`); kills at random moments are a soak, tagged `soak`,
+/// that runs only with `MATRIX_SOAK=1`.
+@Suite("Crash safety and resume")
 struct CrashSafetyTests {
     /// The release matrix with every case repeated `copies` times, so that a run lasts long enough to be killed.
     func bigMatrix(in dir: URL, copies: Int) throws -> URL {
@@ -42,9 +44,14 @@ struct CrashSafetyTests {
 
     /// Evidence lines with what legitimately differs between runs removed: run id, wall-clock times, and the
     /// signatures of signed data (ECDSA signatures are randomised; the signed payload must be equal).
-    func normalised(_ run: URL) throws -> [String] {
+    ///
+    /// Decoding a run's records takes a second or more in a debug build: it yields between records, so that
+    /// it never holds a thread of the test pool for that long (tests that wait for timers need one).
+    func normalised(_ run: URL) async throws -> [String] {
         let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
-        return try text.split(separator: "\n").map { line in
+        var lines: [String] = []
+        for line in text.split(separator: "\n") {
+            await Task.yield()
             var record = try JSONDecoder().decode(EvidenceRecord.self, from: Data(line.utf8))
             record.run = "-"
             record.wallStart = "-"
@@ -55,8 +62,9 @@ struct CrashSafetyTests {
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            return String(decoding: try encoder.encode(record), as: UTF8.self)
+            lines.append(String(decoding: try encoder.encode(record), as: UTF8.self))
         }
+        return lines
     }
 
     /// The payload of a JWS as sorted JSON, with nested JWS (a notification's signed transaction and renewal
@@ -76,55 +84,109 @@ struct CrashSafetyTests {
         return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
     }
 
-    @Test("SIGKILL at random moments: complete records only, run.json says interrupted, --resume gives the uninterrupted evidence")
-    func killAndResume() throws {
+    /// Starts a run of `matrix` that the evidence writer's test hook (`MATRIX_TEST_KILL_AFTER_RECORDS`) stops
+    /// with `signal` right after `records` records are written.
+    func startRun(_ arguments: [String], signal: Int32 = SIGKILL, afterRecords records: Int) throws -> ChildProcess {
+        try MatrixBinary.start(arguments, environment: ["MATRIX_TEST_KILL_AFTER_RECORDS": String(records), "MATRIX_TEST_KILL_SIGNAL": String(signal)])
+    }
+
+    @Test("SIGKILL right after record N: complete records only, run.json says interrupted, the run verifies, --resume gives the uninterrupted evidence",
+          arguments: [(1, "1"), (50, "2"), (120, "1")])
+    func killAfterRecord(records: Int, jobs: String) async throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-kill")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let matrix = try bigMatrix(in: dir, copies: 1)
+        let reference = try await MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("reference").path, "--quiet"])
+        #expect(reference.status == 0, "stderr: \(reference.stderr)")
+        let expected = try await normalised(try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("reference")).first))
+        try #require(expected.count > records)
+
+        let out = dir.appendingPathComponent("killed")
+        let process = try startRun(["run", matrix.path, "--out", out.path, "--quiet", "--jobs", jobs], afterRecords: records)
+        #expect(await process.exit() == ChildProcess.Exit(status: SIGKILL, signalled: true))
+        let run = try #require(MatrixBinary.runDirectories(under: out).first)
+        let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(manifest.contains(#""status" : "interrupted""#))
+        // The kill came right after a write returned: every line is whole, and none is lost.
+        let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
+        #expect(text.hasSuffix("\n"))
+        let lines = text.split(separator: "\n")
+        #expect(lines.count >= records && lines.count < expected.count, "\(lines.count) records")
+        for line in lines {
+            await Task.yield()
+            #expect((try? JSONDecoder().decode(EvidenceRecord.self, from: Data(line.utf8))) != nil, "a complete line is not a record")
+        }
+        // A killed run's evidence has grown past the digest its starting run.json lists: no digest covers its records,
+        // so the file is unverifiable and the run does not verify until it is resumed; its records still check out.
+        let killedVerify = try await MatrixBinary.run(["verify", run.path, "--quiet"])
+        #expect(killedVerify.status == 1, "\(killedVerify.stdout) \(killedVerify.stderr)")
+        #expect(killedVerify.stdout.hasPrefix("run.json      UNVERIFIABLE evidence.jsonl"), "\(killedVerify.stdout)")
+        #expect(!killedVerify.stdout.contains("FAIL") && !killedVerify.stdout.contains("inconsistent"), "\(killedVerify.stdout)")
+        let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try await normalised(run) == expected, "resumed evidence differs")
+        let final = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(final.contains(#""status" : "complete""#))
+    }
+
+    /// The size of the evidence under `out`, once a run directory is there.
+    func evidenceSize(under out: URL) -> Int? {
+        guard let run = MatrixBinary.runDirectories(under: out).first else { return nil }
+        return try? FileManager.default.attributesOfItem(atPath: run.appendingPathComponent("evidence.jsonl").path)[.size] as? Int
+    }
+
+    /// A soak of about a minute on two cores: kills from outside at random moments, mid-write included (a torn
+    /// last line), which the writer's hook never gives. `MATRIX_SOAK=1 swift test --filter CrashSafetyTests/killAndResume`
+    /// runs it (`.ci/run` does, after the suite).
+    @Test("SIGKILL at random moments: complete records only, run.json says interrupted, --resume gives the uninterrupted evidence",
+          .tags(.soak), .enabled(if: ProcessInfo.processInfo.environment["MATRIX_SOAK"] == "1", "a soak: MATRIX_SOAK=1 runs it"))
+    func killAndResume() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-crash")
         defer { try? FileManager.default.removeItem(at: dir) }
         let matrix = try bigMatrix(in: dir, copies: 24)
-        let started = Date()
-        let reference = try MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("reference").path, "--quiet"])
-        // Kills land within the time a whole run takes on this machine, so that they interrupt it.
-        let runTime = max(0.1, Date().timeIntervalSince(started))
+        let reference = try await MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("reference").path, "--quiet"])
         #expect(reference.status == 0, "stderr: \(reference.stderr)")
         let referenceRun = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("reference")).first)
-        let expected = try normalised(referenceRun)
+        let expected = try await normalised(referenceRun)
+        let fullSize = try #require(evidenceSize(under: dir.appendingPathComponent("reference")))
 
         var generator = SystemRandomNumberGenerator()
         var interrupted = 0
         for attempt in 0..<6 {
             let out = dir.appendingPathComponent("killed-\(attempt)")
-            let process = Process()
-            process.executableURL = MatrixBinary.url
-            process.arguments = ["run", matrix.path, "--out", out.path, "--quiet", "--jobs", attempt % 2 == 0 ? "1" : "2"]
-            process.standardError = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: Double.random(in: 0.02...(runTime * 0.9), using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            let process = try MatrixBinary.start(["run", matrix.path, "--out", out.path, "--quiet", "--jobs", attempt % 2 == 0 ? "1" : "2"])
+            // Kills land at a random point of the run's progress (its evidence past a random size), not after a
+            // random time, so that they interrupt it however fast or loaded the machine is.
+            let killAt = Int.random(in: 1..<(fullSize * 9 / 10), using: &generator)
+            while !process.hasExited, (evidenceSize(under: out) ?? 0) < killAt {
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            process.signal(SIGKILL)
+            let exit = await process.exit()
             guard let run = MatrixBinary.runDirectories(under: out).first else { continue }  // killed before the directory existed
             let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
-            guard process.terminationReason == .uncaughtSignal else { continue }  // the run ended before the kill
+            guard exit.signalled else { continue }  // the run ended before the kill
             interrupted += 1
             #expect(manifest.contains(#""status" : "interrupted""#), "attempt \(attempt)")
             // Every complete line is a record; at most the last line may be torn.
             let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             for line in lines.dropLast() {
+                await Task.yield()
                 #expect((try? JSONDecoder().decode(EvidenceRecord.self, from: Data(line.utf8))) != nil, "attempt \(attempt): a complete line is not a record")
             }
             // A killed run's evidence has grown past the digest its starting run.json lists: no digest covers its records,
             // so the file is unverifiable and the run does not verify until it is resumed; its records still check out.
-            let killedVerify = try MatrixBinary.run(["verify", run.path, "--quiet"])
+            let killedVerify = try await MatrixBinary.run(["verify", run.path, "--quiet"])
             #expect(killedVerify.status == (text.isEmpty ? 0 : 1), "attempt \(attempt): \(killedVerify.stdout) \(killedVerify.stderr)")
             if !text.isEmpty {
                 #expect(killedVerify.stdout.hasPrefix("run.json      UNVERIFIABLE evidence.jsonl"), "attempt \(attempt): \(killedVerify.stdout)")
                 #expect(!killedVerify.stdout.contains("FAIL"), "attempt \(attempt): \(killedVerify.stdout)")
                 #expect(!killedVerify.stdout.contains("inconsistent"), "attempt \(attempt): \(killedVerify.stdout)")
             }
-            let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
+            let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
             #expect(resumed.status == 0, "attempt \(attempt): \(resumed.stderr)")
-            #expect(try normalised(run) == expected, "attempt \(attempt): resumed evidence differs")
+            #expect(try await normalised(run) == expected, "attempt \(attempt): resumed evidence differs")
             let final = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
             #expect(final.contains(#""status" : "complete""#))
         }
@@ -132,12 +194,12 @@ struct CrashSafetyTests {
     }
 
     @Test("an exec run stopped part way resumes on a new driver to the evidence of an uninterrupted run; a driver on another device is refused")
-    func execResume() throws {
+    func execResume() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-exec-resume")
         defer { try? FileManager.default.removeItem(at: dir) }
         let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")
         let driver = "\(MatrixBinary.url.path) driver local"
-        let whole = try MatrixBinary.run(["run", release.path, "--env", "exec", "--driver", driver, "--out", dir.appendingPathComponent("whole").path, "--quiet"])
+        let whole = try await MatrixBinary.run(["run", release.path, "--env", "exec", "--driver", driver, "--out", dir.appendingPathComponent("whole").path, "--quiet"])
         #expect(whole.status == 0, "\(whole.stderr)")
         let reference = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("whole")).first)
 
@@ -158,46 +220,46 @@ struct CrashSafetyTests {
             return copy
         }
         let resumed = try stopped("resumed")
-        let result = try MatrixBinary.run(["run", "--resume", resumed.path, "--quiet"])
+        let result = try await MatrixBinary.run(["run", "--resume", resumed.path, "--quiet"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try normalised(resumed) == (try normalised(reference)))
-        #expect(try MatrixBinary.run(["verify", resumed.path, "--quiet", "--root", "simulator"]).status == 0)
+        #expect(try await normalised(resumed) == (try await normalised(reference)))
+        #expect(try await MatrixBinary.run(["verify", resumed.path, "--quiet", "--root", "simulator"]).status == 0)
 
         let elsewhere = try stopped("elsewhere", device: "iPhone 99")
-        let refused = try MatrixBinary.run(["run", "--resume", elsewhere.path, "--quiet"])
+        let refused = try await MatrixBinary.run(["run", "--resume", elsewhere.path, "--quiet"])
         #expect(refused.status == 69)
         #expect(refused.stderr.contains(#"the driver now reports device "embedded simulator"; the run's evidence records "iPhone 99""#), "\(refused.stderr)")
         #expect(try String(contentsOf: elsewhere.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n").count == 40)
     }
 
     @Test("a resumed run keeps its app fault: every record names it, and the run verifies")
-    func resumeKeepsAppFault() throws {
+    func resumeKeepsAppFault() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-resume-fault")
         defer { try? FileManager.default.removeItem(at: dir) }
         let matrix = try bigMatrix(in: dir, copies: 2)
-        let whole = try MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet", "--app-fault", "pendingUnlocks"])
+        let whole = try await MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet", "--app-fault", "pendingUnlocks"])
         #expect(whole.status == 1, "the fault makes a case fail: \(whole.stderr)")
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
         let evidence = run.appendingPathComponent("evidence.jsonl")
         let lines = try interruptAfterTenRecords(run)
 
-        let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
+        let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
         #expect(resumed.status == 1, "\(resumed.stderr)")
         let records = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n")
         #expect(records.count == lines.count)
         #expect(records.allSatisfy { $0.contains(#""appFault":"pendingUnlocks""#) })
-        let verified = try MatrixBinary.run(["verify", run.path, "--quiet"])
+        let verified = try await MatrixBinary.run(["verify", run.path, "--quiet"])
         #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
     }
 
     @Test("resuming refuses a complete run and a changed matrix")
-    func resumeRefusals() throws {
+    func resumeRefusals() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-resume")
         defer { try? FileManager.default.removeItem(at: dir) }
         let matrix = try bigMatrix(in: dir, copies: 1)
-        #expect(try MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet"]).status == 0)
+        #expect(try await MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet"]).status == 0)
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
-        let complete = try MatrixBinary.run(["run", "--resume", run.path])
+        let complete = try await MatrixBinary.run(["run", "--resume", run.path])
         #expect(complete.status == 64 && complete.stderr.contains("nothing to resume"))
         // Pretend the run was interrupted, then change the matrix.
         let manifestURL = run.appendingPathComponent("run.json")
@@ -205,7 +267,7 @@ struct CrashSafetyTests {
         try manifest.replacingOccurrences(of: #""status" : "complete""#, with: #""status" : "interrupted""#)
             .write(to: manifestURL, atomically: true, encoding: .utf8)
         try (try String(contentsOf: matrix, encoding: .utf8) + "\n").write(to: matrix, atomically: true, encoding: .utf8)
-        let changed = try MatrixBinary.run(["run", "--resume", run.path])
+        let changed = try await MatrixBinary.run(["run", "--resume", run.path])
         #expect(changed.status == 65 && changed.stderr.contains("changed since the run started"))
         // A relative matrix path recorded elsewhere: the error says how to name the matrix.
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
@@ -213,21 +275,21 @@ struct CrashSafetyTests {
         reference["path"] = "matrices/started-elsewhere.json"
         object["matrix"] = reference
         try JSONSerialization.data(withJSONObject: object).write(to: manifestURL)
-        let elsewhere = try MatrixBinary.run(["run", "--resume", run.path])
+        let elsewhere = try await MatrixBinary.run(["run", "--resume", run.path])
         #expect(elsewhere.status == 66, "\(elsewhere.stderr)")
         #expect(elsewhere.stderr.contains("matrices/started-elsewhere.json is not found from here nor from the directories above the run"))
         #expect(elsewhere.stderr.contains("name it: `matrix run MATRIX --resume \(run.path)`"))
     }
 
     @Test("a run started with relative paths resumes from another directory: its matrix is found above the run, not taken from a file of the same name here")
-    func resumeFromAnotherDirectory() throws {
+    func resumeFromAnotherDirectory() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-resume-elsewhere")
         defer { try? FileManager.default.removeItem(at: dir) }
         let project = dir.appendingPathComponent("project")
         let other = dir.appendingPathComponent("other")
         for directory in [project, other] { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
         _ = try bigMatrix(in: project, copies: 1)
-        #expect(try MatrixBinary.run(["run", "big.json", "--out", "reports", "--quiet"], in: project).status == 0)
+        #expect(try await MatrixBinary.run(["run", "big.json", "--out", "reports", "--quiet"], in: project).status == 0)
         let run = try #require(MatrixBinary.runDirectories(under: project.appendingPathComponent("reports")).first)
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: run.appendingPathComponent("run.json"))) as? [String: Any])
         #expect((manifest["matrix"] as? [String: Any])?["path"] as? String == "big.json")
@@ -236,95 +298,75 @@ struct CrashSafetyTests {
         // Another matrix of the same name where the resume is started.
         try Data(#"{"schemaVersion": 1, "cases": []}"#.utf8).write(to: other.appendingPathComponent("big.json"))
 
-        let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--quiet"], in: other)
+        let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--quiet"], in: other)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n").count == lines.count)
-        let verified = try MatrixBinary.run(["verify", run.path], in: other)
+        let verified = try await MatrixBinary.run(["verify", run.path], in: other)
         #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
         #expect(verified.stderr.contains("(its SHA-256 matches run.json)"), "verify finds the same matrix: \(verified.stderr)")
     }
 
-    /// Starts `executable` with `arguments` (a run writing under `out`) and returns once the run is under way
-    /// (its first record is on disk), however slow the machine is.
-    func startRun(_ executable: URL, _ arguments: [String], out: URL) throws -> Process {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if let run = MatrixBinary.runDirectories(under: out).first,
-               let size = try? FileManager.default.attributesOfItem(atPath: run.appendingPathComponent("evidence.jsonl").path)[.size] as? Int,
-               size > 0 { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return process
-    }
-
     @Test("SIGINT, SIGTERM and SIGHUP stop at a step boundary, keep the evidence, write an interrupted run.json and exit 130", arguments: [SIGINT, SIGTERM, SIGHUP])
-    func signals(signal: Int32) throws {
+    func signals(signal: Int32) async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-signal")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let matrix = try bigMatrix(in: dir, copies: 40)
-        let process = try startRun(MatrixBinary.url, ["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet", "--jobs", "1"],
-                                   out: dir.appendingPathComponent("out"))
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
+        // Long enough (254 steps) that the run is still going when the signal, sent after record 5, is handled.
+        let matrix = try bigMatrix(in: dir, copies: 2)
+        let process = try startRun(["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet", "--jobs", "1"],
+                                   signal: signal, afterRecords: 5)
+        #expect(await process.exit() == ChildProcess.Exit(status: 130, signalled: false))
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
         let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
         #expect(manifest.contains(#""status" : "interrupted""#) && manifest.contains("endedAt"))
         let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
         #expect(text.hasSuffix("\n"), "the evidence ends with a complete record")
+        #expect(text.split(separator: "\n").count >= 5)
         #expect(FileManager.default.fileExists(atPath: run.appendingPathComponent("junit.xml").path))
-        let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
+        let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
         #expect(resumed.status == 0)
     }
 
     @Test("a signal the run was started with ignored (nohup's SIGHUP) stays ignored: the run goes on to the end")
-    func ignoredSignalStaysIgnored() throws {
+    func ignoredSignalStaysIgnored() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-nohup")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let matrix = try bigMatrix(in: dir, copies: 10)
-        // As nohup does: SIGHUP ignored, then the run exec'd in its place.
-        let process = try startRun(URL(fileURLWithPath: "/bin/sh"),
-                                   ["-c", "trap '' HUP; exec \"$0\" run \"$1\" --out \"$2\" --quiet --jobs 1",
-                                    MatrixBinary.url.path, matrix.path, dir.appendingPathComponent("out").path],
-                                   out: dir.appendingPathComponent("out"))
-        kill(process.processIdentifier, SIGHUP)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let matrix = try bigMatrix(in: dir, copies: 2)
+        // As nohup does: SIGHUP ignored, then the run exec'd in its place; the hook sends SIGHUP after record 1.
+        let process = try ChildProcess(URL(fileURLWithPath: "/bin/sh"),
+                                       ["-c", "trap '' HUP; exec \"$0\" run \"$1\" --out \"$2\" --quiet --jobs 1",
+                                        MatrixBinary.url.path, matrix.path, dir.appendingPathComponent("out").path],
+                                       environment: MatrixBinary.environment(["MATRIX_TEST_KILL_AFTER_RECORDS": "1",
+                                                                              "MATRIX_TEST_KILL_SIGNAL": String(SIGHUP)]))
+        #expect(await process.exit() == ChildProcess.Exit(status: 0, signalled: false))
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
         let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
         #expect(manifest.contains(#""status" : "complete""#))
     }
 
     @Test("the evidence is the same, in the same order, with one job or several")
-    func jobsDoNotChangeEvidence() throws {
+    func jobsDoNotChangeEvidence() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-jobs")
         defer { try? FileManager.default.removeItem(at: dir) }
         let matrix = try bigMatrix(in: dir, copies: 2)
         var runs: [[String]] = []
         for jobs in ["1", "2", "4"] {
             let out = dir.appendingPathComponent("jobs-\(jobs)")
-            let result = try MatrixBinary.run(["run", matrix.path, "--out", out.path, "--quiet", "--jobs", jobs])
+            let result = try await MatrixBinary.run(["run", matrix.path, "--out", out.path, "--quiet", "--jobs", jobs])
             #expect(result.status == 0)
-            runs.append(try normalised(try #require(MatrixBinary.runDirectories(under: out).first)))
+            runs.append(try await normalised(try #require(MatrixBinary.runDirectories(under: out).first)))
         }
         #expect(runs[0] == runs[1] && runs[1] == runs[2])
     }
 
     @Test("a run's evidence belongs to one process: a second resume is refused; a resume refuses a changed catalog")
-    func oneWriterAndSameCatalog() throws {
+    func oneWriterAndSameCatalog() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-lock")
         defer { try? FileManager.default.removeItem(at: dir) }
         let catalog = dir.appendingPathComponent("Products.storekit")
         try FileManager.default.copyItem(at: Fixtures.packageDirectory.appendingPathComponent("matrices/Products.storekit"), to: catalog)
         let release = try String(contentsOf: Fixtures.packageDirectory.appendingPathComponent("matrices/release.json"), encoding: .utf8)
         try release.write(to: dir.appendingPathComponent("m.json"), atomically: true, encoding: .utf8)
-        #expect(try MatrixBinary.run(["run", "m.json", "--out", "out", "--quiet"], in: dir).status == 0)
+        #expect(try await MatrixBinary.run(["run", "m.json", "--out", "out", "--quiet"], in: dir).status == 0)
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
         let manifestURL = run.appendingPathComponent("run.json")
         let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
@@ -334,13 +376,18 @@ struct CrashSafetyTests {
         // Hold the evidence as a running matrix process would.
         let fd = open(run.appendingPathComponent("evidence.jsonl").path, O_WRONLY | O_APPEND)
         #expect(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
-        let second = try MatrixBinary.run(["run", "--resume", run.path], in: dir)
+        let second = try await MatrixBinary.run(["run", "--resume", run.path], in: dir)
         close(fd)
         #expect(second.status != 0 && second.stderr.contains("another matrix process is writing"))
 
         let text = try String(contentsOf: catalog, encoding: .utf8)
         try text.replacingOccurrences(of: #""displayPrice" : "9.99""#, with: #""displayPrice" : "8.99""#).write(to: catalog, atomically: true, encoding: .utf8)
-        let changed = try MatrixBinary.run(["run", "--resume", run.path], in: dir)
+        let changed = try await MatrixBinary.run(["run", "--resume", run.path], in: dir)
         #expect(changed.status == 65 && changed.stderr.contains("changed since the run started"), "\(changed.stderr)")
     }
+}
+
+extension Tag {
+    /// Long tests that only run when asked (`MATRIX_SOAK=1`), not in the everyday `swift test`.
+    @Tag static var soak: Self
 }

@@ -22,10 +22,10 @@ struct EndToEndTests {
     }
 
     @Test("matrices/release.json passes on the local environment and leaves complete evidence, one record per step")
-    func releaseMatrixPasses() throws {
+    func releaseMatrixPasses() async throws {
         let out = try MatrixBinary.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let result = try MatrixBinary.run(["run", matrices.appendingPathComponent("release.json").path, "--out", out.path])
+        let result = try await MatrixBinary.run(["run", matrices.appendingPathComponent("release.json").path, "--out", out.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let runs = MatrixBinary.runDirectories(under: out)
         try #require(runs.count == 1)
@@ -52,7 +52,7 @@ struct EndToEndTests {
     }
 
     @Test("one wrong expectation: exit 1, and the record shows expected vs observed and the reason")
-    func wrongExpectationFails() throws {
+    func wrongExpectationFails() async throws {
         let dir = try MatrixBinary.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(at: matrices.appendingPathComponent("Products.storekit"), to: dir.appendingPathComponent("Products.storekit"))
@@ -62,7 +62,7 @@ struct EndToEndTests {
         try #require(text.contains(original))
         text = text.replacingOccurrences(of: original, with: #"{"action": "refund", "product": "com.example.storekitmatrix.pro", "expect": {"access": ["pro"]"#)
         try text.write(to: dir.appendingPathComponent("wrong.json"), atomically: true, encoding: .utf8)
-        let result = try MatrixBinary.run(["run", "wrong.json", "--out", "out"], in: dir)
+        let result = try await MatrixBinary.run(["run", "wrong.json", "--out", "out"], in: dir)
         #expect(result.status == 1)
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
         let failing = try records(run).filter { $0.verdict == .fail }
@@ -76,7 +76,7 @@ struct EndToEndTests {
     }
 
     @Test("a malformed matrix: exit 65, a located message on stderr, no run directory")
-    func malformedMatrixIsRejected() throws {
+    func malformedMatrixIsRejected() async throws {
         let dir = try MatrixBinary.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(at: matrices.appendingPathComponent("Products.storekit"), to: dir.appendingPathComponent("Products.storekit"))
@@ -94,7 +94,7 @@ struct EndToEndTests {
             }
             """
         try matrix.write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
-        let result = try MatrixBinary.run(["run", "bad.json", "--out", "out"], in: dir)
+        let result = try await MatrixBinary.run(["run", "bad.json", "--out", "out"], in: dir)
         #expect(result.status == 65)
         #expect(result.stderr.contains(#"bad.json:9:50: error: unknown product "com.example.storekitmatrix.prp" (at /cases/0/steps/0/product); did you mean "com.example.storekitmatrix.pro"? [MX013]"#),
                 "stderr: \(result.stderr)")
@@ -102,14 +102,14 @@ struct EndToEndTests {
     }
 
     @Test("a matrix file that cannot be read exits 66; an unknown option exits 64 with usage")
-    func unreadableAndUsage() throws {
-        let missing = try MatrixBinary.run(["run", "/nonexistent/release.json"])
+    func unreadableAndUsage() async throws {
+        let missing = try await MatrixBinary.run(["run", "/nonexistent/release.json"])
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("error: cannot read matrix /nonexistent/release.json: no such file"))
-        let usage = try MatrixBinary.run(["run", "x.json", "--jbos", "2"])
+        let usage = try await MatrixBinary.run(["run", "x.json", "--jbos", "2"])
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("unknown option --jbos; did you mean --jobs?"))
-        let help = try MatrixBinary.run(["run", "--help"])
+        let help = try await MatrixBinary.run(["run", "--help"])
         #expect(help.status == 0 && help.stdout.contains("USAGE: matrix run MATRIX"))
     }
 }
@@ -119,11 +119,11 @@ struct EndToEndTests {
 @Suite("End to end: StoreKit Testing in Xcode's clock")
 struct XcodeClockRunTests {
     @Test("without --signed-environment Xcode's clock signs as Xcode, sends no notifications, and warns that their expectations are not judged (environment)")
-    func xcodeClock() throws {
+    func xcodeClock() async throws {
         let out = try MatrixBinary.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
-        let result = try MatrixBinary.run(["run", release, "--clock", "xcode:1005", "--out", out.path])
+        let result = try await MatrixBinary.run(["run", release, "--clock", "xcode:1005", "--out", out.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("warning: "), "\(result.stderr)")
         #expect(result.stderr.contains("expect App Store Server Notifications, which StoreKit Testing in Xcode (--clock xcode:1005) never sends"))

@@ -41,15 +41,16 @@ struct ExecEndToEndTests {
     }
 
     @Test("release.json through `matrix driver local` leaves the same evidence as --env local, apart from run, environment and times")
-    func localDriverMatchesLocal() throws {
+    func localDriverMatchesLocal() async throws {
         let out = try MatrixBinary.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let matrix = matrices.appendingPathComponent("release.json").path
-        let local = try MatrixBinary.run(["run", matrix, "--out", out.appendingPathComponent("a").path, "--build", "1.4 (212)"])
+        let local = try await MatrixBinary.run(["run", matrix, "--out", out.appendingPathComponent("a").path, "--build", "1.4 (212)"])
         #expect(local.status == 0, "stderr: \(local.stderr)")
         let driver = "'\(MatrixBinary.url.path)' driver local"
-        let exec = try MatrixBinary.run(["run", matrix, "--out", out.appendingPathComponent("b").path, "--build", "1.4 (212)",
-                                         "--env", "exec", "--driver", driver, "--step-timeout", "20"])
+        // A step timeout no loaded machine reaches: it is not what this test is about.
+        let exec = try await MatrixBinary.run(["run", matrix, "--out", out.appendingPathComponent("b").path, "--build", "1.4 (212)",
+                                               "--env", "exec", "--driver", driver, "--step-timeout", "120"])
         #expect(exec.status == 0, "stderr: \(exec.stderr)")
         let localRun = try #require(MatrixBinary.runDirectories(under: out.appendingPathComponent("a")).first)
         let execRun = try #require(MatrixBinary.runDirectories(under: out.appendingPathComponent("b")).first)
@@ -74,7 +75,7 @@ struct ExecEndToEndTests {
 
     @Test("the Python toy driver: the app that ignores refunds fails the refund case with access still granted",
           .enabled(if: python3Available, "needs python3"))
-    func pythonToyDriver() throws {
+    func pythonToyDriver() async throws {
         let dir = try MatrixBinary.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(at: matrices.appendingPathComponent("Products.storekit"), to: dir.appendingPathComponent("Products.storekit"))
@@ -102,8 +103,9 @@ struct ExecEndToEndTests {
             """
         try matrix.write(to: dir.appendingPathComponent("toy.json"), atomically: true, encoding: .utf8)
         let driver = Fixtures.packageDirectory.appendingPathComponent("examples/drivers/python/toy_driver.py").path
-        let result = try MatrixBinary.run(["run", "toy.json", "--out", "out", "--env", "exec", "--driver", "python3 '\(driver)'",
-                                           "--step-timeout", "10"], in: dir)
+        // A step timeout no loaded machine reaches (10 s was, by Python starting with both cores busy).
+        let result = try await MatrixBinary.run(["run", "toy.json", "--out", "out", "--env", "exec", "--driver", "python3 '\(driver)'",
+                                                 "--step-timeout", "120"], in: dir)
         #expect(result.status == 1, "stderr: \(result.stderr)")
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
         #expect(run.pathComponents.suffix(3).prefix(2) == ["toy-app", "toy-1.0-1"])

@@ -15,8 +15,8 @@ struct GuidedRunTests {
     }
 
     /// Answers a tester would give: what the reference app showed in a local run of the same matrix.
-    func answersFromLocalRun(in dir: URL) throws -> [[String: Any]] {
-        let local = try MatrixBinary.run(["run", release.path, "--out", dir.appendingPathComponent("local").path, "--quiet"])
+    func answersFromLocalRun(in dir: URL) async throws -> [[String: Any]] {
+        let local = try await MatrixBinary.run(["run", release.path, "--out", dir.appendingPathComponent("local").path, "--quiet"])
         try #require(local.status == 0)
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("local")).first)
         return try records(run).map { record in
@@ -32,16 +32,16 @@ struct GuidedRunTests {
     }
 
     @Test("a scripted Sandbox run of every case kind passes, skips environment limits, and keeps no e-mail address")
-    func scriptedSandboxRun() throws {
+    func scriptedSandboxRun() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-guided")
         defer { try? FileManager.default.removeItem(at: dir) }
         let answers = dir.appendingPathComponent("answers.jsonl")
-        try write(try answersFromLocalRun(in: dir), to: answers)
+        try write(try await answersFromLocalRun(in: dir), to: answers)
         let accounts = dir.appendingPathComponent("accounts.json")
         try #"{"fresh-purchase-pro": {"appleAccount": "Tester.One@Example.com"}, "refund-pro": {"appleAccount": "tester.two@example.com"}}"#
             .write(to: accounts, atomically: true, encoding: .utf8)
-        let result = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--accounts", accounts.path,
-                                           "--out", dir.appendingPathComponent("sandbox").path, "--quiet"] + metadata)
+        let result = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--accounts", accounts.path,
+                                                 "--out", dir.appendingPathComponent("sandbox").path, "--quiet"] + metadata)
         #expect(result.status == 0, "\(result.stderr)")
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("sandbox")).first)
         #expect(run.pathComponents.suffix(3).prefix(2) == ["sandbox", "1.4-212"])
@@ -60,16 +60,16 @@ struct GuidedRunTests {
     }
 
     @Test("a tester's observation that differs from the expectation fails the step")
-    func wrongAnswerFails() throws {
+    func wrongAnswerFails() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-guided")
         defer { try? FileManager.default.removeItem(at: dir) }
-        var answers = try answersFromLocalRun(in: dir)
+        var answers = try await answersFromLocalRun(in: dir)
         let index = try #require(answers.firstIndex { $0["case"] as? String == "refund/pro" && $0["step"] as? Int == 2 })
         answers[index]["access"] = ["pro"]
         let file = dir.appendingPathComponent("answers.jsonl")
         try write(answers, to: file)
-        let result = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", file.path,
-                                           "--out", dir.appendingPathComponent("out").path, "--quiet"] + metadata)
+        let result = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", file.path,
+                                                 "--out", dir.appendingPathComponent("out").path, "--quiet"] + metadata)
         #expect(result.status == 1)
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
         let failed = try records(run).filter { $0.verdict == .fail }
@@ -77,24 +77,24 @@ struct GuidedRunTests {
     }
 
     @Test("a run stopped at the first unanswered step resumes to the same evidence as an uninterrupted run")
-    func resumeWithMoreAnswers() throws {
+    func resumeWithMoreAnswers() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-guided")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let answers = try answersFromLocalRun(in: dir)
+        let answers = try await answersFromLocalRun(in: dir)
         let all = dir.appendingPathComponent("all.jsonl")
         let half = dir.appendingPathComponent("half.jsonl")
         try write(answers, to: all)
         try write(Array(answers.prefix(answers.count / 2)), to: half)
-        let whole = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", all.path,
-                                          "--out", dir.appendingPathComponent("whole").path, "--quiet"] + metadata)
+        let whole = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", all.path,
+                                                "--out", dir.appendingPathComponent("whole").path, "--quiet"] + metadata)
         #expect(whole.status == 0)
-        let stopped = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", half.path,
-                                            "--out", dir.appendingPathComponent("parts").path, "--quiet"] + metadata)
+        let stopped = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", half.path,
+                                                  "--out", dir.appendingPathComponent("parts").path, "--quiet"] + metadata)
         #expect(stopped.status == 130 && stopped.stderr.contains("no answer for case"))
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("parts")).first)
         // The hint names the answers again: a guided run does not resume without them.
         #expect(stopped.stderr.contains("--resume \(run.path) --answers \(half.path)`"), "\(stopped.stderr)")
-        let resumed = try MatrixBinary.run(["run", "--resume", run.path, "--answers", all.path, "--quiet"])
+        let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--answers", all.path, "--quiet"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         func comparable(_ records: [EvidenceRecord]) -> [String] {
             records.map { "\($0.seq) \($0.case)#\($0.step) \($0.verdict) \($0.observed?.access ?? []) \($0.observed?.result ?? "-") \($0.reason ?? "")" }
@@ -104,20 +104,20 @@ struct GuidedRunTests {
     }
 
     @Test("guided runs need metadata, a tester or answers, and an accounts file outside any repository")
-    func refusals() throws {
+    func refusals() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-guided")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let noMetadata = try MatrixBinary.run(["run", release.path, "--env", "sandbox"])
+        let noMetadata = try await MatrixBinary.run(["run", release.path, "--env", "sandbox"])
         #expect(noMetadata.status == 64 && noMetadata.stderr.contains("needs --build, --device and --os"))
-        let noTester = try MatrixBinary.run(["run", release.path, "--env", "testflight", "--out", dir.path] + metadata)
+        let noTester = try await MatrixBinary.run(["run", release.path, "--env", "testflight", "--out", dir.path] + metadata)
         #expect(noTester.status == 69 && noTester.stderr.contains("--answers FILE"))
         let repository = dir.appendingPathComponent("repo")
         try FileManager.default.createDirectory(at: repository.appendingPathComponent(".git"), withIntermediateDirectories: true)
         let accounts = repository.appendingPathComponent("accounts.json")
         try "{}".write(to: accounts, atomically: true, encoding: .utf8)
         try "".write(to: dir.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
-        let inRepo = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", dir.appendingPathComponent("a.jsonl").path,
-                                           "--accounts", accounts.path, "--out", dir.path] + metadata)
+        let inRepo = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", dir.appendingPathComponent("a.jsonl").path,
+                                                 "--accounts", accounts.path, "--out", dir.path] + metadata)
         #expect(inRepo.status == 64 && inRepo.stderr.contains("move it outside the repository"))
     }
 }
@@ -129,7 +129,7 @@ struct TrustworthyRunTests {
     let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")
 
     @Test("answers naming unknown tiers or results are refused, all at once; answers for unknown cases are warned about")
-    func answersChecked() throws {
+    func answersChecked() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-answers")
         defer { try? FileManager.default.removeItem(at: dir) }
         let answers = dir.appendingPathComponent("a.jsonl")
@@ -138,8 +138,8 @@ struct TrustworthyRunTests {
             {"case": "fresh-purchase/pro", "step": 1, "access": ["pro"], "result": "weird"}
             {"case": "cancel/purchase-shet", "step": 0, "access": []}
             """.write(to: answers, atomically: true, encoding: .utf8)
-        let result = try MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--out", dir.path,
-                                           "--build", "1", "--device", "d", "--os", "o"])
+        let result = try await MatrixBinary.run(["run", release.path, "--env", "sandbox", "--answers", answers.path, "--out", dir.path,
+                                                 "--build", "1", "--device", "d", "--os", "o"])
         #expect(result.status == 65)
         #expect(result.stderr.contains(#"a.jsonl:1: unknown tier "gold""#))
         #expect(result.stderr.contains(#"a.jsonl:2: "weird" is not a result"#))
@@ -147,16 +147,16 @@ struct TrustworthyRunTests {
     }
 
     @Test("--strict refuses a matrix with warnings; without it the warnings are kept in run.json")
-    func warningsKept() throws {
+    func warningsKept() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-strict")
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(at: release.deletingLastPathComponent().appendingPathComponent("Products.storekit"),
                                          to: dir.appendingPathComponent("Products.storekit"))
         let text = try String(contentsOf: release, encoding: .utf8).replacingOccurrences(of: #""name": "release","#, with: #""name": "release", "x-owner": "QA","#)
         try text.write(to: dir.appendingPathComponent("m.json"), atomically: true, encoding: .utf8)
-        let strict = try MatrixBinary.run(["run", "m.json", "--strict", "--out", "out"], in: dir)
+        let strict = try await MatrixBinary.run(["run", "m.json", "--strict", "--out", "out"], in: dir)
         #expect(strict.status == 65 && strict.stderr.contains("--strict is on; nothing was run"))
-        let lenient = try MatrixBinary.run(["run", "m.json", "--out", "out", "--quiet", "--app-fault", "pendingUnlocks"], in: dir)
+        let lenient = try await MatrixBinary.run(["run", "m.json", "--out", "out", "--quiet", "--app-fault", "pendingUnlocks"], in: dir)
         #expect(lenient.status == 1)
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
         let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)

@@ -231,8 +231,8 @@ struct HelpCompletionTests {
             (["matrix", "ru"], ["run"]),
             (["matrix", "p"], ["plan", "pki"]),
             (["matrix", "run", "--e"], ["--env"]),
-            (["matrix", "run", "--env", ""], ["local", "exec", "sandbox", "testflight"]),
-            (["matrix", "run", "--env", "=", "s"], ["sandbox"]),
+            (["matrix", "run", "--env", ""], ["local", "exec", "sandbox", "testflight", "server"]),
+            (["matrix", "run", "--env", "=", "s"], ["sandbox", "server"]),
             (["matrix", "run", "--clock=testf"], ["--clock=testflight"]),
             (["matrix", "run", "--jobs", "2", "rel"], ["release.json"]),
             (["matrix", "report", "r", "--format", "j"], ["junit", "json"]),
@@ -258,7 +258,7 @@ struct HelpCompletionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = directory.appendingPathComponent("matrix.fish")
         try (try await CommandHarness.run(["completion", "fish"])).stdout.write(to: script, atomically: true, encoding: .utf8)
-        for (line, expected) in [("matrix ru", ["run"]), ("matrix run --env ", ["exec", "local", "sandbox", "testflight"]),
+        for (line, expected) in [("matrix ru", ["run"]), ("matrix run --env ", ["exec", "local", "sandbox", "server", "testflight"]),
                                  ("matrix sandbox --accounts a.json s", ["set"]), ("matrix help pki ", ["export-root", "sign"])] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try #require(Self.fish))

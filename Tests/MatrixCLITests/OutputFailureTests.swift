@@ -38,40 +38,32 @@ struct OutputFailureTests {
     }
 
     /// Runs `script` in `sh` with `$M` the built binary; returns the exit status and stderr.
-    func shell(_ script: String, in directory: URL) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = directory
-        process.environment = ["M": MatrixBinary.url.path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    func shell(_ script: String, in directory: URL) async throws -> (status: Int32, stderr: String) {
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script], in: directory,
+                                                environment: ["M": MatrixBinary.url.path, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"])
+        return (result.exit.status, result.stderr)
     }
 
     @Test("a closed stdout is an error for a command that prints its result; a closed stderr or a reader that left does not stop a run")
-    func closedDescriptors() throws {
+    func closedDescriptors() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-output")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let version = try shell(#""$M" --version >&-"#, in: dir)
+        let version = try await shell(#""$M" --version >&-"#, in: dir)
         #expect(version.status == 74 && version.stderr.contains("cannot write to standard output: Bad file descriptor"), "\(version)")
-        let signed = try shell(#"echo '{"a": 1}' | "$M" pki sign - >&-"#, in: dir)
+        let signed = try await shell(#"echo '{"a": 1}' | "$M" pki sign - >&-"#, in: dir)
         #expect(signed.status == 74 && signed.stderr.contains("cannot write to standard output: Bad file descriptor"), "\(signed)")
 
         // Every record and report is written, and nothing lands in a file that took the closed descriptor.
-        let quiet = try shell(#""$M" run "\#(release.path)" --out quiet --quiet 2>&-"#, in: dir)
+        let quiet = try await shell(#""$M" run "\#(release.path)" --out quiet --quiet 2>&-"#, in: dir)
         #expect(quiet.status == 0, "\(quiet)")
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("quiet")).first)
-        let verified = try MatrixBinary.run(["verify", run.path, "--quiet"])
+        let verified = try await MatrixBinary.run(["verify", run.path, "--quiet"])
         #expect(verified.status == 0, "\(verified.stderr)")
-        let report = try shell(#""$M" report "\#(run.path)" >&-"#, in: dir)
+        let report = try await shell(#""$M" report "\#(run.path)" >&-"#, in: dir)
         #expect(report.status == 74 && report.stderr.contains("cannot write to standard output: Bad file descriptor"), "\(report)")
 
         // `| head -1` leaves after the first progress line: the run still completes, silently.
-        let cut = try shell(#""$M" run "\#(release.path)" --out cut --jobs 2 2>&1 | head -n 1 >/dev/null; echo "$?" >/dev/null"#, in: dir)
+        let cut = try await shell(#""$M" run "\#(release.path)" --out cut --jobs 2 2>&1 | head -n 1 >/dev/null; echo "$?" >/dev/null"#, in: dir)
         #expect(cut.status == 0)
         let cutRun = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("cut")).first)
         let manifest = try String(contentsOf: cutRun.appendingPathComponent("run.json"), encoding: .utf8)

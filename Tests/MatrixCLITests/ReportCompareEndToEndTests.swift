@@ -12,28 +12,28 @@ struct ReportCompareEndToEndTests {
     let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
 
     /// Runs the release matrix (with `arguments` added) into `out` and returns its run directory.
-    func run(into out: URL, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> URL {
-        let result = try MatrixBinary.run(["run", release, "--out", out.path, "--quiet"] + arguments, environment: environment)
+    func run(into out: URL, _ arguments: [String] = [], environment: [String: String] = [:]) async throws -> URL {
+        let result = try await MatrixBinary.run(["run", release, "--out", out.path, "--quiet"] + arguments, environment: environment)
         #expect(result.status == 0 || result.status == 1, "stderr: \(result.stderr)")
         return try #require(MatrixBinary.runDirectories(under: out).first)
     }
 
     @Test("run appends summary.md to GITHUB_STEP_SUMMARY; report renders JUnit, Markdown and HTML as run wrote them")
-    func jobSummaryAndReport() throws {
+    func jobSummaryAndReport() async throws {
         let dir = try MatrixBinary.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let jobSummary = dir.appendingPathComponent("step-summary.md")
         try Data("# earlier step\n".utf8).write(to: jobSummary)
-        let runDir = try run(into: dir.appendingPathComponent("out"), environment: ["GITHUB_STEP_SUMMARY": jobSummary.path])
+        let runDir = try await run(into: dir.appendingPathComponent("out"), environment: ["GITHUB_STEP_SUMMARY": jobSummary.path])
         let summary = try String(contentsOf: runDir.appendingPathComponent("summary.md"), encoding: .utf8)
         #expect(try String(contentsOf: jobSummary, encoding: .utf8) == "# earlier step\n" + summary)
 
         for (format, file) in [("junit", "junit.xml"), ("markdown", "summary.md"), ("html", "report.html")] {
-            let result = try MatrixBinary.run(["report", runDir.path, "--format", format])
+            let result = try await MatrixBinary.run(["report", runDir.path, "--format", format])
             #expect(result.status == 0, "stderr: \(result.stderr)")
             #expect(Data(result.stdout.utf8) == (try Data(contentsOf: runDir.appendingPathComponent(file))), "\(format) differs from \(file)")
         }
-        let junit = try MatrixBinary.run(["report", runDir.path, "--format", "junit"])
+        let junit = try await MatrixBinary.run(["report", runDir.path, "--format", "junit"])
         let counts = try #require(JUnitCounts(Data(junit.stdout.utf8)))
         let records = try String(contentsOf: runDir.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
             .split(separator: "\n").count
@@ -44,54 +44,54 @@ struct ReportCompareEndToEndTests {
         #expect(counts.declaredTests == records && counts.declaredFailures == 0)
 
         let outFile = dir.appendingPathComponent("report.json")
-        let json = try MatrixBinary.run(["report", runDir.path, "--format", "json", "--out", outFile.path])
+        let json = try await MatrixBinary.run(["report", runDir.path, "--format", "json", "--out", outFile.path])
         #expect(json.status == 0 && json.stdout.isEmpty)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: outFile)) as? [String: Any])
         #expect(object["reportVersion"] as? Int == 1)
         #expect((object["cases"] as? [Any])?.count == cases)
-        let again = try MatrixBinary.run(["report", runDir.path, "--format", "json", "--out", outFile.path])
+        let again = try await MatrixBinary.run(["report", runDir.path, "--format", "json", "--out", outFile.path])
         #expect(again.status == 64 && again.stderr.contains("exists; pass --force to replace it"), "an existing file is kept without --force")
-        #expect(try MatrixBinary.run(["report", runDir.path, "--format", "json", "--out", outFile.path, "--force"]).status == 0)
+        #expect(try await MatrixBinary.run(["report", runDir.path, "--format", "json", "--out", outFile.path, "--force"]).status == 0)
     }
 
     @Test("report drops a torn last line with a warning; 66 for a missing directory, 65 for one that is not a run")
-    func reportInputs() throws {
+    func reportInputs() async throws {
         let dir = try MatrixBinary.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let runDir = try run(into: dir.appendingPathComponent("out"))
+        let runDir = try await run(into: dir.appendingPathComponent("out"))
         let evidence = try FileHandle(forWritingTo: runDir.appendingPathComponent("evidence.jsonl"))
         try evidence.seekToEnd()
         try evidence.write(contentsOf: Data(#"{"run":"torn","seq":73,"#.utf8))
         try evidence.close()
-        let torn = try MatrixBinary.run(["report", runDir.path, "--format", "junit"])
+        let torn = try await MatrixBinary.run(["report", runDir.path, "--format", "junit"])
         #expect(torn.status == 0)
         #expect(torn.stderr.contains("warning: ") && torn.stderr.contains("evidence.jsonl: the last line is incomplete"))
         #expect(Data(torn.stdout.utf8) == (try Data(contentsOf: runDir.appendingPathComponent("junit.xml"))))
 
-        let missing = try MatrixBinary.run(["report", dir.appendingPathComponent("nope").path])
+        let missing = try await MatrixBinary.run(["report", dir.appendingPathComponent("nope").path])
         #expect(missing.status == 66 && missing.stderr.contains("no such directory"))
-        let notRun = try MatrixBinary.run(["report", dir.path])
+        let notRun = try await MatrixBinary.run(["report", dir.path])
         #expect(notRun.status == 65 && notRun.stderr.contains("is not a run directory: it has no run.json"))
-        let badFormat = try MatrixBinary.run(["report", runDir.path, "--format", "xml"])
+        let badFormat = try await MatrixBinary.run(["report", runDir.path, "--format", "xml"])
         #expect(badFormat.status == 64)
 
         // The report is never written over what it is made from, whatever the path; a device is written to.
         let evidencePath = runDir.appendingPathComponent("evidence.jsonl")
         let before = try Data(contentsOf: evidencePath)
-        let ownEvidence = try MatrixBinary.run(["report", runDir.path, "--out", runDir.appendingPathComponent("./evidence.jsonl").path, "--force"])
+        let ownEvidence = try await MatrixBinary.run(["report", runDir.path, "--out", runDir.appendingPathComponent("./evidence.jsonl").path, "--force"])
         #expect(ownEvidence.status == 64 && ownEvidence.stderr.contains("which the report is made from"))
         #expect(try Data(contentsOf: evidencePath) == before)
-        let ownManifest = try MatrixBinary.run(["report", runDir.path, "--out", runDir.appendingPathComponent("run.json").path, "--force"])
+        let ownManifest = try await MatrixBinary.run(["report", runDir.path, "--out", runDir.appendingPathComponent("run.json").path, "--force"])
         #expect(ownManifest.status == 64)
-        #expect(try MatrixBinary.run(["report", runDir.path, "--out", "/dev/null"]).status == 0)
+        #expect(try await MatrixBinary.run(["report", runDir.path, "--out", "/dev/null"]).status == 0)
     }
 
     @Test("compare: a fault in an app environment is app logic, exit 1; TestFlight's limits and a run against itself, exit 0")
-    func compareRuns() throws {
+    func compareRuns() async throws {
         let dir = try MatrixBinary.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let local = try run(into: dir.appendingPathComponent("a"))
-        let app = try run(into: dir.appendingPathComponent("b"), ["--app-fault", "deniesGracePeriod"])
+        let local = try await run(into: dir.appendingPathComponent("a"))
+        let app = try await run(into: dir.appendingPathComponent("b"), ["--app-fault", "deniesGracePeriod"])
         // Present the faulty run as an app environment, as a driver run would record it.
         for file in ["run.json", "evidence.jsonl"] {
             let url = app.appendingPathComponent(file)
@@ -100,27 +100,27 @@ struct ReportCompareEndToEndTests {
                 .replacingOccurrences(of: #""environment" : "local""#, with: #""environment" : "exec""#)
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
-        let text = try MatrixBinary.run(["compare", local.path, app.path])
+        let text = try await MatrixBinary.run(["compare", local.path, app.path])
         #expect(text.status == 1, "stderr: \(text.stderr)")
         let row = try #require(text.stdout.split(separator: "\n").first { $0.hasPrefix("grace-period/plus-monthly") })
         #expect(row.contains("pass [\"plus\"]") && row.contains("fail []") && row.hasSuffix("app logic"))
 
-        let json = try MatrixBinary.run(["compare", local.path, app.path, "--format", "json"])
+        let json = try await MatrixBinary.run(["compare", local.path, app.path, "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["compareVersion"] as? Int == 1)
         #expect((object["counts"] as? [String: Int])?["appLogic"] == 1)
         #expect(object["unexplained"] as? Int == 1)
 
-        let testFlight = try run(into: dir.appendingPathComponent("c"), ["--clock", "testflight"])
-        let limits = try MatrixBinary.run(["compare", local.path, testFlight.path, "--format", "markdown"])
+        let testFlight = try await run(into: dir.appendingPathComponent("c"), ["--clock", "testflight"])
+        let limits = try await MatrixBinary.run(["compare", local.path, testFlight.path, "--format", "markdown"])
         #expect(limits.status == 0, "stdout: \(limits.stdout)")
         #expect(limits.stdout.contains("all known environment divergences") && limits.stdout.contains("**testFlightBillingRetry**"))
 
-        let same = try MatrixBinary.run(["compare", local.path, local.path])
+        let same = try await MatrixBinary.run(["compare", local.path, local.path])
         #expect(same.status == 0 && same.stdout.contains("No differences"))
-        #expect(try MatrixBinary.run(["compare", local.path]).status == 64)
-        #expect(try MatrixBinary.run(["compare", local.path, dir.appendingPathComponent("nope").path]).status == 66)
-        #expect(try MatrixBinary.run(["compare", local.path, dir.path]).status == 65)
+        #expect(try await MatrixBinary.run(["compare", local.path]).status == 64)
+        #expect(try await MatrixBinary.run(["compare", local.path, dir.appendingPathComponent("nope").path]).status == 66)
+        #expect(try await MatrixBinary.run(["compare", local.path, dir.path]).status == 65)
     }
 }
 

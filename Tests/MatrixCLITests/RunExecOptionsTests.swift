@@ -14,7 +14,7 @@ struct RunExecOptionsTests {
         let err = Pipe()
         let out = try #require(FileHandle(forWritingAtPath: "/dev/null"))
         let console = Console(environment: ["NO_COLOR": "1"], out: out, err: err.fileHandleForWriting)
-        let code = await MatrixCommand.main(["matrix"] + arguments, console: console)
+        let code = await HeavyWork.run { await MatrixCommand.main(["matrix"] + arguments, console: console) }
         try err.fileHandleForWriting.close()
         return (code, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
@@ -26,7 +26,7 @@ struct RunExecOptionsTests {
         (["--env", "exec", "--driver", "'unterminated"], "--driver: unterminated single quote in the driver command"),
         (["--env", "exec", "--driver", "x", "--step-timeout", "0"], "--step-timeout must be a number of seconds above 0"),
         (["--env", "exec", "--driver", "x", "--app-fault", "pendingUnlocks"], "--app-fault applies to --env local"),
-        (["--env", "sandbx"], #"--env must be one of local, exec, sandbox, testflight, not "sandbx"; did you mean sandbox?"#),
+        (["--env", "sandbx"], #"--env must be one of local, exec, sandbox, testflight, server, not "sandbx"; did you mean sandbox?"#),
         (["--signed-environment", "Production"], "--signed-environment Production needs app.appAppleId in the matrix"),
     ] as [([String], String)])
     func usageErrors(arguments: [String], message: String) async throws {
@@ -45,17 +45,16 @@ struct RunExecOptionsTests {
         #expect(MatrixBinary.runDirectories(under: out).isEmpty)
     }
 
-    @Test("a driver that never answers initialize: exit 69 within the step timeout, a clear message, no run directory")
+    // A run that hangs instead of ending exceeds the time limit (generous for a loaded machine).
+    @Test("a driver that never answers initialize: exit 69 within the step timeout, a clear message, no run directory", .timeLimit(.minutes(5)))
     func silentDriverIsUnavailable() async throws {
         let out = try MatrixBinary.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let start = ContinuousClock.now
         let (code, stderr) = try await run(["run", matrix, "--out", out.path, "--env", "exec",
                                             "--driver", drivers.appendingPathComponent("silence.sh").path, "--step-timeout", "1"])
         #expect(code == 69)
         #expect(stderr.contains("error: the exec environment is unavailable: the driver did not answer initialize within 1 s"), "stderr: \(stderr)")
         #expect(stderr.contains("speaks the driver protocol (docs/driver-protocol.md)"))
-        #expect(ContinuousClock.now - start < .seconds(60), "ends instead of hanging (generous: the suite shares two cores)")
         #expect(MatrixBinary.runDirectories(under: out).isEmpty)
     }
 

@@ -197,16 +197,16 @@ final class SandboxCommandTests {
     }
 
     @Test("The built binary without credentials exits 69, and with an unreachable API exits 69, writing no file and no secret")
-    func binary() throws {
+    func binary() async throws {
         let setup = try setup()
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: setup.directory.path))
         let unset = Dictionary(uniqueKeysWithValues: ["APP_STORE_CONNECT_ISSUER_ID", "APP_STORE_CONNECT_KEY_ID", "APP_STORE_CONNECT_KEY_PATH",
                                                       "APP_STORE_IN_APP_PURCHASE_KEY_ID", "APP_STORE_IN_APP_PURCHASE_KEY_PATH"].map { ($0, "") })
-        let missing = try MatrixBinary.run(["sandbox", "testers"], in: setup.directory, environment: unset)
+        let missing = try await MatrixBinary.run(["sandbox", "testers"], in: setup.directory, environment: unset)
         #expect(missing.status == 69)
         #expect(missing.stderr.contains("APP_STORE_CONNECT_ISSUER_ID"))
-        let unreachable = try MatrixBinary.run(["sandbox", "testers", "--credentials", setup.credentials, "--api-base-url", "http://127.0.0.1:9",
-                                                "--retries", "0", "--timeout", "5"], in: setup.directory)
+        let unreachable = try await MatrixBinary.run(["sandbox", "testers", "--credentials", setup.credentials, "--api-base-url", "http://127.0.0.1:9",
+                                                      "--retries", "0", "--timeout", "5"], in: setup.directory)
         #expect(unreachable.status == 69, "\(unreachable.stderr)")
         #expect(unreachable.stderr.contains("could not reach 127.0.0.1"))
         #expect(!unreachable.stderr.contains(Self.issuerId) && !unreachable.stdout.contains(Self.issuerId))

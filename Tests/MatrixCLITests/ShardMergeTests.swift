@@ -9,11 +9,11 @@ struct ShardMergeTests {
     let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")
 
     @Test("three shards merge into one complete run with every step once, in matrix order")
-    func shardAndMerge() throws {
+    func shardAndMerge() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-shards")
         defer { try? FileManager.default.removeItem(at: dir) }
         for k in 1...3 {
-            let result = try MatrixBinary.run(["run", release.path, "--shard", "\(k)/3", "--out", dir.appendingPathComponent("slices").path, "--quiet"])
+            let result = try await MatrixBinary.run(["run", release.path, "--shard", "\(k)/3", "--out", dir.appendingPathComponent("slices").path, "--quiet"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains(" · shard \(k)/3 · evidence: "), "the summary line names its shard")
         }
@@ -30,7 +30,7 @@ struct ShardMergeTests {
             #expect(html.contains("<dt>Shard</dt><dd>\(k)/3: "), "report.html's metadata has the shard")
         }
         let merged = dir.appendingPathComponent("merged")
-        let result = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", merged.path])
+        let result = try await MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", merged.path])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOf: merged.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n")
         let records = try lines.map { try JSONDecoder().decode(EvidenceRecord.self, from: Data($0.utf8)) }
@@ -45,24 +45,24 @@ struct ShardMergeTests {
         #expect(result.stderr.contains("33 cases: 33 pass · 149 steps: 149 pass (5 pass without an expectation) · evidence: \(merged.path)"),
                 "the summary line of a run of the whole matrix: \(result.stderr)")
 
-        let twice = try MatrixBinary.run(["merge", slices[0].path, slices[0].path + "/", "--out", dir.appendingPathComponent("bad").path])
+        let twice = try await MatrixBinary.run(["merge", slices[0].path, slices[0].path + "/", "--out", dir.appendingPathComponent("bad").path])
         #expect(twice.status == 64 && twice.stderr.contains("is given twice; name each slice once"), "\(twice.stderr)")
         let copy = dir.appendingPathComponent("copy")
         try FileManager.default.copyItem(at: slices[0], to: copy)
-        let overlap = try MatrixBinary.run(["merge", slices[0].path, copy.path, "--out", dir.appendingPathComponent("bad").path])
+        let overlap = try await MatrixBinary.run(["merge", slices[0].path, copy.path, "--out", dir.appendingPathComponent("bad").path])
         #expect(overlap.status == 65 && overlap.stderr.contains("slices must not overlap"), "\(overlap.stderr)")
-        let partial = try MatrixBinary.run(["merge", slices[0].path, slices[1].path, "--out", dir.appendingPathComponent("partial").path])
+        let partial = try await MatrixBinary.run(["merge", slices[0].path, slices[1].path, "--out", dir.appendingPathComponent("partial").path])
         #expect(partial.status == 1 && partial.stderr.contains("no step in any slice"), "an incomplete merge is kept but fails: \(partial.stderr)")
         #expect(partial.stderr.contains(" · interrupted · evidence: "))
         #expect(partial.stderr.contains("resume each slice that did not complete"))
-        let resumeMerged = try MatrixBinary.run(["run", "--resume", dir.appendingPathComponent("partial").path])
+        let resumeMerged = try await MatrixBinary.run(["run", "--resume", dir.appendingPathComponent("partial").path])
         #expect(resumeMerged.status == 64 && resumeMerged.stderr.contains("was merged from slices and is not resumed"), "\(resumeMerged.stderr)")
-        let inside = try MatrixBinary.run(["merge", slices[0].path, slices[1].path, slices[2].path, "--out", slices[1].appendingPathComponent("merged").path])
+        let inside = try await MatrixBinary.run(["merge", slices[0].path, slices[1].path, slices[2].path, "--out", slices[1].appendingPathComponent("merged").path])
         #expect(inside.status == 64 && inside.stderr.contains("is inside the slice"), "\(inside.stderr)")
     }
 
     @Test("slices whose matrix is not found from here nor above them: merge asks for --matrix (66), and merges with it")
-    func matrixNamedForMerge() throws {
+    func matrixNamedForMerge() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-merge-elsewhere")
         defer { try? FileManager.default.removeItem(at: dir) }
         let project = dir.appendingPathComponent("project/matrices")
@@ -73,26 +73,26 @@ struct ShardMergeTests {
         }
         // Run from the project with a relative path; the slices go outside it.
         for k in 1...2 {
-            let shard = try MatrixBinary.run(["run", "matrices/release.json", "--shard", "\(k)/2", "--out", dir.appendingPathComponent("slices").path,
-                                              "--quiet"], in: dir.appendingPathComponent("project"))
+            let shard = try await MatrixBinary.run(["run", "matrices/release.json", "--shard", "\(k)/2", "--out", dir.appendingPathComponent("slices").path,
+                                                    "--quiet"], in: dir.appendingPathComponent("project"))
             #expect(shard.status == 0, "\(shard.stderr)")
         }
         let slices = MatrixBinary.runDirectories(under: dir.appendingPathComponent("slices"))
         try #require(slices.count == 2)
-        let lost = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("m1").path], in: dir)
+        let lost = try await MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("m1").path], in: dir)
         #expect(lost.status == 66 && lost.stderr.contains("matrices/release.json is not found") && lost.stderr.contains("--matrix MATRIX"),
                 "\(lost.stderr)")
-        let named = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("m2").path,
-                                          "--matrix", project.appendingPathComponent("release.json").path], in: dir)
+        let named = try await MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("m2").path,
+                                                "--matrix", project.appendingPathComponent("release.json").path], in: dir)
         #expect(named.status == 0, "\(named.stderr)")
     }
 
     @Test("a slice whose evidence changed after it ended is refused; a slice whose case lacks steps merges as interrupted")
-    func alteredSlices() throws {
+    func alteredSlices() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-altered-shards")
         defer { try? FileManager.default.removeItem(at: dir) }
         for k in 1...2 {
-            #expect(try MatrixBinary.run(["run", release.path, "--shard", "\(k)/2", "--out", dir.appendingPathComponent("s").path, "--quiet"]).status == 0)
+            #expect(try await MatrixBinary.run(["run", release.path, "--shard", "\(k)/2", "--out", dir.appendingPathComponent("s").path, "--quiet"]).status == 0)
         }
         let slices = MatrixBinary.runDirectories(under: dir.appendingPathComponent("s"))
         try #require(slices.count == 2)
@@ -100,12 +100,12 @@ struct ShardMergeTests {
         var lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n").map(String.init)
         lines.remove(at: 1)
         try (lines.joined(separator: "\n") + "\n").write(to: evidence, atomically: true, encoding: .utf8)
-        let altered = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("m1").path])
+        let altered = try await MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("m1").path])
         #expect(altered.status == 65 && altered.stderr.contains("does not match the SHA-256 its run.json recorded"), "\(altered.stderr)")
 
         // The same slice with its run.json re-hashed: the case that lost a step makes the merged run interrupted.
         try Tamper.rewrite(evidence, lines.joined(separator: "\n") + "\n", rehashIn: slices[1])
-        let merged = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("m2").path])
+        let merged = try await MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("m2").path])
         #expect(merged.status == 1 && merged.stderr.contains("lacks steps in its slice"), "\(merged.stderr)")
         let manifest = try String(contentsOf: dir.appendingPathComponent("m2/run.json"), encoding: .utf8)
         #expect(manifest.contains(#""status" : "interrupted""#))
@@ -114,7 +114,7 @@ struct ShardMergeTests {
         #expect(manifest.contains(#""unfinishedCases" : ["#), "\(manifest)")
         let summary = try String(contentsOf: dir.appendingPathComponent("m2/summary.md"), encoding: .utf8)
         #expect(summary.contains("**INTERRUPTED**"))
-        let report = try MatrixBinary.run(["report", dir.appendingPathComponent("m2").path])
+        let report = try await MatrixBinary.run(["report", dir.appendingPathComponent("m2").path])
         #expect(report.status == 0 && report.stdout == summary)
     }
 
@@ -123,15 +123,15 @@ struct ShardMergeTests {
         (["--clock", "sandbox:5"], "with clock sandbox:5, not real"),
         (["--app-fault", "pendingUnlocks"], "with app fault pendingUnlocks, not (none)"),
     ])
-    func mixedSettingsRefused(options: [String], words: String) throws {
+    func mixedSettingsRefused(options: [String], words: String) async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-mixed-shards")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let first = try MatrixBinary.run(["run", release.path, "--shard", "1/2", "--out", dir.appendingPathComponent("a").path, "--quiet"])
+        let first = try await MatrixBinary.run(["run", release.path, "--shard", "1/2", "--out", dir.appendingPathComponent("a").path, "--quiet"])
         #expect(first.status == 0, "\(first.stderr)")
-        _ = try MatrixBinary.run(["run", release.path, "--shard", "2/2", "--out", dir.appendingPathComponent("b").path, "--quiet"] + options)
+        _ = try await MatrixBinary.run(["run", release.path, "--shard", "2/2", "--out", dir.appendingPathComponent("b").path, "--quiet"] + options)
         let slices = [MatrixBinary.runDirectories(under: dir.appendingPathComponent("a")), MatrixBinary.runDirectories(under: dir.appendingPathComponent("b"))].flatMap { $0 }
         try #require(slices.count == 2)
-        let merged = try MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("merged").path])
+        let merged = try await MatrixBinary.run(["merge"] + slices.map(\.path) + ["--out", dir.appendingPathComponent("merged").path])
         #expect(merged.status == 65)
         #expect(merged.stderr.contains(words), "\(merged.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("merged").path))

@@ -71,8 +71,22 @@ struct ComparatorTests {
         let error = try onlyDifference(F.runs("x/y", [("local", .pass, []), ("exec", .error, nil)]))
         #expect(error.classification == .inconclusive)
         #expect(error.explanation.hasPrefix("errors in exec"))
-        let server = try onlyDifference(F.runs("x/y", [("local", .pass, []), ("server", .fail, [])]))
+        let server = try onlyDifference(F.runs("x/y", [("sandbox", .pass, []), ("server", .fail, [])]))
         #expect(server.classification == .inconclusive)
+        #expect(server.explanation == "fails in server, and no local run passes the step to compare the backend with")
+    }
+
+    @Test("Passes in local, fails in server: server logic; with an app failing too, the app's classification names the server as well")
+    func serverLogic() throws {
+        let server = try onlyDifference(F.runs("x/y", [("local", .pass, []), ("app", .pass, []), ("server", .fail, ["pro"])]))
+        #expect(server.classification == .serverLogic)
+        #expect(server.explanation
+            == "passes in local, fails in server: the backend grants access differently from what the App Store's notifications say")
+        let both = try onlyDifference(F.runs("x/y", [("local", .pass, []), ("app", .fail, ["pro"]), ("server", .fail, ["pro"])]))
+        #expect(both.classification == .appLogic)
+        #expect(both.explanation.hasSuffix("; it fails in server as well (server logic)"))
+        let limit = try onlyDifference(F.runs("x/y", [("local", .fail, []), ("server", .fail, [])]))
+        #expect(limit.classification == .expectationContradictsStoreKit)
     }
 
     @Test("An error after the first failing environment does not hide it; one before it does")
@@ -316,7 +330,7 @@ struct ComparatorTests {
             .knownEnvironmentDivergence, .inconclusive,
         ])
         #expect(comparison.counts == ["expectationContradictsStoreKit": 1, "appLogic": 1, "productSetup": 1, "distributedBuild": 1,
-                                      "knownEnvironmentDivergence": 2, "inconclusive": 1])
+                                      "knownEnvironmentDivergence": 2, "inconclusive": 1, "serverLogic": 0])
         #expect(comparison.unexplained == 5)
         #expect(comparison.runs.map(\.role) == [.reference, .app, .sandbox, .testflight])
         #expect(comparison.unmatched.map(\.case) == ["offer/intro"])

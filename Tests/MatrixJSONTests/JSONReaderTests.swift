@@ -319,12 +319,9 @@ struct JSONReaderTests {
     func tenThousandLevels() throws {
         for opener in ["[", "{\"a\":"] {
             let text = String(repeating: opener, count: 10_000)
-            let clock = ContinuousClock()
-            var diagnostics: [Diagnostic] = []
-            let elapsed = clock.measure { diagnostics = failure(Array(text.utf8)) }
+            let diagnostics = failure(Array(text.utf8))
             #expect(diagnostics.map(\.code) == [.nestingTooDeep])
             #expect(diagnostics.first?.location.column == opener.utf8.count * JSONReader.maximumDepth + 1)
-            #expect(elapsed < .seconds(2))
         }
     }
 

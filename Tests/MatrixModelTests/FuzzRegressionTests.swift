@@ -10,13 +10,10 @@ struct FuzzRegressionTests {
 
     /// Reported as a 13 s timeout by the storekit target while the machine was starved of memory by another
     /// process; it reads in milliseconds. Kept: a `.storekit` file with a product whose fields were mutated.
-    @Test("A mutated .storekit file reported as slow reads at once, with its located problems")
+    @Test("A mutated .storekit file reported as slow reads at once, with its located problems", .timeLimit(.minutes(1)))
     func storeKitReportedSlow() throws {
         let bytes = try [UInt8](Data(contentsOf: Self.directory.appendingPathComponent("storekit-timeout-d494ac6c.storekit")))
-        let clock = ContinuousClock()
-        let started = clock.now
         let (configuration, diagnostics) = StoreKitConfigurationReader.read(bytes, file: "fuzz.storekit")
-        #expect(clock.now - started < .seconds(5))
         #expect(configuration == nil)
         #expect(diagnostics.map(\.rendered) == [
             "fuzz.storekit:232:31: error: control character in a string (write it as an escape such as \\n) "

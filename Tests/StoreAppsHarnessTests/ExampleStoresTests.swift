@@ -24,6 +24,9 @@ struct ExampleStoresTests {
         }
         let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
         #expect(manifest.contains(#""environment" : "app""#) && manifest.contains(#""status" : "complete""#))
+        // The embedded App Store signs with the simulator PKI: matrix verify trusts its root for app runs by default.
+        let verified = try await MatrixBinary.run(["verify", run.path, "--quiet"])
+        #expect(verified.status == 0, "\(verified.stderr)")
     }
 
     @Test("The careful store served as a driver (examples/apps/CarefulStoreDriver) passes the release matrix through matrix run --env exec")
@@ -31,7 +34,7 @@ struct ExampleStoresTests {
         let directory = try MatrixBinary.scratchDirectory("app-driver")
         defer { try? FileManager.default.removeItem(at: directory) }
         let driver = MatrixBinary.url.deletingLastPathComponent().appendingPathComponent("careful-store-driver").path
-        let run = try MatrixBinary.run(["run", Self.release, "--env", "exec", "--driver", driver, "--out", directory.path, "--jobs", "2"])
+        let run = try await MatrixBinary.run(["run", Self.release, "--env", "exec", "--driver", driver, "--out", directory.path, "--jobs", "2"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("33 cases: 33 pass · 149 steps: 149 pass"), "\(run.stderr)")
         let runs = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("app").path)
@@ -43,7 +46,7 @@ struct ExampleStoresTests {
     /// the first step that looks (docs/app-harness.md, "Time").
     @Test("A store that compares expiry with Date() instead of the store's clock fails the non-renewing cases, and only them")
     func wrongClock() async throws {
-        let result = try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil)) { CarefulStoreApp(now: { Date() }) }
+        let result = try await HeavyWork.run { try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil)) { CarefulStoreApp(now: { Date() }) } }
         let failed = result.failures.filter { $0.verdict == "fail" }
         #expect(Set(failed.map(\.caseID)) == ["non-renewing/season-pass", "non-renewing/week-pass"], "\(result)")
         #expect(result.failures.allSatisfy { $0.caseID.hasPrefix("non-renewing/") })
@@ -88,7 +91,7 @@ struct ExampleStoresTests {
 
     @Test("The tutorial store fails exactly the steps its three mistakes predict, each at its place in the matrix")
     func tutorial() async throws {
-        let result = try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil)) { TutorialStoreApp() }
+        let result = try await HeavyWork.run { try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil)) { TutorialStoreApp() } }
         let failed = result.failures.filter { $0.verdict != "blocked" }
         #expect(Set(failed.map { "\($0.caseID) #\($0.step)" }) == Set(Self.predicted.keys), "\(result)")
         // Every other step of a case with a failure is blocked; cases without one pass whole.

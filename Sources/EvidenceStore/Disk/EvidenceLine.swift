@@ -145,6 +145,7 @@ extension CompactJSONWriter {
         field("renewalInfo", o.renewalInfo) { $0.renewalInfo($1) }
         field("renewals", o.renewals)
         field("result", o.result)
+        if let server = o.server { member("server") { $0.server(server) } }
         field("serverNotifications", o.serverNotifications)
         key("signedData")
         beginArray()
@@ -185,6 +186,53 @@ extension CompactJSONWriter {
         field("revocationReason", t.revocationReason)
         field("transactionId", t.transactionId)
         field("transactionReason", t.transactionReason)
+        endObject()
+    }
+
+    mutating func server(_ s: ServerExchange) {
+        beginObject()
+        key("accessQueries")
+        beginArray()
+        for query in s.accessQueries {
+            element()
+            beginObject()
+            field("access", query.access)
+            field("detail", query.detail)
+            field("httpStatus", query.httpStatus)
+            field("originalTransactionId", query.originalTransactionId)
+            field("url", query.url)
+            endObject()
+        }
+        endArray()
+        field("appAccess", s.appAccess)
+        key("deliveries")
+        beginArray()
+        for delivery in s.deliveries {
+            element()
+            beginObject()
+            field("account", delivery.account)
+            key("attempts")
+            beginArray()
+            for attempt in delivery.attempts {
+                element()
+                beginObject()
+                field("attemptDate", attempt.attemptDate)
+                field("detail", attempt.detail)
+                field("httpStatus", attempt.httpStatus)
+                field("sendAttemptResult", attempt.sendAttemptResult)
+                endObject()
+            }
+            endArray()
+            field("fault", delivery.fault)
+            field("notificationType", delivery.notificationType)
+            field("notificationUUID", delivery.notificationUUID)
+            field("origin", delivery.origin)
+            field("signedDate", delivery.signedDate)
+            field("signedPayload", delivery.signedPayload)
+            field("subtype", delivery.subtype)
+            endObject()
+        }
+        endArray()
         endObject()
     }
 

@@ -58,6 +58,8 @@ public actor EvidenceWriter: EvidenceSink {
     public private(set) var syncCount = 0
     /// Where periodic flushes run.
     private nonisolated let flusher = BackgroundFlush()
+    /// What ``TestKill`` asks for, until it is done; `nil` unless a test asked.
+    private var testKill = TestKill.requested
 
     /// Creates `evidence.jsonl` in a new run directory.
     ///
@@ -207,6 +209,10 @@ public actor EvidenceWriter: EvidenceSink {
             throw error
         }
         took(records[...], lines[...])
+        if let testKill, appendedCount >= testKill.afterRecords {
+            self.testKill = nil
+            testKill.send()
+        }
         if syncInterval == .zero {
             try sync()
         } else if clock.now - lastSync >= syncInterval {
@@ -316,6 +322,31 @@ public actor EvidenceWriter: EvidenceSink {
         guard fd >= 0 else {
             throw EvidenceWriteError(.writerClosed, path: path, message: "the evidence file \(path) is closed; no more records can be written")
         }
+    }
+}
+
+/// Test-only hook: lets the crash-safety tests stop a run at a known record instead of sleeping and hoping a
+/// signal lands mid-run. Only tests set its variables; they are read once, when the first writer is made, and
+/// while they are unset an append costs one comparison more.
+///
+/// With `MATRIX_TEST_KILL_AFTER_RECORDS=N`, once an append has written the N-th record of this process, the
+/// writer signals its own process as `kill` from another would. The records written are whole in the file by
+/// then: the kernel holds them, and a SIGKILL cannot undo that. The signal is SIGKILL unless
+/// `MATRIX_TEST_KILL_SIGNAL` gives another's number (SIGINT, SIGTERM or SIGHUP, to stop a run as a terminal
+/// does); it is sent once.
+struct TestKill: Sendable {
+    var afterRecords: Int
+    var signal: Int32
+
+    static let requested: TestKill? = {
+        let environment = ProcessInfo.processInfo.environment
+        guard let count = environment["MATRIX_TEST_KILL_AFTER_RECORDS"].flatMap({ Int($0) }), count > 0 else { return nil }
+        return TestKill(afterRecords: count, signal: environment["MATRIX_TEST_KILL_SIGNAL"].flatMap { Int32($0) } ?? SIGKILL)
+    }()
+
+    /// Sends the signal to this process, as `kill` from another would.
+    func send() {
+        _ = kill(getpid(), signal)
     }
 }
 

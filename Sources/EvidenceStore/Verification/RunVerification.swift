@@ -175,7 +175,7 @@ package struct RunVerification {
             report.files.append(.init(source: RunDirectory.manifestFileName, finding: finding))
         }
 
-        let roots = try TrustRoots.resolve(rootNames.isEmpty ? [manifest.environment == "local" ? "simulator" : "apple"] : rootNames)
+        let roots = try TrustRoots.resolve(rootNames.isEmpty ? [EnvironmentKind(manifest.environment).isSignedBySimulator ? "simulator" : "apple"] : rootNames)
         report.roots = roots.summary
         let matrix = RunMatrix(manifest, given: matrixPath, runDirectory: directory.url, load: loadMatrix)
         let bundle = resolveBundleId(manifest: manifest, archived: archivedBundleId, matrix: matrix)
@@ -202,7 +202,7 @@ package struct RunVerification {
         let checker = SignedDataChecker(roots: roots, bundleId: bundle.id, environment: environment, appAppleId: appAppleId ?? runAppAppleId,
                                         recordedEnvironment: recorded)
 
-        let defaultAppleRoot = rootNames.isEmpty && manifest.environment != "local"
+        let defaultAppleRoot = rootNames.isEmpty && !EnvironmentKind(manifest.environment).isSignedBySimulator
         var simulatorSigned = 0
         var consistency: EvidenceConsistency
         switch matrix {

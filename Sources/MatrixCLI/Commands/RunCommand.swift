@@ -7,6 +7,7 @@ import LocalEnvironment
 import MatrixEngine
 import MatrixModel
 import ReferenceApp
+import ServerEnvironment
 
 /// `matrix run MATRIX`: runs every case in an environment and writes the evidence; `--resume RUN_DIR` finishes
 /// an interrupted run.
@@ -30,16 +31,27 @@ struct RunCommand {
             With --env exec, an external driver performs the steps (docs/driver-protocol.md); --driver is split into \
             arguments without a shell: '…' and "…" quote, \\ escapes the next character.
 
+            With --env server, the embedded App Store posts its App Store Server Notifications V2 to your backend \
+            (--notify-url) and each step observes the tiers your backend answers (--access-url); --server starts the \
+            backend with MATRIX_NOTIFY_URL, MATRIX_ACCESS_URL, MATRIX_PORT, MATRIX_BUNDLE_ID, MATRIX_ENVIRONMENT and \
+            MATRIX_ROOT_CERTIFICATE in its environment (docs/server-environment.md).
+
             Guided runs (--env sandbox|testflight) cross-check every step with the App Store Server API when credentials \
             are given (--credentials FILE, or the APP_STORE_CONNECT_* and APP_STORE_IN_APP_PURCHASE_* variables; see \
             docs/app-store-api.md).
             """,
         positionals: [Positional("MATRIX", "the matrix file to run; with --resume, only when it is not where run.json says")],
         options: [
-            .value(.env, "NAME", "environment: local (default), exec, sandbox, testflight",
-                   choices: Choices(["local", "exec", "sandbox", "testflight"])),
+            .value(.env, "NAME", "environment: local (default), exec, sandbox, testflight, server",
+                   choices: Choices(["local", "exec", "sandbox", "testflight", "server"])),
             .value(.driver, "CMD", "with --env exec: the driver's command line, e.g. \"python3 driver.py --verbose\""),
-            .value(.stepTimeout, "SECONDS", "with --env exec: seconds a driver may take per request (default 30)"),
+            .value(.stepTimeout, "SECONDS", "with --env exec or server: seconds a driver or backend may take per request (default 30)"),
+            .value(.notifyURL, "URL", "with --env server: where the backend receives notifications, http://127.0.0.1:PORT/…"),
+            .value(.accessURL, "URL", "with --env server: where it answers access; {appAccountToken}, {originalTransactionId}, {account}"),
+            .value(.server, "CMD", "with --env server: start the backend, wait until it listens, stop it at the end"),
+            .value(.delivery, "MODE", "with --env server: production (default, retries), sandbox (once), shuffled, duplicated",
+                   choices: Choices(DeliveryMode.allCases.map(\.rawValue))),
+            .value(.seed, "N", "with --delivery shuffled or duplicated: the order's seed (default 1)"),
             .value(.build, "BUILD", "build under test, e.g. \"1.4 (212)\""),
             .value(.device, "DEVICE", "device, e.g. \"iPhone 16\""),
             .value(.os, "OS", "OS version, e.g. \"iOS 26.1\""),
@@ -92,6 +104,7 @@ struct RunCommand {
             try await runner.run(cases: cases, into: writer, firstSeq: lastSeq, prior: prior) { printer.handle($0) }
         }
         await execAdapter?.shutdown()
+        await (setup.adapter as? ServerAdapter)?.shutdown()
         var summary: RunSummary
         switch outcome {
         case .finished(let result):
@@ -129,15 +142,17 @@ struct RunCommand {
         }
         let environment = args.value(.env).map(EnvironmentKind.init) ?? .local
         let exec = try ExecOptions(args, environment: environment)
+        let server = try ServerRunOptions(args, environment: environment)
         var (matrix, bytes, catalogBytes, warnings) = try loadMatrix(path, strict: args.has(.strict))
-        if signedEnvironment == .production, matrix.app.appAppleId == nil, exec == nil, environment == .local {
+        if signedEnvironment == .production, matrix.app.appAppleId == nil, exec == nil, environment == .local || environment == .server {
             // Apple's verifiers compare a Production notification's appAppleId with the app's; data without one
             // would fail every backend's check. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
             throw .usage("--signed-environment Production needs app.appAppleId in the matrix (the app's Apple ID in App Store Connect): "
                          + "Apple's verifiers require it in Production notifications")
         }
         let schedule = try Self.schedule(args.value(.clock), matrix: matrix)
-        if exec == nil, environment == .local, let warning = Self.unsentNotificationsWarning(matrix, schedule: schedule, signedEnvironment: signedEnvironment) {
+        if exec == nil, environment == .local || environment == .server,
+           let warning = Self.unsentNotificationsWarning(matrix, schedule: schedule, signedEnvironment: signedEnvironment) {
             console.warning(warning)
             warnings.append("warning: " + warning)
         }
@@ -146,6 +161,8 @@ struct RunCommand {
         let adapter: any EnvironmentAdapter
         if let exec {
             adapter = try await exec.start(matrix: matrix, path: path, bytes: bytes, catalogBytes: catalogBytes, console: console)
+        } else if let server {
+            adapter = try await server.start(matrix: matrix, schedule: schedule, signedEnvironment: signedEnvironment, console: console)
         } else {
             adapter = try makeAdapter(environment, schedule: schedule, clockGiven: args.value(.clock) != nil,
                                       signedEnvironment: signedEnvironment, fault: fault, guided: guided, args: args)
@@ -185,6 +202,7 @@ struct RunCommand {
                 manifest: manifest)
         } catch {
             await (adapter as? ExecAdapter)?.shutdown()
+            await (adapter as? ServerAdapter)?.shutdown()
             throw error
         }
         return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: session, prior: [:], lastSeq: 0)
@@ -219,6 +237,11 @@ struct RunCommand {
         let directory = RunDirectory(url: URL(fileURLWithPath: runPath))
         let resumed = try EvidenceSession.resume(directory)
         let manifest = resumed.session.manifest
+        if manifest.environment == EnvironmentKind.server.name {
+            // The backend remembers what the first part of the run told it; replaying the unfinished case to it
+            // would tell it twice.
+            throw CommandFailure("\(runPath) is a server run, which is not resumed: start a new run against a fresh backend", code: .usage)
+        }
         if manifest.status == .complete {
             throw CommandFailure("\(runPath) is complete; there is nothing to resume", code: .usage)
         }
@@ -413,10 +436,12 @@ struct RunCommand {
             throw CommandFailure("the app environment runs your own StoreKit code, which this tool cannot load: run the matrix from your "
                                  + "tests with AppHarness, or serve your app as a driver and use --env exec (README, \"Test your own Store code\")",
                                  code: .unavailable)
-        case .xcode, .server:
+        case .server:
+            throw CommandFailure("internal: the server environment is set up from its options", code: .software)
+        case .xcode:
             // Named by the design, not built yet: the environment exists, this version cannot reach it.
-            throw CommandFailure("environment \"\(environment)\" is not available in this version of matrix; use --env local, exec, sandbox or "
-                                 + "testflight (an Xcode test host can drive StoreKit Testing through --env exec, see docs/driver-protocol.md)",
+            throw CommandFailure("environment \"\(environment)\" is not available in this version of matrix; use --env local, exec, sandbox, "
+                                 + "testflight or server (an Xcode test host can drive StoreKit Testing through --env exec, see docs/driver-protocol.md)",
                                  code: .unavailable)
         case .exec, .driver:
             throw args.rejection(environment.name, for: .env)

@@ -47,6 +47,13 @@ struct OptionKey: Hashable, Sendable, CustomStringConvertible {
     static let noSigning = OptionKey("--no-signing")
     static let allowRunning = OptionKey("--allow-running")
 
+    // The server environment
+    static let notifyURL = OptionKey("--notify-url")
+    static let accessURL = OptionKey("--access-url")
+    static let server = OptionKey("--server")
+    static let delivery = OptionKey("--delivery")
+    static let seed = OptionKey("--seed")
+
     // Apple's APIs
     static let credentials = OptionKey("--credentials")
     static let apiBaseURL = OptionKey("--api-base-url")

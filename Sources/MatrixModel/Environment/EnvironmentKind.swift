@@ -85,6 +85,10 @@ public enum EnvironmentKind: Sendable, Hashable, CustomStringConvertible {
     /// Whether a person performs the steps, guided by the runner.
     public var isGuided: Bool { self == .sandbox || self == .testflight }
 
+    /// Whether the environment's signed data comes from the embedded App Store, signed with the simulator PKI
+    /// (`local`, `app`, `server`): `matrix verify` trusts the simulator root for it by default.
+    public var isSignedBySimulator: Bool { self == .local || self == .app || self == .server }
+
     // MARK: Apple's test environments
 
     /// How many renewals the environment performs before auto-renew stops, if it limits them.

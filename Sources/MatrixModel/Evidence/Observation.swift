@@ -46,6 +46,8 @@ public struct Observation: Sendable, Hashable, Codable {
     public var message: String?
     /// The store's clock after the step, ms since 1970.
     public var storeTime: Int64?
+    /// In a `server` run: the notifications posted to the team's backend and its access answers.
+    public var server: ServerExchange?
 
     public init(access: [String] = [], entitlements: [String] = [], result: String? = nil,
                 subscriptionStatus: [String: String] = [:], balance: [String: Int] = [:], notifications: [String] = [],
@@ -76,7 +78,7 @@ public struct Observation: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case access, entitlements, result, subscriptionStatus, balance, notifications, renewals, transactions, renewalInfo
         case eligibleForIntroOffer, displayPrice, introductoryOffer, serverNotifications, transactionIds, signedData, conflicts, notObserved
-        case message, storeTime
+        case message, storeTime, server
     }
 
     /// Lenient decoding: drivers may leave out anything they cannot observe.
@@ -106,6 +108,7 @@ public struct Observation: Sendable, Hashable, Codable {
         conflicts = try c.decodeIfPresent([String].self, forKey: .conflicts)
         message = try c.decodeIfPresent(String.self, forKey: .message)
         storeTime = try c.decodeIfPresent(Int64.self, forKey: .storeTime)
+        server = try c.decodeIfPresent(ServerExchange.self, forKey: .server)
     }
 }
 
@@ -194,6 +197,18 @@ public struct ObservedRenewalInfo: Sendable, Hashable, Codable {
         self.isInBillingRetryPeriod = isInBillingRetryPeriod
         self.gracePeriodExpiresDate = gracePeriodExpiresDate
         self.renewalDate = renewalDate
+    }
+}
+
+extension ObservedRenewalInfo {
+    /// The fields of a decoded renewal info; `nil` when it lacks the original transaction or the product. A missing
+    /// `isInBillingRetryPeriod` is false, a missing `autoRenewStatus` 0.
+    public init?(payload: JWSRenewalInfoDecodedPayload) {
+        guard let original = payload.originalTransactionId, let product = payload.productId else { return nil }
+        self.init(originalTransactionId: original, productId: product, autoRenewStatus: payload.autoRenewStatus ?? 0,
+                  autoRenewProductId: payload.autoRenewProductId ?? product, expirationIntent: payload.expirationIntent,
+                  isInBillingRetryPeriod: payload.isInBillingRetryPeriod ?? false,
+                  gracePeriodExpiresDate: payload.gracePeriodExpiresDate?.milliseconds, renewalDate: payload.renewalDate?.milliseconds)
     }
 }
 

@@ -23,7 +23,7 @@ extension Product {
         guard session.isAlive else { throw CancellationError() }
         do {
             let result = try purchase(options: options, on: session)
-            session.record(result.record)
+            session.record(result.record(for: id))
             // A process killed as the purchase returns sees nothing more; the call ends, cancelled, after the launch.
             if case .success(let transaction) = result, await !session.survivesPurchase(of: transaction.unsafePayloadValue.id) {
                 throw CancellationError()
@@ -32,7 +32,7 @@ extension Product {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            session.record(PurchaseRecord(result: "failed", message: "\(error)"))
+            session.record(PurchaseRecord(productID: id, result: "failed", message: "\(error)"))
             throw error
         }
     }
@@ -51,7 +51,8 @@ extension Product {
             case .custom, .simulatesAskToBuyInSandbox: break
             }
         }
-        guard quantity >= 1, quantity == 1 || type == .consumable else { throw PurchaseError.invalidQuantity }
+        // Apple: the quantity is 1 to 10 (https://developer.apple.com/documentation/storekit/product/purchaseoption/quantity(_:)).
+        guard (1...10).contains(quantity), quantity == 1 || type == .consumable else { throw PurchaseError.invalidQuantity }
         let outcome = session.takePurchaseOutcome()
         let answer: Result<(StoreAnswer, SnapshotContext), StoreError> = session.store.withStore { store in
             Result { () throws(StoreError) in
@@ -97,11 +98,11 @@ extension Product {
         /// The purchase waits for approval (Ask to Buy); the transaction arrives through `Transaction.updates`.
         case pending
 
-        var record: PurchaseRecord {
+        func record(for productID: String) -> PurchaseRecord {
             switch self {
-            case .success(let transaction): PurchaseRecord(result: "success", transactionId: String(transaction.unsafePayloadValue.id))
-            case .userCancelled: PurchaseRecord(result: "userCancelled")
-            case .pending: PurchaseRecord(result: "pending")
+            case .success(let transaction): PurchaseRecord(productID: productID, result: "success", transactionId: String(transaction.unsafePayloadValue.id))
+            case .userCancelled: PurchaseRecord(productID: productID, result: "userCancelled")
+            case .pending: PurchaseRecord(productID: productID, result: "pending")
             }
         }
     }

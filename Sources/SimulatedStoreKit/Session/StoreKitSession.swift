@@ -29,6 +29,8 @@ public final class StoreKitSession: Sendable {
         var failures: [StoreKitCall: StoreKitFailure] = [:]
         /// What `Product.purchase(options:)` answered last, for the runner.
         var lastPurchase: PurchaseRecord?
+        /// Whether the app answered balances with AppUnderTest's default (it implements none).
+        var defaultBalances = false
         /// The `Transaction.updates` listeners of the app's current launch.
         var listeners: [UpdatesListener] = []
         /// Whether a listener of this launch has received what waited for the device.
@@ -45,8 +47,11 @@ public final class StoreKitSession: Sendable {
         var killOnFinish: UInt64?
         /// Whether the app's process was killed; its calls change nothing until the next launch.
         var killed = false
-        /// The killed process's calls, held at the point it died until the runner ends the launch.
+        /// The killed processes' calls, held where each died until the case ends (``close()``): a killed call never
+        /// returns into the app while the case runs.
         var dead: [CheckedContinuation<Void, Never>] = []
+        /// The app's launches so far; a listener registered by an earlier launch's leftover task is ended.
+        var launch = 0
         /// The runner, waiting to learn that the process died.
         var killWatchers: [CheckedContinuation<Void, Never>] = []
         var closed = false
@@ -54,6 +59,10 @@ public final class StoreKitSession: Sendable {
 
     /// The session code is bound to, if any (see the type's documentation).
     @TaskLocal public static var current: StoreKitSession?
+
+    /// The launch of the app the bound code belongs to: a task an earlier launch started (a listener loop that
+    /// outlived its quit) is answered as a dead process's.
+    @TaskLocal static var boundLaunch: Int?
 
     /// Sessions that are open, for code that runs outside any binding.
     private static let open = Mutex<[ObjectIdentifier: WeakSession]>([:])
@@ -73,14 +82,25 @@ public final class StoreKitSession: Sendable {
 
     /// Closes the session: its listeners end, and code outside a binding no longer reaches it.
     public func close() {
-        endLaunch()
         state.withLock { $0.closed = true }
+        endLaunch()
+        // The calls of killed launches return now that the case is over: nothing they do can count any more.
+        for call in state.withLock({ state in defer { state.dead = [] }; return state.dead }) { call.resume() }
         Self.open.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
     }
 
     /// Runs `body` with StoreKit bound to this session.
     public func run<Result>(_ body: () async throws -> Result) async rethrows -> Result {
-        try await Self.$current.withValue(self) { try await body() }
+        let launch = state.withLock { $0.launch }
+        return try await Self.$current.withValue(self) {
+            try await Self.$boundLaunch.withValue(launch) { try await body() }
+        }
+    }
+
+    /// Whether the calling code belongs to an earlier launch of the app than the current one.
+    var isFromEarlierLaunch: Bool {
+        guard let bound = Self.boundLaunch, Self.current === self else { return false }
+        return state.withLock { bound < $0.launch }
     }
 
     /// The session StoreKit calls answer from: the bound one, else the only open one.
@@ -88,13 +108,19 @@ public final class StoreKitSession: Sendable {
     /// - Throws: `StoreKitError.unknown` when no session is bound and none or several are open; each open session
     ///   records the call so that the runner reports it.
     static func resolve(for call: String) throws(StoreKitError) -> StoreKitSession {
-        if let current { return current }
+        if let current {
+            // The case ended: a task it started and that outlived it reaches no store.
+            guard !current.state.withLock({ $0.closed }) else { throw StoreKitError.unknown }
+            return current
+        }
         let sessions = open.withLock { $0.values.compactMap(\.session) }
         if sessions.count == 1, let only = sessions.first { return only }
+        let problem = "\(call) was called outside the case's tasks while \(sessions.count) StoreKit sessions (devices of cases) were open "
+            + "in this process (a Task.detached listener?); start it with Task {}, or run one case at a time with one device"
         for session in sessions {
-            session.state.withLock {
-                $0.unboundCalls.append("\(call) was called outside the case's tasks while \(sessions.count) cases ran in this process "
-                    + "(a Task.detached listener?); start it with Task {} or run one case at a time")
+            session.state.withLock { state in
+                // The first few are enough to say what happened; an app that loops on the call cannot grow this.
+                if state.unboundCalls.count < 8, !state.unboundCalls.contains(problem) { state.unboundCalls.append(problem) }
             }
         }
         throw StoreKitError.unknown
@@ -112,6 +138,14 @@ public final class StoreKitSession: Sendable {
         state.withLock { $0.failures[call] = failure }
     }
 
+    /// The app answered `balances()` with ``AppUnderTest``'s default: it reports no consumable balances.
+    func noteDefaultBalances() {
+        state.withLock { $0.defaultBalances = true }
+    }
+
+    /// Whether the app relies on ``AppUnderTest``'s default `balances()` (it reports no consumable balances).
+    public var usesDefaultBalances: Bool { state.withLock { $0.defaultBalances } }
+
     /// Removes the failures set up with ``failNext(_:with:)`` that no call has met yet, and returns their calls.
     public func takeUnmetFailures() -> [StoreKitCall] {
         state.withLock { state in
@@ -128,6 +162,19 @@ public final class StoreKitSession: Sendable {
         state.withLock { $0.killPoint = point }
     }
 
+    /// Disarms a kill that did not happen during its step (the app never finished the purchase's transaction), so
+    /// that it cannot strike a later step. Returns whether one was armed.
+    @discardableResult
+    public func disarmKill() -> Bool {
+        state.withLock { state in
+            defer {
+                state.killPoint = nil
+                state.killOnFinish = nil
+            }
+            return state.killPoint != nil || state.killOnFinish != nil
+        }
+    }
+
     /// Whether the app's process was killed since the launch began.
     public var wasKilled: Bool { state.withLock { $0.killed } }
 
@@ -138,16 +185,21 @@ public final class StoreKitSession: Sendable {
     public func runUntilKilled<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result? {
         let call = Task { try await self.run(body) }
         let first = FirstOf()
-        let killedFirst = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            first.install(continuation)
-            Task {
-                _ = await call.result
-                first.resume(false)
+        let killedFirst = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                first.install(continuation)
+                Task {
+                    _ = await call.result
+                    first.resume(false)
+                }
+                Task {
+                    await self.waitForKill()
+                    first.resume(true)
+                }
             }
-            Task {
-                await self.waitForKill()
-                first.resume(true)
-            }
+        } onCancel: {
+            // Cancelling the run reaches the app's call.
+            call.cancel()
         }
         if killedFirst {
             return nil
@@ -221,7 +273,7 @@ public final class StoreKitSession: Sendable {
     }
 
     /// Whether a call that changes the store may go ahead: not once the app was killed.
-    var isAlive: Bool { !state.withLock { $0.killed } }
+    var isAlive: Bool { !isFromEarlierLaunch && state.withLock { !$0.killed && !$0.closed } }
 
     /// After a successful purchase of `transaction`: kills the app as set up (see ``killDuringNextPurchase(at:)``).
     /// Returns false when the process died as `purchase(options:)` returned (after the launch ended).
@@ -240,8 +292,9 @@ public final class StoreKitSession: Sendable {
     /// the launch ended).
     func mayFinish(_ transaction: UInt64) async -> Bool {
         enum Verdict { case finish, dead, dies }
+        let earlier = isFromEarlierLaunch
         let verdict = state.withLock { state -> Verdict in
-            if state.killed { return .dead }
+            if state.killed || state.closed || earlier { return .dead }
             guard state.killOnFinish == transaction else { return .finish }
             state.killOnFinish = nil
             return .dies
@@ -267,8 +320,9 @@ public final class StoreKitSession: Sendable {
     /// then, for the launch's first listener, what waited for the device, each once.
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/updates
     func register(_ listener: UpdatesListener) {
+        let earlier = isFromEarlierLaunch
         let (first, waiters) = state.withLock { state -> (Bool?, [CheckedContinuation<Void, Never>]) in
-            guard !state.closed else { return (nil, []) }
+            guard !state.closed, !earlier else { return (nil, []) }
             state.listeners.append(listener)
             defer {
                 state.listenedThisLaunch = true
@@ -340,15 +394,21 @@ public final class StoreKitSession: Sendable {
     public func waitForListener(within limit: Duration = .seconds(10)) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let now = self.state.withLock { state -> Bool in
-                        if state.listenedThisLaunch { return true }
-                        state.listenerWaiters.append(continuation)
-                        return false
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        let now = self.state.withLock { state -> Bool in
+                            if Task.isCancelled || state.listenedThisLaunch { return true }
+                            state.listenerWaiters.append(continuation)
+                            return false
+                        }
+                        if now { continuation.resume() }
                     }
-                    if now { continuation.resume() }
+                } onCancel: {
+                    for waiter in self.state.withLock({ state in defer { state.listenerWaiters = [] }; return state.listenerWaiters }) {
+                        waiter.resume()
+                    }
                 }
-                return true
+                return !Task.isCancelled
             }
             group.addTask {
                 try? await Task.sleep(for: limit)
@@ -385,13 +445,19 @@ public final class StoreKitSession: Sendable {
     }
 
     private func waitUntilSettled() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let settled = state.withLock { state -> Bool in
-                if state.listeners.allSatisfy(\.isIdle) { return true }
-                state.settleWaiters.append(continuation)
-                return false
+        // Cancellation (the limit passed) must release this waiter whether it comes before or after the waiter is
+        // queued: the check and the queueing happen under the lock that the release takes.
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if Task.isCancelled || state.listeners.allSatisfy(\.isIdle) { return true }
+                    state.settleWaiters.append(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
             }
-            if settled { continuation.resume() }
+        } onCancel: {
+            releaseSettleWaiters()
         }
     }
 
@@ -411,19 +477,18 @@ public final class StoreKitSession: Sendable {
 
     /// The app quit: its listeners end (their `for await` loops finish), and updates wait for the next launch.
     public func endLaunch() {
-        let (listeners, dead) = state.withLock { state in
+        let listeners = state.withLock { state in
             defer {
                 state.listeners = []
                 state.listenedThisLaunch = false
                 state.killed = false
                 state.killOnFinish = nil
                 state.killPoint = nil
-                state.dead = []
+                state.launch += 1
             }
-            return (state.listeners, state.dead)
+            return state.listeners
         }
         for listener in listeners { listener.end() }
-        for call in dead { call.resume() }
         store.withDevice(deviceName, account: account) { _, updates in updates.deliveredAtStart = [] }
         listenerBecameIdle()
     }
@@ -459,6 +524,8 @@ private struct WeakSession: Sendable {
 
 /// What `Product.purchase(options:)` answered, for the runner's evidence.
 public struct PurchaseRecord: Sendable, Hashable {
+    /// The product the app asked to buy.
+    public var productID: String
     /// `success`, `userCancelled`, `pending` or `failed`.
     public var result: String
     /// The transaction, on success.

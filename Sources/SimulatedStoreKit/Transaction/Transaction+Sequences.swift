@@ -50,14 +50,19 @@ extension Transaction {
             private var items: [Element] = []
             private var index = 0
             private let listener: UpdatesListener?
+            /// Ends the listener when the last copy of the iterator goes away (the loop was left with `break`, or
+            /// its task ended), as Apple's sequence stops delivering to a dropped iterator.
+            private let lifetime: ListenerLifetime?
 
             init(items: [Element]) {
                 self.items = items
                 listener = nil
+                lifetime = nil
             }
 
             init(listener: UpdatesListener) {
                 self.listener = listener
+                lifetime = ListenerLifetime(listener)
             }
 
             public mutating func next() async -> Element? {
@@ -141,5 +146,18 @@ extension VerificationResult {
     /// Verified, or unverified with the failure the runner set up.
     init(_ value: SignedType, failure: VerificationError?) {
         if let failure { self = .unverified(value, failure) } else { self = .verified(value) }
+    }
+}
+
+/// Ends an updates listener when its iterator is dropped.
+final class ListenerLifetime: Sendable {
+    let listener: UpdatesListener
+
+    init(_ listener: UpdatesListener) {
+        self.listener = listener
+    }
+
+    deinit {
+        listener.end()
     }
 }

@@ -53,6 +53,8 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     public let jsonRepresentation: Data
     /// The signed form, made when it is first asked for.
     let signed: SignedPayload
+    /// The store that handed the transaction out.
+    let origin: ObjectIdentifier
 
     init(_ transaction: StoreTransaction, _ context: SnapshotContext, signer: (any PayloadSigner)?) {
         let payload = transaction.payload(bundleId: context.bundleId, environment: context.environment.rawValue, signedDate: context.now)
@@ -86,6 +88,7 @@ public struct Transaction: Identifiable, Hashable, Sendable {
         let bytes = payload.compactJSON
         jsonRepresentation = Data(bytes)
         signed = SignedPayload(bytes, signer: signer)
+        origin = context.origin
     }
 
     /// Tells the App Store the app delivered the transaction's content: it leaves `Transaction.unfinished` and
@@ -94,7 +97,8 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     public func finish() async {
         guard let session = try? StoreKitSession.resolve(for: "Transaction.finish()"), await session.mayFinish(id) else { return }
         session.store.withStore { store in
-            guard let transaction = store.transaction(String(id)), transaction.account == session.account else { return }
+            guard ObjectIdentifier(store) == origin, let transaction = store.transaction(String(id)),
+                  transaction.account == session.account else { return }
             store.finish(transaction.transactionId)
         }
     }

@@ -88,7 +88,15 @@ public final class AppStoreSimulator {
         self.catalog = catalog
         self.configuration = configuration
         self.now = configuration.startTime
+        let block = min(max(0, configuration.identifierSpace), Self.identifierSpaces - 1)
+        nextNumber += block * Self.identifiersPerSpace
+        nextWebOrder += block * Self.identifiersPerSpace
     }
+
+    /// Identifiers of one ``StoreConfiguration/identifierSpace``.
+    public static let identifiersPerSpace: Int64 = 10_000_000
+    /// How many identifier spaces there are: transaction ids stay 16 digits.
+    public static let identifierSpaces: Int64 = 799_999_999
 
     // MARK: Lookup
 
@@ -205,7 +213,7 @@ public final class AppStoreSimulator {
     func notify(_ type: String, _ subtype: String? = nil, account: String, transactionId: String?, groupID: String? = nil,
                 summary: RenewalExtensionSummary? = nil, consumptionRequestReason: String? = nil) {
         guard configuration.sendsServerNotifications else { return }
-        let uuid = String(format: "00000000-0000-4000-8000-%012d", nextNotification)
+        let uuid = String(format: "%08x-0000-4000-8000-%012d", UInt32(truncatingIfNeeded: configuration.identifierSpace), nextNotification)
         nextNotification += 1
         let key = groupID.map { SubscriptionKey(account: account, groupID: $0) }
         notifications.append(StoreNotification(

@@ -18,6 +18,11 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// Whether the app sets `SKIncludeConsumableInAppPurchaseHistory` (finished consumables stay in
     /// `Transaction.all`).
     public var includeConsumableInAppPurchaseHistory: Bool
+    /// Which block of identifiers the case's store hands out (0 for the first): transaction and web order line
+    /// item ids start 10,000,000 apart per block, and notification UUIDs carry the block in their first group, so
+    /// that the stores of several cases talking to one backend (the `server` environment) never share an id. A
+    /// choice: Apple's ids are unique across the App Store, and a backend keys its records by them.
+    public var identifierSpace: Int64 = 0
 
     /// 2026-01-01T12:00:00Z: a fixed start so that runs are reproducible.
     public static let defaultStartTime: Int64 = 1_767_268_800_000

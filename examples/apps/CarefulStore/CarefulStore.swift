@@ -1,6 +1,7 @@
 // A store written as Apple's guidance describes it, against StoreKit 2's API. Only the import decides whether
-// it runs on a device (StoreKit) or against StoreKit Matrix's simulated App Store (SimulatedStoreKit).
-#if canImport(StoreKit)
+// it runs on a device (StoreKit) or against StoreKit Matrix's simulated App Store (SimulatedStoreKit);
+// SIMULATED_STOREKIT, which Package.swift defines for this target, picks the simulated one on every platform.
+#if canImport(StoreKit) && !SIMULATED_STOREKIT
 import StoreKit
 #else
 import SimulatedStoreKit

@@ -4,8 +4,9 @@
 //  2. a product is only ever added to `purchasedIDs`, never removed when its entitlement goes (a refund, an
 //     expiry, a revocation);
 //  3. the `Transaction.updates` listener starts when the store screen first opens, not at launch.
-// Only the import decides whether it runs on a device or against StoreKit Matrix's simulated App Store.
-#if canImport(StoreKit)
+// Only the import decides whether it runs on a device or against StoreKit Matrix's simulated App Store
+// (SIMULATED_STOREKIT, which Package.swift defines for this target, picks the simulated one on every platform).
+#if canImport(StoreKit) && !SIMULATED_STOREKIT
 import StoreKit
 #else
 import SimulatedStoreKit

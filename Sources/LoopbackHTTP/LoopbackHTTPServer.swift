@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+
+/// A small HTTP/1.1 server on 127.0.0.1: one request per connection (`Connection: close`), everything it reads
+/// bounded by ``HTTPLimits``, at most ``maximumConnections`` connections at once (others get 503), a
+/// synchronous handler per request.
+///
+/// It serves the loopback App Store Server API and, in tests, plays a team's backend. It never listens on
+/// another address.
+public final class LoopbackHTTPServer: Sendable {
+    /// The port it listens on.
+    public let port: UInt16
+    /// Connections served at once; the next gets 503 and is closed.
+    public let maximumConnections: Int
+    private let limits: HTTPLimits
+    private let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    private let state = Mutex(State())
+
+    private struct State {
+        var stopped = false
+        var connections = 0
+    }
+
+    private init(port: UInt16, limits: HTTPLimits, maximumConnections: Int, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+        self.port = port
+        self.limits = limits
+        self.maximumConnections = maximumConnections
+        self.handler = handler
+    }
+
+    /// Listens on 127.0.0.1:`port` (0: a free port) and serves every request with `handler` until ``stop()``.
+    ///
+    /// - Throws: ``HTTPWireFailure`` when the port cannot be bound (in use, or not allowed).
+    public static func start(port: UInt16 = 0, limits: HTTPLimits = HTTPLimits(timeout: .seconds(10)), maximumConnections: Int = 32,
+                             handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(HTTPWireFailure) -> LoopbackHTTPServer {
+        let listening: (socket: LoopbackSocket, port: UInt16)
+        do {
+            listening = try LoopbackSocket.listen(port: port)
+        } catch {
+            throw HTTPWireFailure(error)
+        }
+        let server = LoopbackHTTPServer(port: listening.port, limits: limits, maximumConnections: maximumConnections, handler: handler)
+        let listener = listening.socket
+        LoopbackThread.start { server.acceptLoop(listener) }
+        return server
+    }
+
+    /// Stops accepting connections (within a fifth of a second); requests being served finish.
+    public func stop() {
+        state.withLock { $0.stopped = true }
+    }
+
+    /// Connections being served now.
+    public var activeConnections: Int { state.withLock { $0.connections } }
+
+    private func acceptLoop(_ listener: LoopbackSocket) {
+        while !state.withLock({ $0.stopped }) {
+            guard let accepted = try? listener.accept(until: .now + .milliseconds(200)) else { continue }
+            let admitted = state.withLock { state -> Bool in
+                guard state.connections < maximumConnections else { return false }
+                state.connections += 1
+                return true
+            }
+            let deadline = ContinuousClock.now + limits.timeout
+            guard admitted else {
+                let busy = HTTPResponse(status: 503, headers: [("Retry-After", "1")], body: Array("too many connections\n".utf8))
+                try? accepted.write(Self.bytes(of: busy), until: deadline)
+                continue
+            }
+            LoopbackThread.start { [self] in
+                serve(accepted, deadline: deadline)
+                state.withLock { $0.connections -= 1 }
+            }
+        }
+    }
+
+    private func serve(_ socket: LoopbackSocket, deadline: ContinuousClock.Instant) {
+        var reader = HTTPWireReader(socket: socket, limits: limits, deadline: deadline)
+        let response: HTTPResponse
+        do {
+            response = handler(try Self.readRequest(&reader))
+        } catch {
+            switch error {
+            case .closedBeforeMessage, .socket(.reset), .socket(.refused): return
+            case .socket(.timedOut): response = Self.plain(408, "the request did not arrive within the time limit")
+            case .tooLarge(let text): response = Self.plain(text.hasPrefix("the head") || text.contains("header") ? 431 : 413, text)
+            case .malformed(let text): response = Self.plain(text.hasPrefix("unsupported Transfer-Encoding") ? 501 : 400, text)
+            case .closedInMessage, .socket(.system): return
+            }
+        }
+        try? reader.write(Self.bytes(of: response))
+    }
+
+    static func readRequest(_ reader: inout HTTPWireReader) throws(HTTPWireFailure) -> HTTPRequest {
+        let lines = try reader.readHead()
+        let start = lines[0].split(separator: " ", omittingEmptySubsequences: false)
+        guard start.count == 3, !start[0].isEmpty, start[0].unicodeScalars.allSatisfy(HTTPWire.isTokenCharacter),
+              start[1].hasPrefix("/"), start[2] == "HTTP/1.1" || start[2] == "HTTP/1.0" else {
+            throw .malformed("the request line is not METHOD /path HTTP/1.1: \(HTTPWire.excerpt(lines[0]))")
+        }
+        let fields = try HTTPWire.fields(lines[1...])
+        var request = HTTPRequest(method: String(start[0]), target: String(start[1]), headers: fields)
+        if request.header("Expect")?.lowercased() == "100-continue" {
+            try reader.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
+        switch try HTTPWire.framing(fields, isResponse: false) {
+        case .length(let count): request.body = try reader.readBody(length: count)
+        case .chunked: request.body = try reader.readChunkedBody()
+        case .toEnd: request.body = []
+        }
+        return request
+    }
+
+    static func plain(_ status: Int, _ text: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array((text + "\n").utf8))
+    }
+
+    static func bytes(of response: HTTPResponse) -> [UInt8] {
+        var fields = response.headers.filter {
+            $0.name.caseInsensitiveCompare("Content-Length") != .orderedSame && $0.name.caseInsensitiveCompare("Connection") != .orderedSame
+        }
+        fields.append(("Content-Length", String(response.body.count)))
+        fields.append(("Connection", "close"))
+        return HTTPWire.head("HTTP/1.1 \(response.status) \(HTTPResponse.reason(response.status))", fields) + response.body
+    }
+}

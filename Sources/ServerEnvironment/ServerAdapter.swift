@@ -1,0 +1,100 @@
+import Foundation
+import LocalEnvironment
+import LoopbackHTTP
+import MatrixEngine
+import MatrixModel
+import SignedData
+import StoreSimulator
+
+/// What a `server` run needs besides the matrix: where the backend listens, how to deliver, the seed.
+public struct ServerSettings: Sendable {
+    /// Where notifications are posted (`--notify-url`).
+    public var notifyURL: LoopbackURL
+    /// The access endpoint's template (`--access-url`).
+    public var accessURL: LoopbackURL
+    public var delivery: DeliveryMode
+    /// Orders `shuffled` and `duplicated` deliveries (`--seed`).
+    public var seed: UInt64
+    /// How long the backend may take to answer one request.
+    public var timeout: Duration
+    /// Which run this is, for identifiers and tokens: different runs against one backend never share one.
+    public var runNumber: Int64
+    let pki: SimulatorPKI
+
+    /// - Parameters:
+    ///   - runNumber: 0–7998; a run picks one at random, tests pass their own.
+    /// - Throws: ``ServerSetupError`` when the simulator's signing key cannot be loaded.
+    public init(notifyURL: LoopbackURL, accessURL: LoopbackURL, delivery: DeliveryMode = .production, seed: UInt64 = 1,
+                timeout: Duration = .seconds(30), runNumber: Int64 = Int64.random(in: 0..<7999)) throws(ServerSetupError) {
+        self.notifyURL = notifyURL
+        self.accessURL = accessURL
+        self.delivery = delivery
+        self.seed = seed
+        self.timeout = timeout
+        self.runNumber = min(max(0, runNumber), 7998)
+        do {
+            pki = try SimulatorPKI.default
+        } catch {
+            throw ServerSetupError("cannot load the simulator's signing key: \(error)")
+        }
+    }
+
+    var limits: HTTPLimits { HTTPLimits(headerBytes: 16 << 10, bodyBytes: 64 << 10, timeout: timeout) }
+    var poster: NotificationPoster { NotificationPoster(url: notifyURL, limits: limits) }
+    var access: AccessChecker { AccessChecker(url: accessURL, limits: limits) }
+}
+
+/// `server`: the team's backend under test. The embedded store and reference app play the App Store and the
+/// app (as `local` does), the store's App Store Server Notifications V2 are posted to the backend, and the
+/// backend's access answer is what each step observes.
+public struct ServerAdapter: EnvironmentAdapter {
+    public var settings: ServerSettings
+    public var schedule: RenewalSchedule
+    public var signedEnvironment: SignedEnvironment
+    /// The backend the runner started (`--server`), stopped by ``shutdown()``, and the scratch folder it was given.
+    var backend: (process: BackendProcess, scratch: URL)?
+
+    public init(settings: ServerSettings, schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox) {
+        self.settings = settings
+        self.schedule = schedule
+        self.signedEnvironment = signedEnvironment
+    }
+
+    /// Makes the adapter stop `process` and remove `scratch` at ``shutdown()``.
+    public mutating func attach(_ process: BackendProcess, scratch: URL) {
+        backend = (process, scratch)
+    }
+
+    /// Stops the backend the runner started, if it did, and removes what it was given.
+    public func shutdown() async {
+        guard let backend else { return }
+        await backend.process.stop()
+        try? FileManager.default.removeItem(at: backend.scratch)
+    }
+
+    public var description: EnvironmentDescription {
+        EnvironmentDescription(.server, device: "backend at \(settings.notifyURL) (delivery \(settings.delivery)"
+                                   + (settings.delivery == .shuffled || settings.delivery == .duplicated ? ", seed \(settings.seed))" : ")"),
+                               os: "n/a (server)", build: nil, clock: schedule.description)
+    }
+
+    public func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
+        let caseNumber = Int64(matrix.cases.firstIndex { $0.id == matrixCase.id } ?? 0)
+        let space = settings.runNumber * 100_000 + caseNumber % 100_000 + 1
+        var caseSchedule = schedule
+        if let clock = matrix.storeSettings(for: matrixCase).clock {
+            switch RenewalSchedule.parse(clock, storeKitTimeRate: matrix.catalog.settings.timeRate) {
+            case .success(let parsed): caseSchedule = parsed
+            case .failure(let problem): throw AdapterError(problem.message)
+            }
+        }
+        let session: LocalSession
+        do {
+            session = try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: caseSchedule, signedEnvironment: signedEnvironment,
+                                       signer: SimulatorPayloadSigner(pki: settings.pki), identifierSpace: space)
+        } catch {
+            throw AdapterError(error.message)
+        }
+        return ServerSession(local: session, settings: settings, identifierSpace: space)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import AppStoreModels
+import LocalEnvironment
+import MatrixEngine
+import MatrixModel
+import SignedData
+import StoreSimulator
+
+/// One case against the team's backend: the embedded store plays the App Store and the reference app plays the
+/// app on the devices, exactly as in a `local` run (``LocalSession``), while every App Store Server Notification
+/// the store sends is posted to the backend, and the backend, not the app, answers which tiers the account has.
+///
+/// Per step: the step is performed on the store and the devices; each notification the store sent (for any
+/// account of the case) is posted as the delivery mode says; the access endpoint is asked for the acting account;
+/// its answer is the observed `access`, and the app's access is kept beside it. Balances are the app's and are
+/// not observed. A notification the backend never acknowledges makes the step fail.
+public final class ServerSession: CaseSession {
+    let local: LocalSession
+    let settings: ServerSettings
+    let identifierSpace: Int64
+    var random: SeededRandom
+    /// Copies of the previous step's notifications, delivered again at the start of the next (`duplicated`).
+    var heldDuplicates: [OutgoingNotification] = []
+    var sentPrepared = false
+
+    init(local: LocalSession, settings: ServerSettings, identifierSpace: Int64) {
+        self.local = local
+        self.settings = settings
+        self.identifierSpace = identifierSpace
+        random = SeededRandom(seed: settings.seed, caseID: local.matrixCase.id)
+    }
+
+    /// The token the account's purchases carry.
+    func appAccountToken(_ account: String) -> String {
+        AppAccountTokens.token(run: settings.runNumber, caseID: local.matrixCase.id, account: account)
+    }
+
+    public func perform(_ step: Step, index: Int) async throws -> StepOutcome {
+        let account = step.account ?? local.matrixCase.account
+        var pending: [OutgoingNotification] = []
+        if !sentPrepared {
+            sentPrepared = true
+            do {
+                pending += try local.withStore { store in
+                    try store.preparedNotifications(identifierSpace: identifierSpace) { try settings.pki.sign(payload: $0) }
+                }
+            } catch {
+                throw AdapterError("cannot sign the notifications of what the accounts owned before the case: \(error)")
+            }
+        }
+        let firstNew = local.withStore { $0.notifications.count }
+        var performed = step
+        if step.action == .purchase, step.appAccountToken == nil { performed.appAccountToken = appAccountToken(account) }
+        let outcome = try await local.perform(performed, index: index)
+        guard case .observed(var observation, let modelled) = outcome else { return outcome }
+
+        let stepNotifications = try signNew(from: firstNew, reusing: observation.signedData)
+        var ordered = stepNotifications
+        if settings.delivery == .shuffled { ordered.shuffle(using: &random) }
+        if !heldDuplicates.isEmpty {
+            // The late copies go among this step's notifications, each at a random place.
+            for copy in heldDuplicates {
+                ordered.insert(copy, at: Int.random(in: 0...ordered.count, using: &random))
+            }
+            heldDuplicates = []
+        }
+        pending += ordered
+        if settings.delivery == .duplicated {
+            let copies = stepNotifications.map { notification in
+                var copy = notification
+                copy.origin = "duplicate"
+                return copy
+            }
+            if index + 1 < local.matrixCase.steps.count { heldDuplicates = copies } else { pending += copies }
+        }
+        let deliveries = await settings.poster.deliver(pending, mode: settings.delivery)
+
+        let (originals, storeTime) = local.withStore { store in
+            var seen = Set<String>()
+            return (store.transactions(account: account).map(\.originalTransactionId).filter { seen.insert($0).inserted }, store.now)
+        }
+        let (access, queries) = try await settings.access.access(account: account, appAccountToken: appAccountToken(account),
+                                                                 originalTransactionIds: originals, storeTime: storeTime)
+        observation.server = ServerExchange(deliveries: deliveries, accessQueries: queries, appAccess: observation.access)
+        observation.access = access
+        observation.balance = [:]
+        observation.notObserved = Array(Set((observation.notObserved ?? []) + ["balance"])).sorted()
+        let unacknowledged = deliveries.filter { !$0.acknowledged }.map(Self.neverAcknowledged)
+        if !unacknowledged.isEmpty { observation.conflicts = (observation.conflicts ?? []) + unacknowledged }
+        return .observed(observation, modelledWallTimeMs: modelled)
+    }
+
+    /// "the backend never acknowledged DID_RENEW (…): 6 attempts, UNSUCCESSFUL_HTTP_RESPONSE_CODE (HTTP 500)".
+    static func neverAcknowledged(_ delivery: NotificationDelivery) -> String {
+        let last = delivery.attempts.last
+        let reason = last.map { $0.sendAttemptResult + ($0.httpStatus.map { " (HTTP \($0))" } ?? "") } ?? "no attempt"
+        return "the backend never acknowledged \(delivery.name) \(delivery.notificationUUID) for \(delivery.account): "
+            + "\(delivery.attempts.count) attempt\(delivery.attempts.count == 1 ? "" : "s"), the last \(reason); "
+            + "the App Store keeps only a 200–206 answer as delivered"
+    }
+
+    /// The notifications the store sent since `firstNew`, signed: the acting account's are the JWS its
+    /// observation already carries (the very data in evidence), every other account's are signed here.
+    func signNew(from firstNew: Int, reusing signedData: [SignedItem]) throws -> [OutgoingNotification] {
+        var byUUID: [String: String] = [:]
+        for item in signedData where item.kind == "notification" {
+            if let payload = try? JWS.decodePayload(item.jws),
+               let decoded = try? JSONDecoder().decode(ResponseBodyV2DecodedPayload.self, from: payload), let uuid = decoded.notificationUUID {
+                byUUID[uuid] = item.jws
+            }
+        }
+        let signer = settings.pki
+        return try local.withStore { store in
+            try store.notifications[min(firstNew, store.notifications.count)...].map { notification in
+                var jws = byUUID[notification.notificationUUID]
+                if jws == nil {
+                    jws = try store.sign(touched: [], notifications: [notification], with: SimulatorPayloadSigner(pki: signer))
+                        .first { $0.kind == "notification" }?.jws
+                }
+                guard let jws else { throw AdapterError("notification \(notification.notificationUUID) could not be signed") }
+                return OutgoingNotification(notificationUUID: notification.notificationUUID, notificationType: notification.notificationType,
+                                            subtype: notification.subtype, signedDate: notification.signedDate, account: notification.account,
+                                            origin: "step", signedPayload: jws)
+            }
+        }
+    }
+
+    public func close() async {
+        await local.close()
+    }
+}
+
+/// Signs simulator payloads with the simulator PKI.
+struct SimulatorPayloadSigner: PayloadSigner {
+    let pki: SimulatorPKI
+
+    func sign(_ payload: Data) throws -> String {
+        try pki.sign(payload: payload)
+    }
+}

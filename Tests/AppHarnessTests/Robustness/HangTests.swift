@@ -1,0 +1,93 @@
+// robustness: an app call that never returns hangs the whole run. Only `Transaction.updates` handling is bounded
+// (settleLimit); launch, quit, purchase, restore, entitledProductIDs and balances are awaited without a limit,
+// and a purchase is not even reached by cancellation.
+import Foundation
+import Synchronization
+import Testing
+import AppHarness
+import SimulatedStoreKit
+
+@Suite("App harness: app calls that never return")
+struct HangTests {
+    enum Call: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case launch, quit, purchase, restore, entitledProductIDs, balances
+        var testDescription: String { rawValue }
+    }
+
+    /// An app whose `call` waits for `gate` (forever, unless the test opens it).
+    final class HangingApp: PlainProbeApp, @unchecked Sendable {
+        let call: Call
+        let gate: Gate
+        let cancellable: Bool
+        init(_ call: Call, gate: Gate, cancellable: Bool = false) {
+            self.call = call
+            self.gate = gate
+            self.cancellable = cancellable
+        }
+
+        func hang(_ here: Call) async throws {
+            guard here == call else { return }
+            if cancellable {
+                // A hang that honours cancellation, as `Task.sleep` or a URLSession call does.
+                try await Task.sleep(for: .seconds(20))
+            } else {
+                await gate.wait()
+            }
+        }
+
+        override func launch() async throws { try await hang(.launch); try await super.launch() }
+        override func quit() async { try? await hang(.quit); await super.quit() }
+        override func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
+            try await hang(.purchase)
+            return try await super.purchase(request)
+        }
+        override func restore() async throws -> AppRestoreReport? { try await hang(.restore); return try await super.restore() }
+        override func entitledProductIDs() async -> Set<String> { try? await hang(.entitledProductIDs); return await super.entitledProductIDs() }
+        override func balances() async -> [String: Int] { try? await hang(.balances); return await super.balances() }
+    }
+
+    static func matrix() throws -> String {
+        try Probe.matrix(#"""
+            [{"id": "hang", "kind": "fresh-purchase", "account": "a", "steps": [
+              {"action": "launch"},
+              {"action": "purchase", "product": "com.example.storekitmatrix.pro"},
+              {"action": "restore"},
+              {"action": "relaunch"}]}]
+            """#)
+    }
+
+    @Test("A call into the app that never returns errors its step after a limit, instead of hanging the run",
+          arguments: Call.allCases)
+    func neverReturns(_ call: Call) async throws {
+        let path = try Self.matrix()
+        let gate = Gate()
+        defer { gate.open() }  // let the stuck run end after the test, so that its session closes
+        let outcome = await Probe.within(.seconds(60)) {
+            try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil, settleLimit: .milliseconds(500), callLimit: .seconds(1))) {
+                HangingApp(call, gate: gate)
+            }
+        }
+        // Observed: no answer at all; the run (and `swift test`, and CI) waits forever. settleLimit bounds only
+        // the Transaction.updates handling.
+        #expect(outcome != nil, "AppHarness.run did not return within 60 s while \(call.rawValue)() never returned")
+    }
+
+    @Test("Cancelling a run reaches the app's purchase() (it runs in an unstructured Task that cancellation misses)")
+    func cancellationReachesPurchase() async throws {
+        let path = try Self.matrix()
+        for call in [Call.launch, .purchase] {
+            let run = Task {
+                try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil)) {
+                    HangingApp(call, gate: Gate(), cancellable: true)
+                }
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            run.cancel()
+            let ended = await Probe.within(.seconds(15)) { _ = await run.result }
+            // launch: the CancellationError reaches Task.sleep and the run ends (interrupted).
+            // purchase: LocalSession runs it through StoreKitSession.runUntilKilled, whose `Task { }` does not
+            // inherit cancellation, so the run stays stuck for the whole sleep (20 s here; an hour is as easy).
+            #expect(ended != nil, "a cancelled run did not end within 15 s while the app's \(call.rawValue)() slept")
+        }
+    }
+}

@@ -1,0 +1,151 @@
+// Shared pieces of the app harness robustness tests: matrices over the example catalog, gates, and a time limit
+// that does not need the harness to cooperate.
+import Foundation
+import Synchronization
+import AppHarness
+import SimulatedStoreKit
+import TestSupport
+
+enum Probe {
+    static let catalog = Fixtures.packageDirectory.appendingPathComponent("matrices/Products.storekit").path
+    static let pro = "com.example.storekitmatrix.pro"
+    static let plus = "com.example.storekitmatrix.plus.monthly"
+    static let premium = "com.example.storekitmatrix.premium.yearly"
+    static let coins = "com.example.storekitmatrix.coins100"
+
+    static let tiers = """
+        {"pro": ["\(pro)"], "plus": ["\(plus)"], "premium": ["\(premium)"]}
+        """
+
+    /// Writes a matrix over the example catalog whose `cases` is the JSON array given, and returns its path.
+    static func matrix(_ cases: String, accounts: String = #"{"a": {}, "b": {}}"#, tiers: String = Probe.tiers) throws -> String {
+        let json = """
+            {"schemaVersion": 1, "name": "probe", "app": {"bundleId": "com.example.storekitmatrix"},
+             "catalog": "\(catalog)",
+             "tiers": \(tiers),
+             "consumables": {"\(coins)": {"balance": "coins", "amount": 100}},
+             "accounts": \(accounts),
+             "cases": \(cases)}
+            """
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).json")
+        try Data(json.utf8).write(to: url)
+        return url.path
+    }
+
+    /// Runs `body`; `nil` when it has not returned within `limit` (it keeps running).
+    static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async -> Result<T, any Error>? {
+        let waiting = Once<Result<T, any Error>?>()
+        return await withCheckedContinuation { continuation in
+            waiting.install(continuation)
+            Task {
+                let result: Result<T, any Error>
+                do { result = .success(try await body()) } catch { result = .failure(error) }
+                waiting.resume(result)
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                waiting.resume(nil)
+            }
+        }
+    }
+}
+
+/// A continuation resumed once, by whichever comes first.
+final class Once<Value: Sendable>: Sendable {
+    private let waiting = Mutex<CheckedContinuation<Value, Never>?>(nil)
+    func install(_ continuation: CheckedContinuation<Value, Never>) { waiting.withLock { $0 = continuation } }
+    func resume(_ value: Value) { waiting.withLock { $0.take() }?.resume(returning: value) }
+}
+
+/// A one-way gate: `wait()` returns once `open()` was called.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Waits at most `limit`; true when the gate opened.
+    func wait(upTo limit: Duration) async -> Bool {
+        await Probe.within(limit) { await self.wait() } != nil
+    }
+
+    func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    var isOpen: Bool { state.withLock { $0.open } }
+}
+
+/// A thread-safe bag of notes the apps leave for the test.
+final class Notes: Sendable {
+    private let lines = Mutex<[String]>([])
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+/// An app that does what the docs show: a `Task {}` listener that finishes what it gets, entitlements from
+/// `Transaction.currentEntitlements`, coins credited once per transaction.
+class PlainProbeApp: AppUnderTest, @unchecked Sendable {
+    var listener: Task<Void, Never>?
+    let credited = Mutex<Set<UInt64>>([])
+    let coins = Atomic<Int>(0)
+
+    init() {}
+
+    func handle(_ update: VerificationResult<Transaction>) async {
+        guard case .verified(let transaction) = update else { return }
+        credit(transaction)
+        await transaction.finish()
+    }
+
+    func credit(_ transaction: Transaction) {
+        guard transaction.productType == .consumable, credited.withLock({ $0.insert(transaction.id).inserted }) else { return }
+        coins.add(100 * transaction.purchasedQuantity, ordering: .relaxed)
+    }
+
+    func launch() async throws {
+        listener = Task { [self] in
+            for await update in Transaction.updates { await handle(update) }
+        }
+        _ = await StoreKitSession.waitForListener()
+    }
+
+    func quit() async { listener?.cancel() }
+
+    func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
+        guard let product = try await Product.products(for: [request.productID]).first else { return nil }
+        if case .success(.verified(let transaction)) = try await product.purchase(options: request.options(for: product)) {
+            credit(transaction)
+            await transaction.finish()
+        }
+        return nil
+    }
+
+    func restore() async throws -> AppRestoreReport? {
+        try await AppStore.sync()
+        return nil
+    }
+
+    func entitledProductIDs() async -> Set<String> {
+        var ids: Set<String> = []
+        for await case .verified(let transaction) in Transaction.currentEntitlements where transaction.revocationDate == nil {
+            ids.insert(transaction.productID)
+        }
+        return ids
+    }
+
+    func balances() async -> [String: Int] { ["coins": coins.load(ordering: .relaxed)] }
+}

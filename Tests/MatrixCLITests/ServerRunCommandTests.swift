@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import LoopbackHTTP
+@testable import MatrixCLI
+@testable import TestSupport
+
+/// `matrix run --env server`: its options, and a run against a backend in this process.
+@Suite("matrix run --env server")
+struct ServerRunCommandTests {
+    static let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
+
+    @Test("usage mistakes are reported before anything runs, exit 64", arguments: [
+        (["--env", "server"], "--env server needs --notify-url URL"),
+        (["--env", "server", "--notify-url", "https://127.0.0.1:1/n", "--access-url", "http://127.0.0.1:1/a"], "must be an http:// URL on 127.0.0.1"),
+        (["--env", "server", "--notify-url", "http://192.168.1.2:1/n", "--access-url", "http://127.0.0.1:1/a"], "must name 127.0.0.1 or localhost"),
+        (["--env", "server", "--notify-url", "http://127.0.0.1:{port}/n", "--access-url", "http://127.0.0.1:1/a"], "{port} is filled in only when --server"),
+        (["--env", "server", "--notify-url", "http://127.0.0.1:1/n", "--access-url", "http://127.0.0.1:1/{user}"], "unknown placeholder {user}"),
+        (["--env", "server", "--notify-url", "http://127.0.0.1:1/n", "--access-url", "http://127.0.0.1:1/a", "--seed", "3"], "--seed orders --delivery"),
+        (["--env", "server", "--notify-url", "http://127.0.0.1:1/n", "--access-url", "http://127.0.0.1:1/a", "--delivery", "twice"], "--delivery"),
+        (["--notify-url", "http://127.0.0.1:1/n"], "--notify-url needs --env server"),
+        (["--env", "server", "--notify-url", "http://127.0.0.1:1/n", "--access-url", "http://127.0.0.1:1/a", "--app-fault", "lateUpdatesListener"],
+         "--app-fault does not apply to --env server"),
+    ])
+    func usage(_ arguments: [String], _ message: String) async throws {
+        let out = try MatrixBinary.scratchDirectory("server-usage")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try await CapturedRun.run(["run", Self.release, "--out", out.path] + arguments)
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
+    }
+
+    @Test("a backend that exits before it listens makes the environment unavailable, exit 69, with its last output")
+    func backendExits() async throws {
+        let out = try MatrixBinary.scratchDirectory("server-exits")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try await CapturedRun.run(["run", Self.release, "--out", out.path, "--env", "server",
+                                             "--server", "/bin/sh -c 'echo cannot open the database; exit 3'",
+                                             "--notify-url", "http://127.0.0.1:{port}/n", "--access-url", "http://127.0.0.1:{port}/a"])
+        #expect(run.status == 69, "\(run.stderr)")
+        #expect(run.stderr.contains("exited with status 3 before it listened"), "\(run.stderr)")
+        #expect(run.stderr.contains("cannot open the database"), "\(run.stderr)")
+    }
+
+    @Test("a run against a backend that grants nothing writes server evidence and fails the steps that expect access, exit 1")
+    func runAgainstBackend() async throws {
+        let backend = try LoopbackHTTPServer.start { request in
+            request.method == "POST" ? HTTPResponse(status: 200) : .json(200, Array(#"{"access": []}"#.utf8))
+        }
+        defer { backend.stop() }
+        let out = try MatrixBinary.scratchDirectory("server-run")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try await CapturedRun.run(["run", Self.release, "--out", out.path, "--env", "server", "--quiet",
+                                             "--notify-url", "http://127.0.0.1:\(backend.port)/n",
+                                             "--access-url", "http://127.0.0.1:\(backend.port)/a/{appAccountToken}"])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("FAIL    fresh-purchase/pro — step 1 (purchase): access: expected [\"pro\"], observed []"), "\(run.stderr)")
+        let runDirectory = try #require(FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.first { $0.hasSuffix("evidence.jsonl") })
+        let lines = try String(contentsOfFile: out.appendingPathComponent(runDirectory).path, encoding: .utf8).split(separator: "\n")
+        let first = try #require(lines.first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(first["environment"] as? String == "server")
+        #expect((first["device"] as? String)?.hasPrefix("backend at http://127.0.0.1:\(backend.port)/n (delivery production)") == true)
+        let purchase = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        let server = try #require((purchase["observed"] as? [String: Any])?["server"] as? [String: Any])
+        #expect(server["appAccess"] as? [String] == ["pro"])
+        #expect(((server["deliveries"] as? [[String: Any]])?.first?["notificationType"] as? String) == "ONE_TIME_CHARGE")
+    }
+}

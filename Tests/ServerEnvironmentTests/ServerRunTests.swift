@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import EvidenceStore
+import MatrixEngine
+import MatrixModel
+import SignedData
+import TestSupport
+@testable import ServerEnvironment
+
+/// Runs matrices against in-process backends through the server environment, as `matrix run --env server` does.
+@Suite("The server environment against a backend")
+struct ServerRunTests {
+    static let release: Matrix = {
+        let file = try? MatrixFile.read(Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path)
+        return file!.matrix!
+    }()
+
+    actor Sink: EvidenceSink {
+        var records: [EvidenceRecord] = []
+        func append(_ record: EvidenceRecord) async throws { records.append(record) }
+    }
+
+    static func settings(_ backend: TestBackend, delivery: DeliveryMode = .production, seed: UInt64 = 1, timeout: Duration = .seconds(10),
+                         access: String? = nil) throws -> ServerSettings {
+        try ServerSettings(notifyURL: LoopbackURL.parse(backend.notifyURL, option: "--notify-url", pickedPort: nil),
+                           accessURL: LoopbackURL.parse(access ?? backend.accessURL, option: "--access-url", pickedPort: nil,
+                                                        placeholders: LoopbackURL.accessPlaceholders),
+                           delivery: delivery, seed: seed, timeout: timeout, runNumber: 7)
+    }
+
+    static func run(_ matrix: Matrix, _ settings: ServerSettings, cases: [String]? = nil) async throws -> [EvidenceRecord] {
+        let adapter = ServerAdapter(settings: settings)
+        let context = RunContext(runID: "test", environment: "server", build: "test", device: "test", os: "test")
+        let sink = Sink()
+        let indices = cases.map { ids in matrix.cases.indices.filter { ids.contains(matrix.cases[$0].id) } } ?? Array(matrix.cases.indices)
+        _ = try await Runner(matrix: matrix, adapter: adapter, context: context, jobs: 2).run(cases: indices, into: sink)
+        return await sink.records
+    }
+
+    static func failing(_ records: [EvidenceRecord]) -> [String] {
+        records.filter { $0.verdict != .pass }.map { "\($0.case)#\($0.step) \($0.verdict.rawValue): \($0.reason ?? "")" }
+    }
+
+    @Test("a backend that follows Apple's advice passes every step of the release matrix, told everything in order")
+    func releaseMatrixPasses() async throws {
+        let backend = try TestBackend(matrix: Self.release)
+        let records = try await Self.run(Self.release, Self.settings(backend))
+        #expect(records.count == Self.release.cases.map(\.steps.count).reduce(0, +))
+        #expect(Self.failing(records) == [])
+        let deliveries = records.compactMap(\.observed?.server).flatMap(\.deliveries)
+        #expect(deliveries.count > 40)
+        #expect(deliveries.allSatisfy { $0.attempts.map(\.sendAttemptResult) == ["SUCCESS"] })
+        // What the accounts owned before the case reached the backend before the first step.
+        let restore = try #require(records.first { $0.case == "restore/after-reinstall" && $0.step == 0 }?.observed?.server)
+        #expect(restore.deliveries.map(\.name) == ["ONE_TIME_CHARGE"])
+        #expect(restore.deliveries.map(\.origin) == ["prepared"])
+        // The server's answer is the observation; the app's is kept beside it.
+        let purchase = try #require(records.first { $0.case == "fresh-purchase/pro" && $0.step == 1 }?.observed)
+        #expect(purchase.access == ["pro"] && purchase.server?.appAccess == ["pro"])
+        #expect(purchase.server?.accessQueries.map(\.access) == [["pro"]])
+        #expect(purchase.notObserved == ["balance"])
+    }
+
+    @Test("no two cases share a transaction id or a notificationUUID, and each account's purchases carry one appAccountToken")
+    func identifiersAreUniqueAcrossCases() async throws {
+        let backend = try TestBackend(matrix: Self.release)
+        _ = try await Self.run(Self.release, Self.settings(backend))
+        let received = backend.received
+        let uuids = received.compactMap(\.notificationUUID)
+        #expect(Set(uuids).count == uuids.count)
+        let transactions = received.compactMap { $0.data?.signedTransactionInfo }.compactMap(Self.transaction)
+        let byCase = Dictionary(grouping: transactions, by: { $0.transactionId ?? "" })
+        #expect(byCase.values.allSatisfy { Set($0.map(\.productId)).count == 1 })
+        let tokens = Set(transactions.filter { $0.inAppOwnershipType == "PURCHASED" && $0.transactionReason == "PURCHASE" }.compactMap(\.appAccountToken))
+        #expect(tokens.count >= 20)
+        #expect(tokens.allSatisfy { UUID(uuidString: $0) != nil && $0 == $0.lowercased() })
+    }
+
+    static func transaction(_ jws: String) -> JWSTransactionDecodedPayloadView? {
+        guard let payload = try? JWS.decodePayload(jws) else { return nil }
+        return try? JSONDecoder().decode(JWSTransactionDecodedPayloadView.self, from: payload)
+    }
+}
+
+/// The transaction fields these tests read.
+struct JWSTransactionDecodedPayloadView: Decodable {
+    var transactionId: String?
+    var productId: String?
+    var appAccountToken: String?
+    var inAppOwnershipType: String?
+    var transactionReason: String?
+}
