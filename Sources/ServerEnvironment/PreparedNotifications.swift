@@ -23,8 +23,14 @@ extension AppStoreSimulator {
             data.signedTransactionInfo = try sign(Data(payload.compactJSON))
             var type = "ONE_TIME_CHARGE"
             var subtype: String?
-            if let group = transaction.subscriptionGroupIdentifier,
-               let snapshot = renewalInfoSnapshot(SubscriptionKey(account: transaction.account, groupID: group)) {
+            let key = transaction.subscriptionGroupIdentifier.map { SubscriptionKey(account: transaction.account, groupID: $0) }
+            // A member's shared subscription beside their own is the shared transaction's subscription.
+            let held = key.flatMap { key in
+                familySharedSubscriptions[key].flatMap { $0.originalTransactionId == transaction.originalTransactionId ? $0 : nil }
+                    ?? subscriptions[key]
+            }
+            if let held {
+                let snapshot = renewalInfoSnapshot(of: held)
                 (type, subtype) = ("SUBSCRIBED", "INITIAL_BUY")
                 // The renewal info as the store describes it: the next period's price and any offer it carries.
                 let renewal = snapshot.payload(environment: configuration.signedEnvironment.rawValue, signedDate: signedDate,

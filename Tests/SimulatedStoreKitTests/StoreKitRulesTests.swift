@@ -162,7 +162,7 @@ struct StoreKitRulesTests {
     // Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status-swift.property ("The array
     // can have more than one subscription status if your subscription supports Family Sharing"),
     // https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status/all
-    @Test("a member with a family-shared subscription who buys their own in the group: both statuses (known limit of the simulator)")
+    @Test("a member with a family-shared subscription who buys their own in the group sees both statuses, and both entitlements (status)")
     func familySharedAndOwnStatuses() async throws {
         let store = try LookAlike(accounts: [Account(alias: "member", familyOrganizer: "org"), Account(alias: "org", owns: [monthly])])
         let phone = store.device(account: "member")
@@ -170,15 +170,16 @@ struct StoreKitRulesTests {
         #expect(try shared.map { try $0.transaction.payloadValue.ownershipType } == [.familyShared])
         _ = try await phone.bought(yearly)
         let statuses = try await phone.run { try await Product.SubscriptionInfo.status(for: ExampleMatrix.groupID) }
-        let owned = try statuses.map { try $0.transaction.payloadValue }
-        // What the simulator does: the member's own subscription takes the group over.
-        #expect(owned.contains { $0.productID == yearly && $0.ownershipType == .purchased })
-        // What StoreKit does: the shared subscription's status stays beside it. The simulator keeps one
-        // subscription per account and group (docs/local-environment.md, "Known limits").
-        withKnownIssue("the simulator keys subscriptions by account and subscription group") {
-            #expect(statuses.count == 2)
-            #expect(owned.contains { $0.productID == monthly && $0.ownershipType == .familyShared })
-        }
+        let held = try statuses.map { try $0.transaction.payloadValue }
+        // The member's own first, then the one the family shares; both subscribed.
+        #expect(held.map(\.productID) == [yearly, monthly])
+        #expect(held.map(\.ownershipType) == [.purchased, .familyShared])
+        #expect(statuses.map(\.state) == [.subscribed, .subscribed])
+        #expect(try statuses.map { try $0.renewalInfo.payloadValue.currentProductID } == [yearly, monthly])
+        // currentEntitlements: the latest transaction of each product the customer is entitled to.
+        // Apple: https://developer.apple.com/documentation/storekit/transaction/currententitlements
+        let entitled = await phone.productIDs { Transaction.currentEntitlements }
+        #expect(Set(entitled) == [monthly, yearly])
     }
 
     // Apple: https://developer.apple.com/documentation/storekit/verificationresult

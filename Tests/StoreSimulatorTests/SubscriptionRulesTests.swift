@@ -131,6 +131,57 @@ struct SubscriptionRulesTests {
         #expect(member.transactions.first?.inAppOwnershipType == "FAMILY_SHARED")
     }
 
+    // Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status-swift.property ("more
+    // than one subscription status if your subscription supports Family Sharing"),
+    // https://developer.apple.com/documentation/storekit/supporting-family-sharing-in-your-app ("each family member
+    // gets their own unique receipts and transactions")
+    @Test("a member's own subscription and the one the family shares live side by side: each renews, notifies and ends on its own (status)")
+    func sharedBesideOwn() async throws {
+        let accounts = [Account(alias: "org", owns: [monthly]), Account(alias: "member", familyOrganizer: "org")]
+        let h = try Harness(accounts: accounts, account: "member")
+        _ = try await h.step(.launch)
+        let bought = try await h.step(.purchase, yearly)
+        // A subscription of their own (not a change of the shared one), and the shared one stays.
+        #expect(bought.notifications == ["SUBSCRIBED/INITIAL_BUY"])
+        #expect(bought.entitlements == [monthly, yearly])
+        #expect(bought.subscriptionStatus[group] == "subscribed")
+        #expect(h.store { $0.subscriptionStatuses(account: "member").map { "\($0.transaction.productId) \($0.transaction.inAppOwnershipType)" } }
+                == ["\(yearly) PURCHASED", "\(monthly) FAMILY_SHARED"])
+        // The organizer's renewal renews the shared one: a FAMILY_SHARED renewal transaction and DID_RENEW for it.
+        _ = try await h.step(.renew, monthly) { $0.account = "org" }
+        let renewed = try await h.step(.observe)
+        #expect(renewed.notifications == ["DID_RENEW"])
+        let sharedRenewal = try #require(renewed.transactions.first { $0.productId == monthly })
+        #expect(sharedRenewal.inAppOwnershipType == "FAMILY_SHARED" && sharedRenewal.transactionReason == "RENEWAL")
+        #expect(h.store { $0.subscriptionStatuses(account: "member").first { $0.transaction.productId == monthly }?.transaction.transactionId }
+                == sharedRenewal.transactionId)
+        // The organizer's refund revokes the shared one only; the member's own keeps its access and status.
+        _ = try await h.step(.refund, monthly) { $0.account = "org" }
+        let revoked = try await h.step(.observe)
+        #expect(revoked.notifications == ["REVOKE"])
+        #expect(revoked.entitlements == [yearly])
+        #expect(revoked.subscriptionStatus[group] == "subscribed")
+        #expect(h.store { $0.subscriptionStatuses(account: "member").map(\.state) } == [.subscribed, .revoked])
+    }
+
+    @Test("a subscriber whose organizer starts sharing keeps their own; when their own ends, the shared one still serves them (status)")
+    func sharingReachesSubscriber() async throws {
+        let accounts = [Account(alias: "org"), Account(alias: "member", owns: [yearly], familyOrganizer: "org")]
+        let h = try Harness(accounts: accounts, account: "member")
+        _ = try await h.step(.launch)
+        _ = try await h.step(.purchaseOutsideApp, monthly) { $0.account = "org" }
+        let shared = try await h.step(.observe)
+        #expect(shared.notifications == ["SUBSCRIBED/INITIAL_BUY"])
+        #expect(shared.transactions.first { $0.productId == monthly }?.inAppOwnershipType == "FAMILY_SHARED")
+        #expect(shared.entitlements == [monthly, yearly])
+        #expect(shared.renewalInfo[group]?.productId == yearly, "renewal info stays the member's own")
+        _ = try await h.step(.expire, yearly)
+        let ownEnded = try await h.step(.observe)
+        #expect(ownEnded.entitlements == [monthly])
+        #expect(ownEnded.subscriptionStatus[group] == "subscribed")
+        #expect(h.store { $0.subscriptionStatuses(account: "member").map(\.state) } == [.expired, .subscribed])
+    }
+
     // Apple: https://developer.apple.com/app-store/subscriptions/#upgrading-downgrading-and-crossgrading
     @Test("a downgrade waits for the next renewal: autoRenewProductId changes now, the product at renewal")
     func downgrade() async throws {

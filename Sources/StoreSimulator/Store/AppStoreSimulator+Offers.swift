@@ -96,7 +96,12 @@ extension AppStoreSimulator {
 
     /// A subscription's renewal info as it is now.
     public func renewalInfoSnapshot(_ key: SubscriptionKey) -> RenewalInfoSnapshot? {
-        guard let sub = subscriptions[key] else { return nil }
+        subscriptions[key].map(renewalInfoSnapshot(of:))
+    }
+
+    /// The renewal info of `sub` (an account's own subscription, or one shared with it) as it is now.
+    public func renewalInfoSnapshot(of sub: SubscriptionState) -> RenewalInfoSnapshot {
+        let key = SubscriptionKey(account: sub.account, groupID: sub.groupID)
         var winBack: [String] = []
         if isChurned(sub), transaction(sub.latestTransactionId)?.inAppOwnershipType == "PURCHASED" {
             winBack = (catalog.group(key.groupID)?.productIDs ?? []).compactMap { catalog.product($0) }

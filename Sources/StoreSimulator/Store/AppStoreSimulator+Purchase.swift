@@ -156,12 +156,11 @@ extension AppStoreSimulator {
         guard let source = transaction(organizerTransactionId), source.inAppOwnershipType == "PURCHASED",
               let product = catalog.product(source.productId), product.familyShareable else { return }
         for member in familyMembers(of: source.account) {
-            // A member's own purchase takes precedence over a shared one.
-            if product.type == .autoRenewable, let group = product.subscriptionGroupID,
-               let own = subscriptions[SubscriptionKey(account: member, groupID: group)], own.isActive,
-               transaction(own.latestTransactionId)?.inAppOwnershipType == "PURCHASED" {
-                continue
-            }
+            // A member with an active subscription of their own in the group keeps it; the shared one is kept
+            // beside it (both statuses are reported).
+            let holdsOwn = product.type == .autoRenewable && product.subscriptionGroupID.flatMap {
+                subscriptions[SubscriptionKey(account: member, groupID: $0)]
+            }.map { $0.isActive && transaction($0.latestTransactionId)?.inAppOwnershipType == "PURCHASED" } == true
             let previous = lastTransaction(account: member, productID: source.productId) { $0.inAppOwnershipType == "FAMILY_SHARED" }
             let id = addTransaction(account: member, product: product, originalTransactionId: previous?.originalTransactionId,
                                     originalPurchaseDate: previous?.originalPurchaseDate, purchaseDate: source.purchaseDate,
@@ -172,7 +171,13 @@ extension AppStoreSimulator {
                 mirror.account = member
                 mirror.latestTransactionId = id
                 mirror.originalTransactionId = transaction(id)?.originalTransactionId ?? id
-                subscriptions[SubscriptionKey(account: member, groupID: group)] = mirror
+                let memberKey = SubscriptionKey(account: member, groupID: group)
+                if holdsOwn {
+                    familySharedSubscriptions[memberKey] = mirror
+                } else {
+                    subscriptions[memberKey] = mirror
+                    familySharedSubscriptions[memberKey] = nil
+                }
             }
             if shouldNotify {
                 if product.type == .autoRenewable {
@@ -191,17 +196,26 @@ extension AppStoreSimulator {
     /// Sharing, sending them the same notification.
     func mirrorToFamily(_ key: SubscriptionKey, notification: (String, String?)?) {
         guard let organizerSub = subscriptions[key] else { return }
+        /// The organizer's state with the member's own transaction IDs.
+        func following(_ mirror: SubscriptionState, member: String) -> SubscriptionState {
+            var copy = organizerSub
+            copy.account = member
+            (copy.latestTransactionId, copy.originalTransactionId) = (mirror.latestTransactionId, mirror.originalTransactionId)
+            return copy
+        }
         for member in familyMembers(of: key.account) {
             let memberKey = SubscriptionKey(account: member, groupID: key.groupID)
-            guard var mirror = subscriptions[memberKey], transaction(mirror.latestTransactionId)?.inAppOwnershipType == "FAMILY_SHARED",
-                  mirror.state != .revoked else { continue }
-            let memberIDs = (mirror.latestTransactionId, mirror.originalTransactionId)
-            mirror = organizerSub
-            mirror.account = member
-            (mirror.latestTransactionId, mirror.originalTransactionId) = memberIDs
-            subscriptions[memberKey] = mirror
-            if let (type, subtype) = notification {
-                notify(type, subtype, account: member, transactionId: memberIDs.0, groupID: key.groupID)
+            if let mirror = subscriptions[memberKey], transaction(mirror.latestTransactionId)?.inAppOwnershipType == "FAMILY_SHARED",
+               mirror.state != .revoked {
+                subscriptions[memberKey] = following(mirror, member: member)
+                if let (type, subtype) = notification {
+                    notify(type, subtype, account: member, transactionId: mirror.latestTransactionId, groupID: key.groupID)
+                }
+            } else if let shared = familySharedSubscriptions[memberKey], shared.state != .revoked {
+                familySharedSubscriptions[memberKey] = following(shared, member: member)
+                if let (type, subtype) = notification {
+                    notify(type, subtype, account: member, transactionId: shared.latestTransactionId, groupID: key.groupID)
+                }
             }
         }
     }
@@ -235,6 +249,10 @@ extension AppStoreSimulator {
                 if subscriptions[key]?.latestTransactionId == id {
                     subscriptions[key]?.state = .revoked
                     subscriptions[key]?.autoRenewStatus = false
+                }
+                if familySharedSubscriptions[key]?.latestTransactionId == id {
+                    familySharedSubscriptions[key]?.state = .revoked
+                    familySharedSubscriptions[key]?.autoRenewStatus = false
                 }
             }
             if notifiedProducts.insert(revoked.productId).inserted {

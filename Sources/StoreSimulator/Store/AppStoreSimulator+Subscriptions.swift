@@ -40,6 +40,10 @@ extension AppStoreSimulator {
         // https://developer.apple.com/documentation/appstoreserverapi/recentsubscriptionstartdate
         let lapseLimit = configuration.schedule.recentStartLapseLimit(for: period)
         let recentStart = previous.map { now - $0.expiresDate <= lapseLimit ? $0.recentSubscriptionStartDate : now } ?? now
+        // A family member's own subscription does not end the one shared with them: both are kept.
+        if let shared = subscriptions[key], transaction(shared.latestTransactionId)?.inAppOwnershipType == "FAMILY_SHARED" {
+            familySharedSubscriptions[key] = shared
+        }
         subscriptions[key] = SubscriptionState(
             account: account, groupID: groupID, originalTransactionId: transaction(id)?.originalTransactionId ?? id,
             productId: product.productID, autoRenewProductId: product.productID, autoRenewStatus: true, latestTransactionId: id,

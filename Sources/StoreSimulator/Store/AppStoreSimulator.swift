@@ -22,6 +22,11 @@ public final class AppStoreSimulator {
     var unfinishedIndices: [String: [Int]] = [:]
     /// Subscriptions by account and group ID.
     public internal(set) var subscriptions: [SubscriptionKey: SubscriptionState] = [:]
+    /// A family member's shared subscription in a group where the member also holds one of their own (which
+    /// ``subscriptions`` keeps): StoreKit then reports both statuses, and the shared subscription follows the
+    /// organizer's as any shared one does.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status-swift.property
+    public internal(set) var familySharedSubscriptions: [SubscriptionKey: SubscriptionState] = [:]
     /// Every notification sent, in order.
     public internal(set) var notifications: [StoreNotification] = []
     /// Transaction updates to deliver to devices, in order (see ``Device``).
@@ -215,11 +220,15 @@ public final class AppStoreSimulator {
         guard configuration.sendsServerNotifications else { return }
         let uuid = String(format: "%08x-0000-4000-8000-%012d", UInt32(truncatingIfNeeded: configuration.identifierSpace), nextNotification)
         nextNotification += 1
-        let key = groupID.map { SubscriptionKey(account: account, groupID: $0) }
+        // The subscription the notification is about: the one shared with a member who also holds their own, when
+        // its transaction is the shared one's.
+        let sub = groupID.map { SubscriptionKey(account: account, groupID: $0) }.flatMap { key in
+            familySharedSubscriptions[key].flatMap { $0.latestTransactionId == transactionId ? $0 : nil } ?? subscriptions[key]
+        }
         notifications.append(StoreNotification(
             notificationUUID: uuid, notificationType: type, subtype: subtype, account: account, transactionId: transactionId,
             groupID: groupID, signedDate: now, transaction: transactionId.flatMap { transaction($0) },
-            renewalInfo: key.flatMap { renewalInfoSnapshot($0) }, status: key.flatMap { subscriptions[$0]?.state.statusCode },
+            renewalInfo: sub.map { renewalInfoSnapshot(of: $0) }, status: sub?.state.statusCode,
             summary: summary, consumptionRequestReason: consumptionRequestReason))
     }
 
