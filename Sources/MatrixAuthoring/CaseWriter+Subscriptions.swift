@@ -241,6 +241,38 @@ extension CaseWriter {
                 step(.observe, account: organizer, expect: granted),
                 step(.relaunch, expect: Expect(access: [])),
             ])
+        writeOwnBesideSharedCase(product)
+    }
+
+    /// A member who has the organizer's subscription through the family buys it too: two statuses in the group
+    /// (their own first). When their own ends, the shared one still serves them.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status-swift.property
+    mutating func writeOwnBesideSharedCase(_ product: CatalogProduct) {
+        let name = survey.slug(product) + "-own-beside-shared"
+        let base = nextAlias("family-sharing", name)
+        let organizer = base + "-organizer"
+        let member = base + "-member"
+        let accounts = [
+            CaseDraft.AccountDraft(alias: organizer, description: "family organizer, subscribed to \(survey.label(product)) (family-shareable)",
+                                   owns: [product.productID]),
+            CaseDraft.AccountDraft(alias: member, description: "family member of \(organizer)", familyOrganizer: organizer),
+        ]
+        let granted = delivered(product)
+        add("family-sharing", name,
+            "A member with the family's \(survey.label(product)) subscribes on their own too; when their own ends, the shared one "
+            + "still serves them (StoreKit reports both statuses).",
+            accounts: accounts, acting: member, steps: [
+                step(.launch, expect: granted.with {
+                    $0.transaction = [("product", .string(product.productID)), ("inAppOwnershipType", .string("FAMILY_SHARED"))]
+                }),
+                step(.purchase, product, expect: granted.with {
+                    $0.result = "success"
+                    $0.notifications = ["SUBSCRIBED/INITIAL_BUY"]
+                    $0.transaction = [("inAppOwnershipType", .string("PURCHASED"))]
+                }),
+                step(.expire, product, expect: granted.with { $0.subscriptionStatus = status(product, "subscribed") }),
+                step(.relaunch, expect: granted),
+            ])
     }
 
     // MARK: Environment limits

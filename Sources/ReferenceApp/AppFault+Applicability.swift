@@ -19,6 +19,9 @@ public enum CatalogRequirement: String, Sendable, Hashable, CaseIterable {
     case groupWithSeveralLevels
     /// A family-shareable non-consumable or auto-renewable subscription (the types Family Sharing covers).
     case familyShareableProduct
+    /// A family-shareable auto-renewable subscription: a member can hold it through the family and on their own,
+    /// and then has two statuses in its group.
+    case familyShareableSubscription
     /// A non-renewing subscription.
     case nonRenewable
     /// A product a refund or a Family Sharing revocation can take back: a non-consumable or an auto-renewable
@@ -40,6 +43,7 @@ public enum CatalogRequirement: String, Sendable, Hashable, CaseIterable {
         case .autoRenewable: "an auto-renewable subscription"
         case .groupWithSeveralLevels: "a subscription group with two or more levels (an upgrade)"
         case .familyShareableProduct: "a family-shareable non-consumable or auto-renewable subscription"
+        case .familyShareableSubscription: "a family-shareable auto-renewable subscription"
         case .nonRenewable: "a non-renewing subscription"
         case .revocableProduct: "a non-consumable or auto-renewable subscription a refund can take back"
         case .deferredPlanChange: "a plan change that takes effect at the next renewal (a downgrade, or a crossgrade to another duration)"
@@ -66,6 +70,8 @@ public enum CatalogRequirement: String, Sendable, Hashable, CaseIterable {
             }
         case .familyShareableProduct:
             return products.contains { $0.familyShareable && ($0.type == .nonConsumable || $0.type == .autoRenewable) }
+        case .familyShareableSubscription:
+            return products.contains { $0.familyShareable && $0.type == .autoRenewable }
         case .nonRenewable:
             return products.contains { $0.type == .nonRenewable }
         case .revocableProduct:
@@ -96,7 +102,8 @@ extension AppFault {
     /// `ignoresFamilySharing` a family-shareable product; `nonRenewingNeverExpires` a non-renewing subscription;
     /// `hardCodedPrice` any product (its price shows wrong in another storefront); `revocationLeftToServer` a product
     /// a refund can take back; `deferredChangeTreatedAsFailure` a plan change at the next renewal;
-    /// `tierFromNewestTransaction` a tier of products that do not replace each other.
+    /// `tierFromNewestTransaction` a tier of products that do not replace each other; `firstStatusOnly` a
+    /// family-shareable subscription (a member's own subscription beside the shared one gives two statuses).
     public var requirement: CatalogRequirement {
         switch self {
         case .lateUpdatesListener, .pendingTreatedAsFailure, .ignoresPurchaseResult, .restoreReportsSuccess, .hardCodedPrice:
@@ -112,6 +119,8 @@ extension AppFault {
             .groupWithSeveralLevels
         case .ignoresFamilySharing:
             .familyShareableProduct
+        case .firstStatusOnly:
+            .familyShareableSubscription
         case .nonRenewingNeverExpires:
             .nonRenewable
         case .revocationLeftToServer:

@@ -70,6 +70,13 @@ public enum AppFault: String, Sendable, Hashable, Codable, CaseIterable {
     /// `Product.displayPrice`: wrong in another storefront's currency and after a price change.
     /// Source: https://github.com/PatrickDavy/SightScreen/issues/37
     case hardCodedPrice
+    /// Subscription access comes from the first element of each group's `Product.SubscriptionInfo.status` array,
+    /// which is not ordered by entitlement: a family member whose own subscription has ended while the one the
+    /// family shares is active loses access, since the ended one comes first.
+    /// Source: https://github.com/hyodotdev/openiap/pull/99 (review: `statusArray.first` is not the entitled
+    /// subscription; Apple: the array "can have more than one subscription status if your subscription supports
+    /// Family Sharing")
+    case firstStatusOnly
 
     /// One sentence on the bug, for `matrix score` and `--help`.
     public var summary: String {
@@ -98,6 +105,7 @@ public enum AppFault: String, Sendable, Hashable, Codable, CaseIterable {
         case .tierFromNewestTransaction: "a tier of two groups follows its newest transaction; one group's refund drops it"
         case .deferredChangeTreatedAsFailure: "a deferred plan change (downgrade) is shown as a failed purchase"
         case .hardCodedPrice: "prices written into the app shown instead of Product.displayPrice"
+        case .firstStatusOnly: "subscription access from the first status of a group; a second (Family Sharing) one is never read"
         }
     }
 }

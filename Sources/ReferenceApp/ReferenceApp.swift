@@ -365,6 +365,16 @@ public actor ReferenceApp: AppUnderTest {
             }
         case .pendingUnlocks:
             products.formUnion(process?.unlockedWhilePending ?? [])
+        case .firstStatusOnly:
+            // Each group's first status decides its subscription; any other status of the group is never read.
+            let renewable = Set(await self.products().filter { $0.type == .autoRenewable }.map(\.id))
+            products = products.filter { !renewable.contains($0) }
+            for group in await groupIDs() {
+                guard let first = (try? await Product.SubscriptionInfo.status(for: group))?.first,
+                      first.state == .subscribed || first.state == .inGracePeriod,
+                      case .verified(let latest) = first.transaction, latest.revocationDate == nil, grants(latest, now: now) else { continue }
+                products.insert(latest.productID)
+            }
         case .tierFromNewestTransaction:
             // A tier of several groups follows the newest transaction among the products that grant it: refunded, the
             // tier goes, whatever the other group's subscription does.
@@ -393,14 +403,19 @@ public actor ReferenceApp: AppUnderTest {
         return sources.count >= 2 && tier.productIDs.contains { catalog.product($0)?.type == .autoRenewable }
     }
 
-    /// The statuses of every subscription group of the app's products.
-    func statuses() async -> [Product.SubscriptionInfo.Status] {
+    /// The subscription groups of the app's products, in product order.
+    func groupIDs() async -> [String] {
         var groups: [String] = []
         for product in await products() {
             if let group = product.subscription?.subscriptionGroupID, !groups.contains(group) { groups.append(group) }
         }
+        return groups
+    }
+
+    /// The statuses of every subscription group of the app's products.
+    func statuses() async -> [Product.SubscriptionInfo.Status] {
         var result: [Product.SubscriptionInfo.Status] = []
-        for group in groups { result += (try? await Product.SubscriptionInfo.status(for: group)) ?? [] }
+        for group in await groupIDs() { result += (try? await Product.SubscriptionInfo.status(for: group)) ?? [] }
         return result
     }
 

@@ -15,7 +15,7 @@ struct InitPlanCommandTests {
         let first = try await CommandHarness.run(["init", "--catalog", catalog, "--out", out])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.isEmpty)
-        #expect(first.stderr.contains("wrote \(out): 40 cases, 5 tiers, 42 accounts"))
+        #expect(first.stderr.contains("wrote \(out): 41 cases, 5 tiers, 44 accounts"))
         #expect(first.stderr.contains("note: non-renewing com.example.storekitmatrix.season: assumed to last P1Y"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
         #expect(object["catalog"] as? String == "../Products.storekit")
@@ -132,7 +132,7 @@ struct InitPlanCommandTests {
         #expect(family["notApplicableReason"] as? String
             == "needs a family-shareable non-consumable or auto-renewable subscription; the catalog has none")
         let text = try await CommandHarness.run(["score", out])
-        #expect(text.stdout.contains("score: 8/8 faults caught (100 %); 16 not applicable to this catalog"))
+        #expect(text.stdout.contains("score: 8/8 faults caught (100 %); 17 not applicable to this catalog"))
     }
 }
 
