@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(name: "MatrixModelTests", dependencies: ["MatrixModel", "MatrixJSON", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AppStoreModelsTests", dependencies: ["AppStoreModels", "TestSupport"]),
         .testTarget(name: "MatrixEngineTests", dependencies: ["MatrixEngine", "MatrixModel", "TestSupport"]),
-        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "TestSupport"]),
+        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "SimulatedStoreKit", "TestSupport"]),
         .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "MatrixModel", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "MatrixModel", "TestSupport"]),
         .testTarget(name: "LocalEnvironmentTests", dependencies: ["LocalEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),

@@ -28,7 +28,7 @@ final class GuidedSession: CaseSession {
     /// What a person can see in the app: access and the result it reports. The rest is not judged here.
     static let observable: Set<String> = ["access", "result"]
     static let unobservable = ["entitlements", "subscriptionStatus", "balance", "notifications", "renewals", "transaction",
-                               "renewalInfo", "eligibleForIntroOffer"]
+                               "renewalInfo", "eligibleForIntroOffer", "displayPrice", "introductoryOffer", "serverNotifications"]
 
     func perform(_ step: Step, index: Int) async throws -> StepOutcome {
         if let skip = GuidedLimits.clockSkip(matrix.storeSettings(for: matrixCase).clock, environment: adapter.environment) {

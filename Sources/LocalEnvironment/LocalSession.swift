@@ -358,8 +358,15 @@ public final class LocalSession: CaseSession {
                                + "does not implement AppUnderTest.balances(): return the consumable balances it keeps, by the "
                                + "matrix's balance names")
         }
+        // What the app shows for prices: only a running app that reports them shows any.
+        let shownPrices = device.running ? try await bounded("displayedPrices()", device.session) { await app.displayedPrices() } : [:]
         return withStore { store in
-            Observation(
+            var notObserved: [String] = []
+            if shownPrices == nil { notObserved.append("displayPrice") }
+            // StoreKit Testing in Xcode has no App Store server: there are no notifications to observe there.
+            // Apple: https://developer.apple.com/documentation/appstoreservernotifications/environment
+            if !store.configuration.sendsServerNotifications { notObserved.append("notifications") }
+            return Observation(
                 access: matrix.access(for: entitled).sorted(),
                 entitlements: store.currentEntitlements(account: account).map(\.productId).sorted(),
                 result: result,
@@ -370,8 +377,12 @@ public final class LocalSession: CaseSession {
                 transactions: matrix.catalog.products.compactMap { store.lastTransaction(account: account, productID: $0.productID)?.observed },
                 renewalInfo: store.renewalInfo(account: account),
                 eligibleForIntroOffer: store.introOfferEligibility(account: account),
+                displayPrice: shownPrices ?? [:],
+                introductoryOffer: store.introductoryOffers(),
+                serverNotifications: store.configuration.sendsServerNotifications,
                 transactionIds: touched,
                 signedData: signedData,
+                notObserved: notObserved.isEmpty ? nil : notObserved,
                 message: message,
                 storeTime: store.now)
         }

@@ -55,6 +55,42 @@ struct CatalogSurvey {
         groups.first { $0.group.id == product.subscriptionGroupID }
     }
 
+    /// The catalog's storefront (`_storefront`, else the United States).
+    var storefront: AppStoreStorefront {
+        catalog.settings.storefront.flatMap(AppStoreStorefront.named) ?? .unitedStates
+    }
+
+    /// Another storefront than the catalog's, with another currency, for the case that checks prices: the United
+    /// Kingdom, or France when the catalog's is in pounds.
+    var otherStorefront: AppStoreStorefront {
+        let candidate = storefront.currency == "GBP" ? "FRA" : "GBR"
+        return AppStoreStorefront.named(candidate) ?? .unitedStates
+    }
+
+    /// What the first transaction of a new subscriber to `product` charges, milliunits: the introductory offer's
+    /// price (nothing for a free trial) when the product has one, else the product's price.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptionoffer
+    func firstCharge(_ product: CatalogProduct) -> Int64 {
+        guard let intro = product.introductoryOffer else { return product.priceMilliunits }
+        return intro.paymentMode == .freeTrial ? 0 : CatalogProduct.milliunits(intro.displayPrice ?? "0")
+    }
+
+    /// How many transactions the introductory offer of `product` covers: its periods paying as you go, else one.
+    func introductoryTransactions(_ product: CatalogProduct) -> Int {
+        guard let intro = product.introductoryOffer else { return 0 }
+        return intro.paymentMode == .payAsYouGo ? max(1, intro.numberOfPeriods) : 1
+    }
+
+    /// The payment mode of the product's introductory offer, as expectations write it, or `none`.
+    func introductoryOfferMode(_ product: CatalogProduct) -> String {
+        switch product.introductoryOffer?.paymentMode {
+        case nil: "none"
+        case .freeTrial?: "freeTrial"
+        case .payAsYouGo?: "payAsYouGo"
+        case .payUpFront?: "payUpFront"
+        }
+    }
+
     /// Products whose purchase grants a tier: non-consumables, subscriptions, non-renewing subscriptions.
     var accessProducts: [CatalogProduct] {
         products.filter { $0.type != .consumable }

@@ -262,7 +262,7 @@ public struct Runner: Sendable {
                     case .observed(let observation, let wallTime):
                         observed = observation
                         modelled = wallTime
-                        let diffs = Judge.differences(step, observation, in: matrix)
+                        let diffs = Judge.differences(step, observation, in: matrix, clock: clock)
                         verdict = diffs.isEmpty ? .pass : .fail
                         reason = diffs.isEmpty ? nil : diffs.map(\.sentence).joined(separator: "; ")
                         if verdict == .fail { blockedBy = "step \(index) (\(step.action.rawValue)) failed" }

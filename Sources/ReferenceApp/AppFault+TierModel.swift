@@ -10,7 +10,9 @@ extension AppFault {
     /// level number (`Product.SubscriptionInfo.groupLevel`,
     /// https://developer.apple.com/documentation/storekit/product/subscriptioninfo/grouplevel).
     public func notApplicableReason(in matrix: Matrix) -> String? {
-        guard isApplicable(to: matrix.catalog) else { return "needs \(requirement.summary); the catalog has none" }
+        guard isApplicable(to: matrix) else {
+            return "needs \(requirement.summary); " + (requirement == .tierOfSeveralSources ? "the matrix's tiers have none" : "the catalog has none")
+        }
         guard self == .keepsUpgradedProduct, Self.upgradesThatShow(in: matrix).isEmpty else { return nil }
         let groups = matrix.catalog.subscriptionGroups.filter { Self.levels(of: $0, in: matrix.catalog).count >= 2 }
         let described = groups.map { group in
@@ -44,8 +46,8 @@ extension AppFault {
     /// The kind of case (as `matrix init` writes it) in which the fault shows.
     public var catchingKind: String {
         switch self {
-        case .lateUpdatesListener, .ignoresPurchaseResult: "fresh-purchase"
-        case .dropsProcessedTransactionIds, .entitlementSetNeverCleared: "refund"
+        case .lateUpdatesListener, .ignoresPurchaseResult, .hardCodedPrice: "fresh-purchase"
+        case .dropsProcessedTransactionIds, .entitlementSetNeverCleared, .revocationLeftToServer, .tierFromNewestTransaction: "refund"
         case .pendingTreatedAsFailure, .pendingUnlocks: "pending"
         case .finishBeforeDelivery, .creditsConsumablePerEvent, .consumablesNeverFinished: "consumable"
         case .deniesGracePeriod: "grace-period"
@@ -54,7 +56,8 @@ extension AppFault {
         case .nonRenewingNeverExpires: "non-renewing"
         case .restoreReportsSuccess, .localStorageEntitlements: "restore"
         case .entitlementsReadOnceAtLaunch, .cachesExpirationDate, .computesExpiryFromCalendar: "renewal"
-        case .ignoresFamilySharing: "family-sharing"
+        case .ignoresFamilySharing, .firstStatusOnly: "family-sharing"
+        case .deferredChangeTreatedAsFailure: "downgrade"
         case .expiredSubscriptionKept: "cancellation"
         }
     }
@@ -79,8 +82,17 @@ extension AppFault {
             products = Self.upgradesThatShow(in: matrix)
         case .familyShareableProduct:
             products = catalog.products.filter { $0.familyShareable && ($0.type == .nonConsumable || $0.type == .autoRenewable) }.map(\.productID)
+        case .familyShareableSubscription:
+            products = catalog.products.filter { $0.familyShareable && $0.type == .autoRenewable }.map(\.productID)
         case .nonRenewable:
             products = catalog.products.filter { $0.type == .nonRenewable }.map(\.productID)
+        case .revocableProduct:
+            products = catalog.products.filter { ($0.type == .nonConsumable || $0.type == .autoRenewable) && granting.contains($0.productID) }
+                .map(\.productID)
+        case .deferredPlanChange:
+            products = catalog.products.filter { $0.type == .autoRenewable }.map(\.productID)
+        case .tierOfSeveralSources:
+            products = matrix.tiers.filter { ReferenceApp.hasSeveralSources($0, in: catalog) }.flatMap(\.productIDs)
         }
         let kind = catchingKind
         let covered = Set(matrix.cases.filter { $0.kind == kind }.flatMap { $0.steps.compactMap(\.product) })

@@ -118,7 +118,7 @@ public actor ReferenceApp: AppUnderTest {
             guard let product = try await Product.products(for: [request.productID]).first else {
                 throw AppHarnessError("the catalog has no product \"\(request.productID)\"")
             }
-            result = try await product.purchase(options: request.options)
+            result = try await product.purchase(options: request.options(for: product))
         } catch let error as Product.PurchaseError {
             let detail = error == .productUnavailable ? ": \(request.productID) is not for sale" : ""
             return AppPurchaseReport(result: "failed", message: error.description + detail)
@@ -131,6 +131,11 @@ public actor ReferenceApp: AppUnderTest {
         case .success(let transaction):
             if !has(.ignoresPurchaseResult) {
                 await handle(transaction, source: .purchaseResult)
+            }
+            if has(.deferredChangeTreatedAsFailure), transaction.unsafePayloadValue.productID != request.productID {
+                // The app expects the transaction of the product it sold; a change at the next renewal returns the
+                // current product's.
+                return AppPurchaseReport(result: "failed", message: "Purchase failed")
             }
             return AppPurchaseReport(result: "success", transactionId: String(transaction.unsafePayloadValue.id))
         case .userCancelled:
@@ -265,6 +270,19 @@ public actor ReferenceApp: AppUnderTest {
         storage.balances
     }
 
+    /// The prices the store view shows: `Product.displayPrice` of the products as StoreKit loads them now (a price
+    /// the developer changed shows at once), or with the `hardCodedPrice` fault the prices written into the app.
+    /// Nothing while products cannot be loaded.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/displayprice
+    public func displayedPrices() async -> [String: String]? {
+        guard process != nil else { return [:] }
+        if has(.hardCodedPrice) {
+            return Dictionary(uniqueKeysWithValues: matrix.catalog.products.map { ($0.productID, "$" + $0.displayPrice) })
+        }
+        let current = (try? await Product.products(for: matrix.catalog.products.map(\.productID))) ?? process?.products ?? []
+        return Dictionary(current.map { ($0.id, $0.displayPrice) }, uniquingKeysWith: { first, _ in first })
+    }
+
     func refreshesOnDisplay(_ process: AppProcess) -> Bool {
         if [.entitlementsReadOnceAtLaunch, .ignoresPurchaseResult, .dropsProcessedTransactionIds, .entitlementSetNeverCleared].contains(where: has) {
             return false
@@ -297,6 +315,16 @@ public actor ReferenceApp: AppUnderTest {
         var products: Set<String>
         if has(.localStorageEntitlements) {
             products = storage.recordedPurchases
+        } else if has(.revocationLeftToServer) {
+            // Expiry is checked; revocation is not, on the device: the app's server would handle REFUND.
+            var latest: [String: Transaction] = [:]
+            for transaction in await verified(Transaction.all) where transaction.productType != .consumable {
+                if let seen = latest[transaction.productID], seen.purchaseDate > transaction.purchaseDate { continue }
+                latest[transaction.productID] = transaction
+            }
+            products = Set(latest.values.filter { transaction in
+                !transaction.isUpgraded && (transaction.expirationDate.map { $0 > now } ?? true) && grants(transaction, now: now)
+            }.map(\.productID))
         } else {
             products = Set(await verified(Transaction.currentEntitlements).filter { grants($0, now: now) }.map(\.productID))
         }
@@ -343,6 +371,29 @@ public actor ReferenceApp: AppUnderTest {
                 if period.added(to: latest.purchaseDate) > now { products.insert(latest.productID) }
             }
         }
+        if has(.firstStatusOnly) {
+            // Each group's first status decides its subscription; any other status of the group is never read.
+            let renewable = Set(await self.products().filter { $0.type == .autoRenewable }.map(\.id))
+            products = products.filter { !renewable.contains($0) }
+            for group in await groupIDs() {
+                guard let first = (try? await Product.SubscriptionInfo.status(for: group))?.first,
+                      first.state == .subscribed || first.state == .inGracePeriod,
+                      case .verified(let latest) = first.transaction, latest.revocationDate == nil, grants(latest, now: now) else { continue }
+                products.insert(latest.productID)
+            }
+        }
+        if has(.tierFromNewestTransaction) {
+            // A tier of several groups follows the newest transaction among the products that grant it: refunded, the
+            // tier goes, whatever the other group's subscription does.
+            let all = await verified(Transaction.all)
+            for tier in matrix.tiers where Self.hasSeveralSources(tier, in: matrix.catalog) {
+                let granting = Set(tier.productIDs)
+                // Newest by purchase date, then by transaction ID (later purchases have higher IDs).
+                guard let newest = all.filter({ granting.contains($0.productID) })
+                    .max(by: { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }) else { continue }
+                if newest.revocationDate != nil { products.subtract(granting) }
+            }
+        }
         if has(.pendingUnlocks) {
             products.formUnion(process?.unlockedWhilePending ?? [])
         }
@@ -353,14 +404,26 @@ public actor ReferenceApp: AppUnderTest {
         }
     }
 
-    /// The statuses of every subscription group of the app's products.
-    func statuses() async -> [Product.SubscriptionInfo.Status] {
+    /// Whether a tier is granted by products that do not replace each other: subscriptions of two groups, or a
+    /// subscription and another product (``CatalogRequirement/tierOfSeveralSources``).
+    nonisolated static func hasSeveralSources(_ tier: Tier, in catalog: StoreKitConfiguration) -> Bool {
+        let sources = Set(tier.productIDs.compactMap { id in catalog.product(id).map { $0.subscriptionGroupID ?? "product:" + id } })
+        return sources.count >= 2 && tier.productIDs.contains { catalog.product($0)?.type == .autoRenewable }
+    }
+
+    /// The subscription groups of the app's products, in product order.
+    func groupIDs() async -> [String] {
         var groups: [String] = []
         for product in await products() {
             if let group = product.subscription?.subscriptionGroupID, !groups.contains(group) { groups.append(group) }
         }
+        return groups
+    }
+
+    /// The statuses of every subscription group of the app's products.
+    func statuses() async -> [Product.SubscriptionInfo.Status] {
         var result: [Product.SubscriptionInfo.Status] = []
-        for group in groups { result += (try? await Product.SubscriptionInfo.status(for: group)) ?? [] }
+        for group in await groupIDs() { result += (try? await Product.SubscriptionInfo.status(for: group)) ?? [] }
         return result
     }
 

@@ -26,17 +26,17 @@ struct CaseSelectionEndToEndTests {
         let result = try await MatrixBinary.run(["run", release.path, "--case", "refund/*", "--case", "restore/*", "--kind", "refund",
                                            "--out", dir.path, "--quiet"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("2 cases: 2 pass") && result.stderr.contains("selected: case refund/* or restore/*, kind refund, 2 of 28 cases"),
+        #expect(result.stderr.contains("3 cases: 3 pass") && result.stderr.contains("selected: case refund/* or restore/*, kind refund, 3 of 34 cases"),
                 "\(result.stderr)")
         let run = try #require(MatrixBinary.runDirectories(under: dir).first)
-        #expect(Set(try records(run).map(\.case)) == ["refund/pro", "refund/plus-monthly"])
+        #expect(Set(try records(run).map(\.case)) == ["refund/pro", "refund/plus-monthly", "refund/coins-request-declined"])
         let written = try manifest(run)
-        #expect(written["selectedCases"] as? [String] == ["refund/pro", "refund/plus-monthly"])
+        #expect(written["selectedCases"] as? [String] == ["refund/pro", "refund/plus-monthly", "refund/coins-request-declined"])
         let selection = try #require(written["selection"] as? [String: Any])
         #expect(selection["cases"] as? [String] == ["refund/*", "restore/*"] && selection["kinds"] as? [String] == ["refund"])
         let summary = try String(contentsOf: run.appendingPathComponent("summary.md"), encoding: .utf8)
-        #expect(summary.contains("| Selection | case refund/\\* or restore/\\*, kind refund: 2 cases; the matrix's other cases were not run |")
-                || summary.contains("| Selection | case refund/* or restore/*, kind refund: 2 cases"), "\(summary.prefix(1200))")
+        #expect(summary.contains("| Selection | case refund/\\* or restore/\\*, kind refund: 3 cases; the matrix's other cases were not run |")
+                || summary.contains("| Selection | case refund/* or restore/*, kind refund: 3 cases"), "\(summary.prefix(1200))")
         let verified = try await MatrixBinary.run(["verify", run.path, "--quiet"])
         #expect(verified.status == 0, "a complete selected run verifies: \(verified.stderr)")
     }
@@ -58,11 +58,11 @@ struct CaseSelectionEndToEndTests {
     func planAndScore() async throws {
         let plan = try await MatrixBinary.run(["plan", release.path, "--env", "testflight", "--profile", "smoke", "--format", "json"])
         #expect(plan.status == 0, "\(plan.stderr)")
-        #expect(plan.stderr.contains("planning 7 of the matrix's 28 cases (profile smoke)"), "\(plan.stderr)")
+        #expect(plan.stderr.contains("planning 7 of the matrix's 34 cases (profile smoke)"), "\(plan.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
         #expect((object["cases"] as? [Any])?.count == 7)
         let score = try await MatrixBinary.run(["score", release.path, "--kind", "pending", "--min-score", "0"])
-        #expect(score.status == 0 && score.stderr.contains("scoring 3 of the matrix's 28 cases (kind pending)"), "\(score.stderr)")
+        #expect(score.status == 0 && score.stderr.contains("scoring 3 of the matrix's 34 cases (kind pending)"), "\(score.stderr)")
         #expect(score.stdout.contains("MISSED"), "three Ask to Buy cases cannot catch every fault: \(score.stdout)")
     }
 
@@ -109,9 +109,9 @@ struct CaseSelectionEndToEndTests {
         #expect(compared.status == 0, "\(compared.stdout)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(compared.stdout.utf8)) as? [String: Any])
         #expect((json["unmatched"] as? [Any])?.isEmpty ?? true, "\(json["unmatched"] ?? "")")
-        #expect(json["casesCompared"] as? Int == 2)
+        #expect(json["casesCompared"] as? Int == 3)
         let warnings = json["warnings"] as? [String] ?? []
-        #expect(warnings.contains { $0.contains("run sandbox selected 2 cases (kind refund)") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("run sandbox selected 3 cases (kind refund)") }, "\(warnings)")
         #expect(!warnings.contains { $0.contains("not in every run") }, "\(warnings)")
     }
 
@@ -142,7 +142,7 @@ struct CaseSelectionEndToEndTests {
         try all.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--answers", file.path, "--quiet"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        #expect(Set(try records(run).map(\.case)) == ["refund/pro", "refund/plus-monthly"])
+        #expect(Set(try records(run).map(\.case)) == ["refund/pro", "refund/plus-monthly", "refund/coins-request-declined"])
         #expect(try manifest(run)["status"] as? String == "complete")
     }
 }

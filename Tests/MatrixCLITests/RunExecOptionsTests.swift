@@ -77,6 +77,7 @@ struct RunExecOptionsTests {
         }
         var release = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: matrix))) as? [String: Any])
         release["accounts"] = ["a": ["description": "one account for every case"]]
+        release["profiles"] = nil
         release["catalog"] = Fixtures.packageDirectory.appendingPathComponent("matrices/Products.storekit").path
         release["cases"] = try JSONSerialization.jsonObject(with: Data(("[" + cases.joined(separator: ",") + "]").utf8))
         let big = out.appendingPathComponent("big.json")

@@ -256,7 +256,7 @@ struct VerifyCommandTests {
         #expect(result.status == 1)
         #expect(result.stdout.contains(finding), "\(result.stdout)")
         if ["flip", "drop", "repeat", "blocked"].contains(edit) {
-            #expect(result.stdout.contains("inconsistent  run.json counts steps as 127 pass, the evidence holds"), "\(result.stdout)")
+            #expect(result.stdout.contains("inconsistent  run.json counts steps as 153 pass, the evidence holds"), "\(result.stdout)")
         }
         #expect(result.stderr.contains("the evidence is inconsistent"))
         #expect(!result.stdout.contains("ALTERED"))

@@ -151,7 +151,7 @@ struct EvidenceConsistency {
             problem("\(place): recorded \(record.verdict.rawValue) without an observation")
             return
         }
-        let differences = Judge.differences(step, observed, in: matrix)
+        let differences = Judge.differences(step, observed, in: matrix, clock: record.clock)
         if differences.isEmpty, record.verdict == .fail {
             problem("\(place): recorded fail, but what was observed is what was expected")
         } else if !differences.isEmpty, record.verdict == .pass {

@@ -69,7 +69,7 @@ struct RunCommand {
                    choices: .appFaults, repeatable: true),
             .value(.clock, "CLOCK", "clock the local environment models: real (default), xcode[:timeRate], sandbox:<3|5|15|30|60>, testflight",
                    choices: .clock),
-            .value(.signedEnvironment, "ENV", "environment written in signed data: Sandbox (default), Production, Xcode, LocalTesting",
+            .value(.signedEnvironment, "ENV", "environment written in signed data: Sandbox, Production, Xcode, LocalTesting (default: Xcode with an xcode clock, else Sandbox)",
                    choices: .signedEnvironments),
             .value(.answers, "FILE", "sandbox/testflight: the tester's answers as JSON Lines, for scripted or replayed runs"),
             .value(.accounts, "FILE", "sandbox/testflight: account aliases to Sandbox Apple Accounts (kept outside the repository)"),
@@ -152,7 +152,8 @@ struct RunCommand {
             throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to run)" : "run takes one MATRIX, got \(args.positionals.count)")
         }
         let faults = try Self.faults(args.all(.appFault))
-        let signedEnvironment = try args.choice(.signedEnvironment, as: SignedEnvironment.self) ?? .sandbox
+        // Without --signed-environment, signed data names the environment of the clock: Xcode's clock, Xcode's data.
+        let signedEnvironment = try args.choice(.signedEnvironment, as: SignedEnvironment.self) ?? .following(clock: args.value(.clock))
         var shard: Shard?
         if let text = args.value(.shard) {
             guard let parsed = Shard(text) else { throw .usage("--shard must be K/N with 1 ≤ K ≤ N, e.g. 2/4; got \"\(text)\"") }
@@ -161,7 +162,7 @@ struct RunCommand {
         let environment = args.value(.env).map(EnvironmentKind.init) ?? .local
         let exec = try ExecOptions(args, environment: environment)
         let server = try ServerRunOptions(args, environment: environment)
-        let (matrix, bytes, catalogBytes, warnings) = try loadMatrix(path, strict: args.has(.strict))
+        var (matrix, bytes, catalogBytes, warnings) = try loadMatrix(path, strict: args.has(.strict))
         if signedEnvironment == .production, matrix.app.appAppleId == nil, exec == nil, environment == .local || environment == .server {
             // Apple's verifiers compare a Production notification's appAppleId with the app's; data without one
             // would fail every backend's check. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
@@ -169,6 +170,11 @@ struct RunCommand {
                          + "Apple's verifiers require it in Production notifications")
         }
         let schedule = try Self.schedule(args.value(.clock), matrix: matrix)
+        if exec == nil, environment == .local || environment == .server,
+           let warning = Self.unsentNotificationsWarning(matrix, schedule: schedule, signedEnvironment: signedEnvironment) {
+            console.warning(warning)
+            warnings.append("warning: " + warning)
+        }
         let salt = Self.makeSalt()
         let guided = try guidedSetup(environment, args: args, salt: salt, matrix: matrix)
         let adapter: any EnvironmentAdapter
@@ -510,6 +516,19 @@ struct RunCommand {
         faults.isEmpty ? nil : faults.map(\.rawValue).joined(separator: ",")
     }
 
+
+    /// When the run models StoreKit Testing in Xcode, which has no App Store server: how many steps expect
+    /// server notifications that will not be judged. Cases with a clock of their own are judged by the loader.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/environment
+    static func unsentNotificationsWarning(_ matrix: Matrix, schedule: RenewalSchedule, signedEnvironment: SignedEnvironment) -> String? {
+        guard schedule.environment == .xcode || !signedEnvironment.sendsServerNotifications else { return nil }
+        let steps = matrix.cases.filter { matrix.storeSettings(for: $0).clock == nil }.flatMap(\.steps)
+            .filter { !($0.expect?.notifications ?? []).isEmpty }.count
+        guard steps > 0 else { return nil }
+        let why = schedule.environment == .xcode ? "StoreKit Testing in Xcode (--clock \(schedule))" : "\(signedEnvironment) signed data"
+        return "\(steps) step\(steps == 1 ? "" : "s") expect App Store Server Notifications, which \(why) never sends; "
+            + "those expectations are not judged (expect \"serverNotifications\": false instead)"
+    }
 
     static func schedule(_ text: String?, matrix: Matrix) throws(CommandFailure) -> RenewalSchedule {
         guard let text else { return .real }

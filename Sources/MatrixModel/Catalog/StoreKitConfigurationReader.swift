@@ -220,6 +220,13 @@ public enum StoreKitConfigurationReader {
         var settings = StoreKitConfiguration.Settings()
         settings.timeRate = object["_timeRate"]?.intValue
         settings.storefront = object["_storefront"]?.stringValue
+        if let storefront = settings.storefront, AppStoreStorefront.named(storefront) == nil, let value = object["_storefront"] {
+            // Data would otherwise be signed as another storefront's.
+            sink.error(.invalidCatalogEntry, "unknown storefront \"\(storefront)\"", pointer: JSONPointer.append(field.pointer, "_storefront"),
+                       at: value.location,
+                       hint: Suggestion.didYouMean(storefront.uppercased(), among: AppStoreStorefront.countryCodes)
+                           ?? "Xcode writes an ISO 3166-1 alpha-3 code of an App Store storefront, e.g. USA, GBR, FRA, DEU, JPN")
+        }
         settings.locale = object["_locale"]?.stringValue
         settings.askToBuyEnabled = object["_askToBuyEnabled"]?.boolValue
         settings.billingGracePeriodEnabled = object["_billingGracePeriodEnabled"]?.boolValue

@@ -58,6 +58,11 @@ struct MatrixDecoder: Sendable {
     var accountAliases: [String]?
     /// Whether to warn about products and tiers no case tests (``checkCoverage(_:catalogField:tiersField:)``).
     var checksCoverage = false
+    /// The matrix-wide store clock, when `store.clock` names one.
+    var matrixClock: String?
+    /// Whether the case being decoded runs on StoreKit Testing in Xcode's clock, which sends no App Store Server
+    /// Notifications (an expectation of some is a warning).
+    var caseOnXcodeClock = false
 
     init(sink: DiagnosticCollector) {
         self.sink = sink
@@ -108,6 +113,7 @@ struct MatrixDecoder: Sendable {
             if accountsField.value.objectValue != nil { accountAliases = accounts.map(\.alias) }
         }
         let store = fields.optional("store").map(decodeStoreSettings) ?? StoreSettings()
+        matrixClock = store.clock
         var cases: [MatrixCase] = []
         if let casesField = fields.required("cases", "an array of cases") {
             cases = decodeCases(casesField)
@@ -297,7 +303,10 @@ struct MatrixDecoder: Sendable {
                            hint: "App Store Connect offers billing grace periods of 3, 16 or 28 days")
             }
         }
-        settings.storefront = fields.optional("storefront")?.string(sink)
+        if let storefrontField = fields.optional("storefront"), let storefront = storefrontField.string(sink) {
+            checkStorefront(storefront, storefrontField, at: storefrontField.location)
+            settings.storefront = storefront
+        }
         if let clockField = fields.optional("clock"), let clock = clockField.string(sink) {
             if case .failure(let problem) = RenewalSchedule.parse(clock, storeKitTimeRate: nil) {
                 sink.error(.invalidValue, problem.message, pointer: clockField.pointer, at: clockField.location)
@@ -362,11 +371,13 @@ struct MatrixDecoder: Sendable {
         let tags = fields.optional("tags").map(decodeTags) ?? []
         let store = fields.optional("store").map(decodeStoreSettings) ?? StoreSettings()
         var steps: [Step] = []
+        var stepDecoder = self
+        stepDecoder.caseOnXcodeClock = RenewalSchedule.environment(ofClock: store.clock ?? matrixClock) == .xcode
         if let stepsField = fields.required("steps", "an array of steps"), let elements = stepsField.array(sink) {
             if elements.isEmpty {
                 sink.error(.emptyCollection, "case \"\(id)\" has no steps", pointer: stepsField.pointer, at: stepsField.location)
             }
-            steps = elements.compactMap { decodeStep($0) }
+            steps = elements.compactMap { stepDecoder.decodeStep($0) }
         }
         fields.finish()
         return MatrixCase(id: id, kind: kind, account: account, description: description, tags: tags, store: store, steps: steps)
@@ -393,6 +404,14 @@ struct MatrixDecoder: Sendable {
             return false
         }
         return true
+    }
+
+    /// Reports a storefront the store does not know: data would otherwise be signed as another storefront's.
+    func checkStorefront(_ storefront: String, _ field: JSONField, at location: SourceLocation) {
+        guard AppStoreStorefront.named(storefront) == nil else { return }
+        sink.error(.invalidValue, "unknown storefront \"\(storefront)\"", pointer: field.pointer, at: location,
+                   hint: Suggestion.didYouMean(storefront.uppercased(), among: AppStoreStorefront.countryCodes)
+                       ?? "write an ISO 3166-1 alpha-3 code of an App Store storefront, e.g. USA, GBR, FRA, DEU, JPN")
     }
 
     /// An ISO 8601 duration; `P0D` and other zero durations are durations too, refused only where nothing can

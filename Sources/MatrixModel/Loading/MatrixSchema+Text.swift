@@ -335,6 +335,7 @@ extension MatrixSchema {
             "expire",
             "failRenewal",
             "recoverBilling",
+            "requestRefund",
             "refund",
             "declineRefund",
             "reverseRefund",
@@ -343,13 +344,16 @@ extension MatrixSchema {
             "consentToPriceIncrease",
             "declinePriceIncrease",
             "removeFromSale",
+            "extendRenewalDate",
+            "extendRenewalDatesForAllSubscribers",
+            "requestTestNotification",
             "observe"
           ],
           "description": "What the step does; names mirror SKTestSession and Xcode's Transaction Manager."
         },
         "product": {
           "type": "string",
-          "description": "The product acted on. Required for purchase, purchaseOutsideApp, refund, declineRefund, reverseRefund and removeFromSale; for other subscription actions it picks the subscription (default: the account's only one)."
+          "description": "The product acted on. Required for purchase, purchaseOutsideApp, requestRefund, refund, declineRefund, reverseRefund, removeFromSale and extendRenewalDatesForAllSubscribers; for other subscription actions it picks the subscription (default: the account's only one)."
         },
         "outcome": {
           "enum": [
@@ -369,9 +373,10 @@ extension MatrixSchema {
         },
         "offer": {
           "type": "string",
-          "description": "purchase, purchaseOutsideApp: introductory, or a promotional or win-back offer's offerID.",
+          "description": "purchase: a promotional or win-back offer's offerID (StoreKit's promotionalOffer and winBackOffer purchase options); purchaseOutsideApp: an offer code's (codeOffers) or a win-back offer's. No offer asks for the introductory offer: an eligible customer gets it by itself (\"introductory\" is a warning).",
           "examples": [
-            "introductory"
+            "loyal-customer",
+            "win-back-50"
           ]
         },
         "appAccountToken": {
@@ -426,6 +431,20 @@ extension MatrixSchema {
             1
           ],
           "description": "refund: revocationReason, 0 other (default), 1 a problem with the app."
+        },
+        "price": {
+          "type": "string",
+          "pattern": "^[0-9]{1,9}(?:\\.[0-9]{1,3})?$",
+          "description": "requestPriceIncrease (required): the new price, as the catalog writes prices; above the product's price.",
+          "examples": [
+            "5.99"
+          ]
+        },
+        "extendByDays": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 90,
+          "description": "extendRenewalDate, extendRenewalDatesForAllSubscribers (required): days to extend the renewal date by, 1 to 90 (Apple's extendByDays)."
         },
         "account": {
           "type": "string",
@@ -579,7 +598,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -604,7 +625,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -629,7 +652,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -654,7 +679,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -678,7 +705,9 @@ extension MatrixSchema {
               "to": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -688,7 +717,10 @@ extension MatrixSchema {
               "action": {
                 "const": "purchase"
               }
-            }
+            },
+            "required": [
+              "action"
+            ]
           },
           "then": {
             "required": [
@@ -700,7 +732,21 @@ extension MatrixSchema {
               "to": false,
               "device": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false,
+              "expect": {
+                "properties": {
+                  "result": {
+                    "enum": [
+                      "success",
+                      "userCancelled",
+                      "pending",
+                      "failed"
+                    ]
+                  }
+                }
+              }
             }
           }
         },
@@ -724,7 +770,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -748,7 +796,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -772,7 +822,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -798,6 +850,8 @@ extension MatrixSchema {
               "terminate": false,
               "gracePeriod": false,
               "reason": false,
+              "price": false,
+              "extendByDays": false,
               "expect": {
                 "properties": {
                   "result": {
@@ -833,7 +887,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -856,7 +912,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -878,7 +936,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             },
             "oneOf": [
               {
@@ -914,7 +974,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -938,7 +1000,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -962,7 +1026,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -985,7 +1051,9 @@ extension MatrixSchema {
               "to": false,
               "device": false,
               "terminate": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -1009,7 +1077,38 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
+            }
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "action": {
+                "const": "requestRefund"
+              }
+            }
+          },
+          "then": {
+            "required": [
+              "product"
+            ],
+            "properties": {
+              "outcome": false,
+              "quantity": false,
+              "offer": false,
+              "appAccountToken": false,
+              "count": false,
+              "by": false,
+              "to": false,
+              "device": false,
+              "terminate": false,
+              "gracePeriod": false,
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -1035,7 +1134,9 @@ extension MatrixSchema {
               "to": false,
               "device": false,
               "terminate": false,
-              "gracePeriod": false
+              "gracePeriod": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -1062,34 +1163,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
-            }
-          }
-        },
-        {
-          "if": {
-            "properties": {
-              "action": {
-                "const": "removeFromSale"
-              }
-            }
-          },
-          "then": {
-            "required": [
-              "product"
-            ],
-            "properties": {
-              "outcome": false,
-              "quantity": false,
-              "offer": false,
-              "appAccountToken": false,
-              "count": false,
-              "by": false,
-              "to": false,
-              "device": false,
-              "terminate": false,
-              "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -1116,7 +1192,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -1140,7 +1218,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -1153,6 +1233,9 @@ extension MatrixSchema {
             }
           },
           "then": {
+            "required": [
+              "price"
+            ],
             "properties": {
               "outcome": false,
               "quantity": false,
@@ -1164,7 +1247,8 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "extendByDays": false
             }
           }
         },
@@ -1188,7 +1272,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -1212,7 +1298,122 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
+              "reason": false,
+              "price": false,
+              "extendByDays": false
+            }
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "action": {
+                "const": "removeFromSale"
+              }
+            }
+          },
+          "then": {
+            "required": [
+              "product"
+            ],
+            "properties": {
+              "outcome": false,
+              "quantity": false,
+              "offer": false,
+              "appAccountToken": false,
+              "count": false,
+              "by": false,
+              "to": false,
+              "device": false,
+              "terminate": false,
+              "gracePeriod": false,
+              "reason": false,
+              "price": false,
+              "extendByDays": false
+            }
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "action": {
+                "const": "extendRenewalDate"
+              }
+            }
+          },
+          "then": {
+            "required": [
+              "extendByDays"
+            ],
+            "properties": {
+              "outcome": false,
+              "quantity": false,
+              "offer": false,
+              "appAccountToken": false,
+              "count": false,
+              "by": false,
+              "to": false,
+              "device": false,
+              "terminate": false,
+              "gracePeriod": false,
+              "reason": false,
+              "price": false
+            }
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "action": {
+                "const": "extendRenewalDatesForAllSubscribers"
+              }
+            }
+          },
+          "then": {
+            "required": [
+              "product",
+              "extendByDays"
+            ],
+            "properties": {
+              "outcome": false,
+              "quantity": false,
+              "offer": false,
+              "appAccountToken": false,
+              "count": false,
+              "by": false,
+              "to": false,
+              "device": false,
+              "terminate": false,
+              "gracePeriod": false,
+              "reason": false,
+              "price": false
+            }
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "action": {
+                "const": "requestTestNotification"
+              }
+            }
+          },
+          "then": {
+            "properties": {
+              "product": false,
+              "outcome": false,
+              "quantity": false,
+              "offer": false,
+              "appAccountToken": false,
+              "count": false,
+              "by": false,
+              "to": false,
+              "device": false,
+              "terminate": false,
+              "gracePeriod": false,
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -1237,35 +1438,9 @@ extension MatrixSchema {
               "device": false,
               "terminate": false,
               "gracePeriod": false,
-              "reason": false
-            }
-          }
-        },
-        {
-          "if": {
-            "properties": {
-              "action": {
-                "const": "purchase"
-              }
-            },
-            "required": [
-              "action"
-            ]
-          },
-          "then": {
-            "properties": {
-              "expect": {
-                "properties": {
-                  "result": {
-                    "enum": [
-                      "success",
-                      "userCancelled",
-                      "pending",
-                      "failed"
-                    ]
-                  }
-                }
-              }
+              "reason": false,
+              "price": false,
+              "extendByDays": false
             }
           }
         },
@@ -1378,7 +1553,7 @@ extension MatrixSchema {
         },
         "notifications": {
           "type": "array",
-          "description": "App Store Server Notifications V2 emitted since the previous step for the acting account, TYPE or TYPE/SUBTYPE, any order; [] means none.",
+          "description": "App Store Server Notifications V2 emitted since the previous step for the acting account, TYPE or TYPE/SUBTYPE, any order; [] means none. StoreKit Testing in Xcode sends none (an expectation of some is a warning there and is not judged).",
           "items": {
             "enum": [
               "CONSUMPTION_REQUEST",
@@ -1415,6 +1590,7 @@ extension MatrixSchema {
               "RENEWAL_EXTENDED",
               "RENEWAL_EXTENSION",
               "RENEWAL_EXTENSION/SUMMARY",
+              "RENEWAL_EXTENSION/FAILURE",
               "REVOKE",
               "SUBSCRIBED",
               "SUBSCRIBED/INITIAL_BUY",
@@ -1435,6 +1611,29 @@ extension MatrixSchema {
           "additionalProperties": {
             "type": "boolean"
           }
+        },
+        "displayPrice": {
+          "type": "object",
+          "description": "Product ID → the price the app shows, as StoreKit formats it (e.g. $4.99, £9.99): what the customer is told before being charged (compare transaction.price).",
+          "additionalProperties": {
+            "type": "string"
+          }
+        },
+        "introductoryOffer": {
+          "type": "object",
+          "description": "Auto-renewable product ID → the introductory offer StoreKit describes: none, or its payment mode.",
+          "additionalProperties": {
+            "enum": [
+              "none",
+              "freeTrial",
+              "payAsYouGo",
+              "payUpFront"
+            ]
+          }
+        },
+        "serverNotifications": {
+          "type": "boolean",
+          "description": "Whether the environment sends App Store Server Notifications at all: false with StoreKit Testing in Xcode."
         },
         "transaction": {
           "type": "object",
@@ -1479,6 +1678,25 @@ extension MatrixSchema {
               "minimum": 1,
               "maximum": 4,
               "description": "1 introductory, 2 promotional, 3 offer code, 4 win-back."
+            },
+            "price": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "The price charged, milliunits of the storefront's currency (4990 for 4.99; 0 for a free trial)."
+            },
+            "currency": {
+              "type": "string",
+              "pattern": "^[A-Z]{3}$",
+              "description": "ISO 4217 code of the price's currency, e.g. USD."
+            },
+            "expiresAfter": {
+              "type": "string",
+              "pattern": "^P(?=.*[1-9])(?=\\d|T\\d)(?:\\d{1,7}Y)?(?:\\d{1,7}M)?(?:\\d{1,7}W)?(?:\\d{1,7}D)?(?:T(?=\\d)(?:\\d{1,7}H)?(?:\\d{1,7}M)?(?:\\d{1,7}S)?)?$",
+              "description": "expiresDate is this ISO 8601 duration after purchaseDate, as the environment's clock counts it (P1W for a week's trial).",
+              "examples": [
+                "P1W",
+                "P1M"
+              ]
             }
           }
         },

@@ -101,7 +101,8 @@ public enum StepText {
         let observed = record.observed
         let differing: [String]
         if let observed {
-            differing = Judge.differences(expected, observed, stepProduct: record.product) { product in
+            differing = Judge.differences(expected, observed, stepProduct: record.product,
+                                          schedule: Judge.schedule(record.clock, timeRate: nil)) { product in
                 observed.renewalInfo.first { $0.value.productId == product || $0.value.autoRenewProductId == product }?.key
             }.map(\.field)
         } else {
@@ -143,6 +144,21 @@ public enum StepText {
         }
         if let renewals = expected.renewals {
             add("renewals", String(renewals)) { String($0.renewals) }
+        }
+        if let prices = expected.displayPrice {
+            let products = prices.keys.sorted()
+            add("displayPrice", pairs(products.map { ($0, prices[$0] ?? "") })) { o in
+                pairs(products.map { ($0, o.displayPrice[$0] ?? "none") })
+            }
+        }
+        if let offers = expected.introductoryOffer {
+            let products = offers.keys.sorted()
+            add("introductoryOffer", pairs(products.map { ($0, offers[$0] ?? "") })) { o in
+                pairs(products.map { ($0, o.introductoryOffer[$0] ?? "unknown") })
+            }
+        }
+        if let sends = expected.serverNotifications {
+            add("serverNotifications", String(sends)) { $0.serverNotifications.map { String($0) } ?? "unknown" }
         }
         if let transaction = expected.transaction {
             let product = transaction.product ?? record.product ?? ""
@@ -224,6 +240,11 @@ public enum StepText {
         if let v = e.revocationReason { parts.append(("revocationReason", o.map { $0.revocationReason.map(String.init) ?? "none" } ?? String(v))) }
         if let v = e.transactionReason { parts.append(("transactionReason", o.map { $0.transactionReason ?? "none" } ?? v)) }
         if let v = e.offerType { parts.append(("offerType", o.map { $0.offerType.map(String.init) ?? "none" } ?? String(v))) }
+        if let v = e.price { parts.append(("price", o.map { $0.price.map(String.init) ?? "none" } ?? String(v))) }
+        if let v = e.currency { parts.append(("currency", o.map { $0.currency ?? "none" } ?? v)) }
+        if let v = e.expiresAfter {
+            parts.append(("expiresAfter", o.map { t in t.expiresDate.map { RenewalSchedule.label(milliseconds: $0 - t.purchaseDate) } ?? "none" } ?? v.description))
+        }
         return product + (parts.isEmpty ? "" : " " + pairs(parts))
     }
 
