@@ -34,15 +34,18 @@ import PackageDescription
 //   LocalEnvironment  → MatrixModel, MatrixEngine, StoreSimulator, HarnessCore, SimulatedStoreKit, ReferenceApp,
 //                       SignedData, DriverKit
 //                       `local`: the simulator and an app under test, signed evidence
-//   ServerEnvironment → AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment,
-//                       ExecEnvironment, SignedData, LoopbackHTTP
-//                       `server`: notifications to a team's backend, its access answers
 //   ExecEnvironment   → MatrixModel, MatrixEngine, DriverKit
 //                       `exec`: external driver processes
 //   MatrixPlanning    → MatrixModel, MatrixEngine, LocalEnvironment
 //                       `matrix plan`
 //   AppStoreAPI       → MatrixJSON, MatrixModel, AppStoreModels, SignedData
 //                       App Store Server API and App Store Connect API clients
+//   LoopbackServerAPI → AppStoreModels, MatrixModel, StoreSimulator, SimulatedStoreKit, SignedData, LoopbackHTTP,
+//                       AppStoreAPI
+//                       the App Store Server API on 127.0.0.1, answering from the run's stores
+//   ServerEnvironment → AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment,
+//                       ExecEnvironment, SignedData, LoopbackHTTP, LoopbackServerAPI, AppStoreAPI
+//                       `server`: notifications to a team's backend, its access answers
 //   GuidedEnvironment → MatrixJSON, MatrixModel, MatrixEngine, MatrixPlanning, AppStoreAPI, AppStoreModels
 //                       `sandbox`, `testflight`: a person guided step by step
 //   MatrixAuthoring   → MatrixModel, MatrixJSON
@@ -64,7 +67,7 @@ import PackageDescription
 //   MatrixCLI         → MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
 //                       LocalEnvironment, ExecEnvironment, GuidedEnvironment, MatrixPlanning, AppStoreAPI,
 //                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore, ServerEnvironment,
-//                       LoopbackHTTP
+//                       LoopbackHTTP, LoopbackServerAPI
 //                       the commands
 //   matrix            → MatrixCLI
 //                       the executable
@@ -113,11 +116,14 @@ let package = Package(
         .target(name: "LoopbackHTTP"),
         .target(name: "LocalEnvironment",
                 dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
-        .target(name: "ServerEnvironment",
-                dependencies: ["AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP"]),
         .target(name: "ExecEnvironment", dependencies: ["MatrixModel", "MatrixEngine", "DriverKit"]),
         .target(name: "MatrixPlanning", dependencies: ["MatrixModel", "MatrixEngine", "LocalEnvironment"]),
         .target(name: "AppStoreAPI", dependencies: ["MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
+        .target(name: "LoopbackServerAPI",
+                dependencies: ["AppStoreModels", "MatrixModel", "StoreSimulator", "SimulatedStoreKit", "SignedData", "LoopbackHTTP", "AppStoreAPI"]),
+        .target(name: "ServerEnvironment",
+                dependencies: ["AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP",
+                               "LoopbackServerAPI", "AppStoreAPI"]),
         .target(name: "GuidedEnvironment",
                 dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "MatrixPlanning", "AppStoreAPI", "AppStoreModels"]),
         .target(name: "MatrixAuthoring", dependencies: ["MatrixModel", "MatrixJSON"]),
@@ -133,7 +139,7 @@ let package = Package(
         .target(name: "MatrixCLI", dependencies: [
             "MatrixJSON", "MatrixModel", "MatrixEngine", "ReferenceApp", "SignedData", "DriverKit",
             "LocalEnvironment", "ExecEnvironment", "GuidedEnvironment", "MatrixPlanning", "AppStoreAPI",
-            "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore", "ServerEnvironment", "LoopbackHTTP",
+            "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore", "ServerEnvironment", "LoopbackHTTP", "LoopbackServerAPI",
         ]),
         .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
         // The example stores are written for StoreKit; SIMULATED_STOREKIT builds them on the look-alike everywhere.
@@ -154,10 +160,10 @@ let package = Package(
         .testTarget(name: "MatrixModelTests", dependencies: ["MatrixModel", "MatrixJSON", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AppStoreModelsTests", dependencies: ["AppStoreModels", "TestSupport"]),
         .testTarget(name: "MatrixEngineTests", dependencies: ["MatrixEngine", "MatrixModel", "TestSupport"]),
-        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "TestSupport"]),
+        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "SimulatedStoreKit", "TestSupport"]),
         .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "MatrixModel", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "MatrixModel", "TestSupport"]),
-        .testTarget(name: "LocalEnvironmentTests", dependencies: ["LocalEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
+        .testTarget(name: "LocalEnvironmentTests", dependencies: ["LocalEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
         .testTarget(name: "ExecEnvironmentTests", dependencies: ["ExecEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "Reporters", "TestSupport"], exclude: ["Drivers"]),
         .testTarget(name: "MatrixPlanningTests", dependencies: ["MatrixPlanning", "GuidedEnvironment", "MatrixModel", "TestSupport"]),
         .testTarget(name: "GuidedEnvironmentTests", dependencies: ["GuidedEnvironment", "MatrixEngine"]),
@@ -172,7 +178,8 @@ let package = Package(
         .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "EvidenceStore", "HarnessRunner", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreAppsHarness", "TestSupport"]),
         .testTarget(name: "StoreAppsHarnessTests", dependencies: ["StoreAppsHarness", "AppHarness", "TestSupport"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
-        .testTarget(name: "ServerEnvironmentTests", dependencies: ["ServerEnvironment", "AppStoreModels", "EvidenceStore", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport"]),
+        .testTarget(name: "LoopbackServerAPITests", dependencies: ["LoopbackServerAPI", "AppStoreAPI", "AppStoreModels", "LoopbackHTTP", "MatrixModel", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
+        .testTarget(name: "ServerEnvironmentTests", dependencies: ["ServerEnvironment", "AppStoreAPI", "AppStoreModels", "EvidenceStore", "LoopbackHTTP", "LoopbackServerAPI", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport"]),
         .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "EvidenceStore", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "Reporters", "SignedData", "TestSupport"], exclude: ["SchemaSamples"]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,7 +5,8 @@ Usage: scripts/check-server-run.py RUN_DIR EXPECTATION
   all-pass            every step passed
   revocations-fail    exactly the refund and revokeFamilySharing steps failed; the rest passed or were blocked after them
   some-revocations-fail  at least one refund or revokeFamilySharing step failed, and nothing else did
-Also checks that every delivery of the run was acknowledged (SUCCESS) unless a step failed for it.
+Also checks that every delivery of the run was acknowledged (SUCCESS) unless a step failed for it, and that every
+notification sent with --signing-faults (origin signingFault) was refused.
 Exit status: 0 as expected, 1 not, 64 usage.
 """
 import json
@@ -36,7 +37,12 @@ def main():
     failed_cases = {case for case, _ in failed}
     if not blocked_cases <= failed_cases:
         problems.append(f"blocked without a failure before: {sorted(blocked_cases - failed_cases)}")
-    deliveries = [d for r in records for d in (r.get("observed") or {}).get("server", {}).get("deliveries", [])]
+    sent = [d for r in records for d in (r.get("observed") or {}).get("server", {}).get("deliveries", [])]
+    deliveries = [d for d in sent if d.get("origin") != "signingFault"]
+    faults = [d for d in sent if d.get("origin") == "signingFault"]
+    accepted = [f'{d["fault"]} {d["notificationUUID"]}' for d in faults if any(a["sendAttemptResult"] == "SUCCESS" for a in d["attempts"])]
+    if expectation == "all-pass" and accepted:
+        problems.append(f"{len(accepted)} notifications a correct server refuses were accepted, e.g. {accepted[0]}")
     if not deliveries:
         problems.append("no notification was delivered")
     unacknowledged = [d["notificationUUID"] for d in deliveries if not any(a["sendAttemptResult"] == "SUCCESS" for a in d["attempts"])]
@@ -52,7 +58,8 @@ def main():
     for problem in problems:
         print(f"error: {run_dir}: {problem}", file=sys.stderr)
     if not problems:
-        print(f"{run_dir}: {expectation} as expected ({steps} steps, {len(failed)} failed, {len(deliveries)} deliveries)", file=sys.stderr)
+        refused = f", {len(faults)} signing faults refused" if faults else ""
+        print(f"{run_dir}: {expectation} as expected ({steps} steps, {len(failed)} failed, {len(deliveries)} deliveries{refused})", file=sys.stderr)
     return 1 if problems else 0
 
 

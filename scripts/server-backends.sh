@@ -2,9 +2,11 @@
 # Runs the release matrix against the Python reference backend (examples/backends/python, on Apple's
 # app-store-server-library from PyPI in a throwaway virtual environment), each run started by --server, and checks
 # each run's evidence:
-#   reference                       every step passes
+#   reference, --signing-faults     every step passes, every notification a correct server refuses is refused
 #   ignores-refund                  fails exactly the refund and revocation steps
 #   counts-duplicates, duplicated   fails refund or revocation steps under --delivery duplicated
+#   probes-api                      every step passes: each loopback App Store Server API answer decodes with
+#                                   the library's models and its tokens are accepted
 #
 # Usage: scripts/server-backends.sh MATRIX_BINARY OUT_DIR
 # Environment: APP_STORE_SERVER_LIBRARY_VERSION pins the PyPI version; PYTHON names the interpreter.
@@ -12,7 +14,7 @@
 set -euo pipefail
 
 if [[ $# -ne 2 ]]; then
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 64
 fi
 matrix="$1"
@@ -31,9 +33,10 @@ echo "Using $("$venv/bin/pip" show app-store-server-library 2>/dev/null | awk '/
 status=0
 run() {
     local variant="$1" delivery="$2" expectation="$3" expected_exit="$4"
-    local dir="$out/$variant-$delivery"
+    local extra=("${@:5}")
+    local dir="$out/$variant-$delivery${extra[0]:+-faults}"
     local code=0
-    "$matrix" run "$root_dir/matrices/release.json" --env server --delivery "$delivery" --out "$dir" --quiet \
+    "$matrix" run "$root_dir/matrices/release.json" --env server --delivery "$delivery" --out "$dir" --quiet "${extra[@]}" \
         --server "$venv/bin/python $root_dir/examples/backends/python/backend.py --variant $variant" \
         --notify-url 'http://127.0.0.1:{port}/notifications' \
         --access-url 'http://127.0.0.1:{port}/access/original/{originalTransactionId}' || code=$?
@@ -47,7 +50,8 @@ run() {
     python3 "$root_dir/scripts/check-server-run.py" "$run_dir" "$expectation" || status=1
 }
 
-run reference production all-pass 0
+run reference production all-pass 0 --signing-faults
 run ignores-refund production revocations-fail 1
 run counts-duplicates duplicated some-revocations-fail 1
+run probes-api production all-pass 0
 exit $status

@@ -94,6 +94,8 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Hashable, Codable {
     public var subtype: String?
     public var notificationUUID: String?
     public var data: NotificationData?
+    /// In place of `data` for `RENEWAL_EXTENSION` / `SUMMARY`: the outcome of extending every subscriber's renewal date.
+    public var summary: Summary?
     /// `"2.0"`.
     public var version: String?
     public var signedDate: MillisecondsDate?
@@ -112,6 +114,22 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Hashable, Codable {
         /// 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
         public var status: Int?
         public var consumptionRequestReason: String?
+
+        public init() {}
+    }
+
+    /// The `summary` object: how a renewal-date extension for all subscribers went.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/summary
+    public struct Summary: Sendable, Hashable, Codable {
+        public var requestIdentifier: String?
+        public var environment: String?
+        public var appAppleId: Int64?
+        public var bundleId: String?
+        public var productId: String?
+        /// ISO 3166-1 alpha-3 codes of the storefronts the extension covered.
+        public var storefrontCountryCodes: [String]?
+        public var failedCount: Int64?
+        public var succeededCount: Int64?
 
         public init() {}
     }

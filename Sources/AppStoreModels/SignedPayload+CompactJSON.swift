@@ -104,6 +104,19 @@ extension ResponseBodyV2DecodedPayload {
         json.field("notificationUUID", notificationUUID)
         json.field("signedDate", signedDate)
         json.field("subtype", subtype)
+        if let summary {
+            json.key("summary")
+            json.beginObject()
+            json.field("appAppleId", summary.appAppleId)
+            json.field("bundleId", summary.bundleId)
+            json.field("environment", summary.environment)
+            json.field("failedCount", summary.failedCount)
+            json.field("productId", summary.productId)
+            json.field("requestIdentifier", summary.requestIdentifier)
+            json.field("storefrontCountryCodes", summary.storefrontCountryCodes)
+            json.field("succeededCount", summary.succeededCount)
+            json.endObject()
+        }
         json.field("version", version)
         json.endObject()
         return json.bytes

@@ -84,11 +84,15 @@ actor DriverConnection {
         let method = call.method
         let id = nextID
         nextID += 1
+        let line: [UInt8]
         do {
-            process.input.send(try DriverProtocol.line(DriverRequest(id: id, call: call)))
+            line = try DriverProtocol.line(DriverRequest(id: id, call: call))
         } catch {
             throw .badResult(method: method, detail: "the request cannot be encoded: \(error)")
         }
+        // The driver would refuse the line (docs/driver-protocol.md): say so here, where it is true.
+        guard line.count - 1 <= DriverProtocol.maximumLineBytes else { throw .requestTooLong(method: method, bytes: line.count - 1) }
+        process.input.send(line)
         var deadline = ContinuousClock.now + timeout
         while true {
             switch await next(until: deadline) {

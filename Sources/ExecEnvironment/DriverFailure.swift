@@ -14,13 +14,15 @@ enum DriverFailure: Error, Sendable {
     case response(method: String, DriverError)
     /// A result that does not have the method's documented shape; the driver stays usable.
     case badResult(method: String, detail: String)
+    /// The request would be a line longer than the protocol allows; it was not sent.
+    case requestTooLong(method: String, bytes: Int)
     /// The run was cancelled (Ctrl-C) while waiting.
     case cancelled
 
     /// Whether the driver can take further requests after this failure.
     var leavesDriverUsable: Bool {
         switch self {
-        case .response, .badResult: true
+        case .response, .badResult, .requestTooLong: true
         default: false
         }
     }
@@ -41,6 +43,9 @@ enum DriverFailure: Error, Sendable {
             return "the driver answered \(method) with error \(error.code): \(error.message)"
         case .badResult(let method, let detail):
             return "the driver's answer to \(method) does not have the documented shape: \(detail)"
+        case .requestTooLong(let method, let bytes):
+            return "the \(method) request would be a line of \(bytes) bytes, over the driver protocol's limit of "
+                + "\(DriverProtocol.maximumLineBytes) bytes per line; it was not sent"
         case .cancelled:
             return "the run was interrupted"
         }

@@ -11,6 +11,9 @@ final class GuidedSession: CaseSession {
     /// Renewals waited for so far per product, and when each subscription's current period started (wall ms).
     var renewals: [String: Int] = [:]
     var periodStart: [String: Int64] = [:]
+    /// The waits a replay recorded without sleeping them, ms: the run's clock (``now()``) is that far ahead of
+    /// the wall clock, as the Sandbox store's would be.
+    var unslept: Int64 = 0
     /// A transaction id of each account, learned from the server, to limit later look-ups to that customer.
     var anchors: [String: String] = [:]
 
@@ -25,15 +28,14 @@ final class GuidedSession: CaseSession {
     /// What a person can see in the app: access and the result it reports. The rest is not judged here.
     static let observable: Set<String> = ["access", "result"]
     static let unobservable = ["entitlements", "subscriptionStatus", "balance", "notifications", "renewals", "transaction",
-                               "renewalInfo", "eligibleForIntroOffer"]
+                               "renewalInfo", "eligibleForIntroOffer", "displayPrice", "introductoryOffer", "serverNotifications"]
 
     func perform(_ step: Step, index: Int) async throws -> StepOutcome {
-        if let clock = matrix.storeSettings(for: matrixCase).clock, clock != adapter.schedule.description,
-           !(RenewalSchedule.environment(ofClock: clock) == .sandbox && adapter.environment == .sandbox) {
-            return .skipped(reason: "environment limit: the case models the \(clock) clock, not \(adapter.environment)")
+        if let skip = GuidedLimits.clockSkip(matrix.storeSettings(for: matrixCase).clock, environment: adapter.environment) {
+            return .skipped(reason: skip.reason, limit: skip.limit)
         }
-        if let limit = environmentLimit(step) {
-            return .skipped(reason: "environment limit: \(limit)")
+        if let skip = environmentLimit(step) {
+            return .skipped(reason: skip.reason, limit: skip.limit)
         }
         let alias = step.account ?? matrixCase.account
         if index == 0 { await adapter.prompter.show(setupText()) }
@@ -53,11 +55,11 @@ final class GuidedSession: CaseSession {
             return .skipped(reason: "the tester skipped it: \(reason)")
         }
         if step.action == .purchase, answer.result == "success", let product = step.product, periodStart[product] == nil {
-            periodStart[product] = Self.nowMs()
+            periodStart[product] = now()
         }
         var observation = Observation(access: (answer.access ?? []).sorted(), result: answer.result,
                                       transactionIds: answer.transactionId.map { [$0] } ?? [], message: answer.note,
-                                      storeTime: Self.nowMs())
+                                      storeTime: now())
         observation.notObserved = Self.unobservable
         if let check = adapter.serverCheck {
             let now = Self.nowMs()
@@ -95,9 +97,12 @@ final class GuidedSession: CaseSession {
 
     static func nowMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
+    /// The run's clock, ms since 1970: the wall clock plus the waits a replay did not sleep.
+    func now() -> Int64 { Self.nowMs() + unslept }
+
     /// The case's starting state, as `matrix plan` states it (``CaseSetup``), shown before its first step.
     func setupText() -> String {
-                var renewals: [String: Int] = [:]
+        var renewals: [String: Int] = [:]
         let performed = matrixCase.steps.map { step in
             defer { if step.action == .renew { renewals[step.product ?? "", default: 0] += step.count ?? 1 } }
             return GuidedLimits.reason(for: step, environment: adapter.environment, schedule: adapter.schedule,
@@ -109,9 +114,9 @@ final class GuidedSession: CaseSession {
     }
 
     /// Why the environment cannot do a step, if it cannot (``GuidedLimits``).
-    func environmentLimit(_ step: Step) -> String? {
-        GuidedLimits.reason(for: step, environment: adapter.environment, schedule: adapter.schedule,
-                            renewalsSoFar: renewals[step.product ?? ""] ?? 0)
+    func environmentLimit(_ step: Step) -> GuidedLimits.Skip? {
+        GuidedLimits.skip(for: step, environment: adapter.environment, schedule: adapter.schedule,
+                          renewalsSoFar: renewals[step.product ?? ""] ?? 0)
     }
 
     /// Waits for renewals and time steps, as long as they take in the environment; returns the wait in ms.
@@ -123,6 +128,7 @@ final class GuidedSession: CaseSession {
             let count = step.count ?? 1
             let milliseconds = schedule.wallTime(of: period, from: 0) * Int64(count)
             try await adapter.prompter.wait(milliseconds: milliseconds, label: "\(count) renewal\(count == 1 ? "" : "s") (\(RenewalSchedule.label(milliseconds: milliseconds)))")
+            if !adapter.prompter.sleepsWaits { unslept += milliseconds }
             renewals[product, default: 0] += count
             return milliseconds
         case .advanceTime:
@@ -133,7 +139,7 @@ final class GuidedSession: CaseSession {
                       let start = periodStart[product] {
                 let periods = Int64((renewals[product] ?? 0) + 1)
                 let end = start + schedule.wallTime(of: period, from: 0) * periods
-                milliseconds = max(0, end - Self.nowMs())
+                milliseconds = max(0, end - now())
                 if step.to == .gracePeriodEnd {
                     let days = matrix.storeSettings(for: matrixCase).gracePeriodDays ?? 16
                     milliseconds += schedule.gracePeriod(days: days, for: period)
@@ -143,6 +149,7 @@ final class GuidedSession: CaseSession {
                 return nil
             }
             try await adapter.prompter.wait(milliseconds: milliseconds, label: RenewalSchedule.label(milliseconds: milliseconds))
+            if !adapter.prompter.sleepsWaits { unslept += milliseconds }
             return milliseconds
         default:
             return nil

@@ -4,7 +4,8 @@ import MatrixModel
 enum Instructions {
     static func text(for step: Step, index: Int, case matrixCase: MatrixCase, matrix: Matrix, adapter: GuidedAdapter,
                      account alias: String, appleAccount: String?) -> String {
-        let app = matrix.name.isEmpty ? "the app" : "the app (\(matrix.app.bundleId))"
+        // A bundle id `matrix init` guessed names no real app: the tester is not told to open it.
+        let app = matrix.name.isEmpty || matrix.app.bundleIdGuessed ? "the app under test" : "the app (\(matrix.app.bundleId))"
         let who = appleAccount.map { "Sandbox account \(alias) <\($0)>" } ?? "the Sandbox account for \(alias)"
         let sheet = adapter.environment == .testflight ? "[Environment: Sandbox] (TestFlight uses Sandbox)" : "[Environment: Sandbox]"
         func name(_ productID: String?) -> String {
@@ -28,7 +29,7 @@ enum Instructions {
         case .purchase:
             body = "In \(app), buy \(name(step.product))"
             if let quantity = step.quantity, quantity > 1 { body += ", quantity \(quantity)" }
-            if let offer = step.offer { body += ", with the \(offer == "introductory" ? "introductory" : "\"\(offer)\"") offer" }
+            if let offer = step.offer { body += ", with the \"\(offer)\" offer" }
             body += ". Check that the purchase sheet shows \(sheet). "
             switch step.outcome ?? .success {
             case .success: body += "Confirm the purchase."
@@ -71,6 +72,9 @@ enum Instructions {
                 + "\(name(step.product)) fails with a billing problem."
         case .recoverBilling:
             body = "Turn Allow Purchases & Renewals back on for \(alias) (\(SandboxHowTo.allowPurchasesPath)) so that \(name(step.product)) renews."
+        case .requestRefund:
+            body = "In the app's refund request sheet for \(name(step.product)), choose any reason and submit; leave the request "
+                + "unanswered for now (the App Store asks the developer's server for consumption data)."
         case .refund:
             body = "In the app's refund request sheet for \(name(step.product)), choose any reason and submit: the App Store approves "
                 + "it automatically in Sandbox."
@@ -83,8 +87,8 @@ enum Instructions {
             let family = matrix.account(alias)?.familyOrganizer.map { "\($0)'s Sandbox Test Family" } ?? "the Sandbox Test Family"
             body = "Remove \(alias) from \(family) in App Store Connect."
         case .requestPriceIncrease:
-            body = "Raise the price of \(name(step.product)) in App Store Connect by enough that subscribers must consent; the change "
-                + "can take up to 1 hour to reach Sandbox."
+            body = "Raise the price of \(name(step.product))\(step.price.map { " to \($0)" } ?? "") in App Store Connect by enough that "
+                + "subscribers must consent; the change can take up to 1 hour to reach Sandbox."
         case .consentToPriceIncrease:
             body = "In the price increase sheet, agree to the new price."
         case .declinePriceIncrease:
@@ -92,6 +96,14 @@ enum Instructions {
         case .removeFromSale:
             body = "In App Store Connect, remove \(name(step.product)) from sale (its Availability: no countries or regions). "
                 + "This applies to every customer, not only Sandbox."
+        case .extendRenewalDate:
+            body = "Call the App Store Server API's Extend a Subscription Renewal Date for \(alias)'s \(name(step.product)), "
+                + "extendByDays \(step.extendByDays ?? 0)."
+        case .extendRenewalDatesForAllSubscribers:
+            body = "Call the App Store Server API's Extend Subscription Renewal Dates for All Active Subscribers for \(name(step.product)), "
+                + "extendByDays \(step.extendByDays ?? 0)."
+        case .requestTestNotification:
+            body = "Call the App Store Server API's Request a Test Notification."
         case .observe:
             body = "Look at \(app)."
         }

@@ -57,6 +57,14 @@ public protocol Prompter: Sendable {
     func answer(_ request: AnswerRequest) async throws -> Answer
     /// Waits `milliseconds` of real time (or only records it, in a replay), showing a countdown.
     func wait(milliseconds: Int64, label: String) async throws
+    /// Whether ``wait(milliseconds:label:)`` lets the time pass; `false` in a replay, whose steps are then
+    /// stamped with the time they would have had, so that reports draw the run to scale.
+    var sleepsWaits: Bool { get }
+}
+
+extension Prompter {
+    /// A prompter waits for real unless it says otherwise.
+    public var sleepsWaits: Bool { true }
 }
 
 /// Answers from a JSON Lines file, for scripted and replayed guided runs. Waits are not slept.
@@ -67,6 +75,9 @@ public struct ScriptedPrompter: Prompter {
     let answers: [String: Answer]
     /// The line of each answer in the file, for messages.
     let lines: [String: Int]
+    /// Where each answer's members' values start on their line (1-based columns, by member name), for located
+    /// errors.
+    let columns: [String: [String: Int]]
     let path: String
     let log: @Sendable (String) -> Void
     let stopped: @Sendable (String) -> Void
@@ -80,6 +91,7 @@ public struct ScriptedPrompter: Prompter {
                 stopped: @escaping @Sendable (String) -> Void = { _ in }) throws {
         var answers: [String: Answer] = [:]
         var lines: [String: Int] = [:]
+        var columns: [String: [String: Int]] = [:]
         var problems: [String] = []
         // Split on bytes: as Characters, "\r\n" is one grapheme and a file saved with CRLF would be one line.
         let text = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
@@ -111,41 +123,69 @@ public struct ScriptedPrompter: Prompter {
             }
             answers["\(caseID)#\(step)"] = answer
             lines["\(caseID)#\(step)"] = number + 1
+            // The line parsed as a decoded answer; its positions come from the positioned reader.
+            let members = JSONReader.read(Array(line.utf8)).value?.objectValue?.members ?? []
+            columns["\(caseID)#\(step)"] = Dictionary(members.map { ($0.key, $0.value.location.column) }, uniquingKeysWith: { first, _ in first })
         }
         guard problems.isEmpty else { throw AdapterError(problems.joined(separator: "\n")) }
         self.answers = answers
         self.lines = lines
+        self.columns = columns
         self.path = path
         self.log = log
         self.stopped = stopped
     }
 
-    /// What does not fit the matrix: answers naming tiers or results it does not have (errors), and answers for
-    /// cases or steps it does not have (warnings: likely a typo in a case id).
+    /// What does not fit the matrix, every problem located `path:line:column:`: answers for cases or steps it
+    /// does not have (a typo in a case id would leave the real case unanswered and stop the run at its first
+    /// step), and answers naming tiers or results it does not have. The run does not start with any of them.
     public func problems(against matrix: Matrix) -> (errors: [String], warnings: [String]) {
         var errors: [String] = []
-        var warnings: [String] = []
         let tiers = Set(matrix.tiers.map(\.name))
         let results = Set(Expectation.purchaseResults + Expectation.restoreResults)
         for (key, answer) in answers.sorted(by: { (lines[$0.key] ?? 0) < (lines[$1.key] ?? 0) }) {
-            let place = "\(path):\(lines[key] ?? 0)"
+            // `path:line:column: error:`, the column where the member's value starts.
+            func at(_ member: String) -> String { "\(path):\(lines[key] ?? 0):\(columns[key]?[member] ?? 1): error:" }
             guard let caseID = answer.case, let step = answer.step else { continue }
             guard let matrixCase = matrix.cases.first(where: { $0.id == caseID }) else {
                 let hint = Suggestion.didYouMean(caseID, among: matrix.cases.map(\.id)).map { "; \($0)" } ?? ""
-                warnings.append("\(place): the matrix has no case \"\(caseID)\"\(hint)")
+                errors.append("\(at("case")) the matrix has no case \"\(caseID)\"\(hint)")
                 continue
             }
             if !matrixCase.steps.indices.contains(step) {
-                warnings.append("\(place): case \"\(caseID)\" has no step \(step) (steps are numbered from 0 to \(matrixCase.steps.count - 1))")
+                errors.append("\(at("step")) case \"\(caseID)\" has no step \(step) (its steps are numbered from 0 to \(matrixCase.steps.count - 1))")
             }
             for tier in answer.access ?? [] where !tiers.contains(tier) {
-                errors.append("\(place): unknown tier \"\(tier)\"; the matrix's tiers are " + matrix.tiers.map(\.name).joined(separator: ", "))
+                errors.append("\(at("access")) unknown tier \"\(tier)\"; the matrix's tiers are " + matrix.tiers.map(\.name).joined(separator: ", "))
             }
             if let result = answer.result, !results.contains(result) {
-                errors.append("\(place): \"\(result)\" is not a result; use " + (Expectation.purchaseResults + Expectation.restoreResults).joined(separator: ", "))
+                let all = Expectation.purchaseResults + Expectation.restoreResults
+                let hint = Suggestion.didYouMean(result, among: all, synonyms: Synonyms.results).map { "; \($0)" } ?? "; use " + all.joined(separator: ", ")
+                errors.append("\(at("result")) \"\(result)\" is not a result\(hint)")
             }
         }
-        return (errors, warnings)
+        return (errors, [])
+    }
+
+    /// The first step a guided run of `cases` would ask about when the file has no answer for it, as
+    /// `(case, step)`: the steps an environment limit skips (``GuidedLimits``) are never asked, nor the rest of
+    /// their case. `nil` when the file answers that first step (or the run asks nothing).
+    public func firstUnansweredStep(of matrix: Matrix, cases: [Int], environment: EnvironmentKind,
+                                    schedule: RenewalSchedule) -> (case: String, step: Int)? {
+        for index in cases {
+            let matrixCase = matrix.cases[index]
+            if GuidedLimits.clockSkip(matrix.storeSettings(for: matrixCase).clock, environment: environment) != nil { continue }
+            var renewals: [String: Int] = [:]
+            for (number, step) in matrixCase.steps.enumerated() {
+                let product = step.product ?? ""
+                if GuidedLimits.skip(for: step, environment: environment, schedule: schedule, renewalsSoFar: renewals[product] ?? 0) != nil {
+                    break
+                }
+                if step.action == .renew { renewals[product, default: 0] += step.count ?? 1 }
+                return answers["\(matrixCase.id)#\(number)"] == nil ? (matrixCase.id, number) : nil
+            }
+        }
+        return nil
     }
 
     public func show(_ text: String) async { log(text) }
@@ -161,4 +201,7 @@ public struct ScriptedPrompter: Prompter {
     public func wait(milliseconds: Int64, label: String) async throws {
         log("(replay) would wait \(label)")
     }
+
+    /// Waits are recorded, not slept.
+    public var sleepsWaits: Bool { false }
 }

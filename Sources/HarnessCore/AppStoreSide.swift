@@ -38,12 +38,22 @@ public protocol AppStoreSide: Sendable {
     func reverseRefund(account: String, productID: String) async throws
     /// Family Sharing ends for `member`.
     func revokeFamilySharing(member: String, productID: String?) async throws
-    /// The developer raises the subscription's price, with consent needed.
-    func requestPriceIncrease(account: String, productID: String?) async throws
+    /// The developer raises the subscription's price to `price` (a decimal in the storefront's currency, `"5.99"`),
+    /// with consent needed.
+    func requestPriceIncrease(account: String, productID: String?, price: String) async throws
     /// The customer consents to, or declines, the price increase.
     func respondToPriceIncrease(consent: Bool, account: String, productID: String?) async throws
     /// The developer takes the product off sale.
     func removeFromSale(productID: String) async throws
+    /// The customer asks for a refund of the product's latest transaction; the App Store asks the developer for
+    /// consumption information (`CONSUMPTION_REQUEST`).
+    func requestRefund(account: String, productID: String) async throws
+    /// The developer extends the subscription's renewal date by `days` (App Store Server API).
+    func extendRenewalDate(account: String, productID: String?, days: Int) async throws -> [String]
+    /// The developer extends the renewal date of every active subscriber of the product by `days`.
+    func extendRenewalDatesForAllSubscribers(productID: String, days: Int, account: String) async throws -> [String]
+    /// The developer asks the App Store for a `TEST` notification.
+    func requestTestNotification(account: String) async throws
 }
 
 /// The environment cannot play this part of the App Store.
@@ -98,13 +108,24 @@ extension AppStoreSide {
         case .revokeFamilySharing:
             try await revokeFamilySharing(member: account, productID: step.product)
         case .requestPriceIncrease:
-            try await requestPriceIncrease(account: account, productID: step.product)
+            // The loader requires the new price (MatrixDecoder+Steps); a step built in code without one is refused.
+            guard let price = step.price else { throw AppStoreSideUnsupported("requestPriceIncrease needs the new price") }
+            try await requestPriceIncrease(account: account, productID: step.product, price: price)
         case .consentToPriceIncrease:
             try await respondToPriceIncrease(consent: true, account: account, productID: step.product)
         case .declinePriceIncrease:
             try await respondToPriceIncrease(consent: false, account: account, productID: step.product)
         case .removeFromSale:
             try await removeFromSale(productID: step.product ?? "")
+        case .requestRefund:
+            try await requestRefund(account: account, productID: step.product ?? "")
+        case .extendRenewalDate:
+            return try await extendRenewalDate(account: account, productID: step.product, days: step.extendByDays ?? 0)
+        case .extendRenewalDatesForAllSubscribers:
+            return try await extendRenewalDatesForAllSubscribers(productID: step.product ?? "", days: step.extendByDays ?? 0,
+                                                                 account: account)
+        case .requestTestNotification:
+            try await requestTestNotification(account: account)
         case .observe, .launch, .relaunch, .quit, .reinstall, .switchDevice, .purchase, .restore:
             break
         }

@@ -36,6 +36,15 @@ public protocol AppUnderTest: AnyObject, Sendable {
 
     /// The consumable balances the app keeps, by balance name (the matrix's `consumables`).
     func balances() async -> [String: Int]
+
+    /// The prices the app shows, by product ID, as its store view writes them (`"$4.99"`), or `nil` when the app
+    /// does not report them (a `displayPrice` expectation is then not judged, and the evidence says so).
+    func displayedPrices() async -> [String: String]?
+}
+
+extension AppUnderTest {
+    /// The app does not report the prices it shows.
+    public func displayedPrices() async -> [String: String]? { nil }
 }
 
 /// What a matrix's `purchase` step asks the app to buy.
@@ -43,7 +52,8 @@ public struct AppPurchaseRequest: Sendable, Hashable {
     public var productID: String
     /// Units of a consumable.
     public var quantity: Int
-    /// `introductory`, or a promotional or win-back offer's identifier.
+    /// A promotional or win-back offer's identifier, as the step names it. (An eligible customer gets the
+    /// introductory offer without asking: StoreKit has no purchase option for it.)
     public var offer: String?
     /// The UUID the app attaches to the purchase (`Product.PurchaseOption.appAccountToken`).
     public var appAccountToken: String?

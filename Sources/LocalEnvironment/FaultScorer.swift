@@ -7,7 +7,12 @@ import ReferenceApp
 /// app, such as the app harness or a driver).
 ///
 /// Runs are in memory (nothing is written) and unsigned. A fault whose ``AppFault/requirement`` the matrix's
-/// catalog does not meet is not run and counts as not applicable; the score is over applicable faults.
+/// catalog does not meet, or that the matrix's tiers cannot show (``AppFault/notApplicableReason(in:)``), is not
+/// run and counts as not applicable; the score is over applicable faults.
+///
+/// A fault counts as caught only at a step the reference app passes: where the reference fails (or errors, or is
+/// blocked), the expectation itself is wrong and would "catch" every fault. When the reference does not pass every
+/// step, the score says so first and names those steps.
 public enum FaultScorer {
     /// How a matrix fared against one fault.
     public struct FaultResult: Sendable, Hashable, Encodable {
@@ -19,21 +24,28 @@ public enum FaultScorer {
         public var applicable: Bool
         /// When not applicable: what the catalog would need.
         public var notApplicableReason: String?
-        /// The first case and step that did not pass (`case #step action`), or `nil` when missed or not applicable.
+        /// The first case and step that did not pass while the reference passes there (`case #step action`), or
+        /// `nil` when missed or not applicable.
         public var caughtBy: String?
         /// Why that step did not pass.
         public var reason: String?
+        /// When missed: the kind of case and the product that would catch it (`a grace-period case on
+        /// com.example.plus.monthly`).
+        public var wouldCatch: String?
     }
 
     /// The outcome of scoring a matrix.
     public struct Score: Sendable, Hashable {
-        /// The first step that did not pass with the reference app, or `nil` when every step passed.
-        public var referenceProblem: EvidenceRecord?
+        /// The steps the reference app failed or errored at (blocked and skipped steps left out), in run order;
+        /// empty when every step passed.
+        public var referenceProblems: [EvidenceRecord]
         /// One result per fault, in ``AppFault`` order.
         public var results: [FaultResult]
 
+        /// The first step that did not pass with the reference app, or `nil` when every step passed.
+        public var referenceProblem: EvidenceRecord? { referenceProblems.first }
         /// Whether every step passed with the reference app.
-        public var referencePasses: Bool { referenceProblem == nil }
+        public var referencePasses: Bool { referenceProblems.isEmpty }
         /// Faults the catalog can show.
         public var applicable: Int { results.filter(\.applicable).count }
         /// Applicable faults some step caught.
@@ -56,20 +68,25 @@ public enum FaultScorer {
     /// - Throws: ``AdapterError`` when the environment cannot start or a run fails unexpectedly.
     public static func score(_ matrix: Matrix, faults: [AppFault] = AppFault.allCases, jobs: Int = 1,
                              adapter: AdapterMaker = local) async throws(AdapterError) -> Score {
-        let reference = try await firstProblem(matrix, fault: nil, jobs: jobs, adapter: adapter)
+        let reference = ReferenceSink()
+        try await run(matrix, fault: nil, jobs: jobs, adapter: adapter, into: reference)
+        let (unordered, passed) = await (reference.problems, reference.passed)
+        let order = Dictionary(matrix.cases.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let problems = unordered.sorted { (order[$0.case] ?? 0, $0.step) < (order[$1.case] ?? 0, $1.step) }
         var results: [FaultResult] = []
         for fault in faults {
-            guard fault.isApplicable(to: matrix.catalog) else {
-                results.append(FaultResult(fault: fault.rawValue, summary: fault.summary, applicable: false,
-                                           notApplicableReason: "needs \(fault.requirement.summary); the catalog has none"))
+            if let reason = fault.notApplicableReason(in: matrix) {
+                results.append(FaultResult(fault: fault.rawValue, summary: fault.summary, applicable: false, notApplicableReason: reason))
                 continue
             }
-            let problem = try await firstProblem(matrix, fault: fault, jobs: jobs, adapter: adapter)
+            let sink = FirstProblemSink(countedAt: passed)
+            try await run(matrix, fault: fault, jobs: jobs, adapter: adapter, into: sink)
+            let problem = await sink.first
             results.append(FaultResult(fault: fault.rawValue, summary: fault.summary, applicable: true,
                                        caughtBy: problem.map { "\($0.case) #\($0.step) \($0.action.action.rawValue)" },
-                                       reason: problem?.reason))
+                                       reason: problem?.reason, wouldCatch: problem == nil ? fault.suggestedCase(in: matrix) : nil))
         }
-        return Score(referenceProblem: reference, results: results)
+        return Score(referenceProblems: problems, results: results)
     }
 
     /// Runs the matrix in memory with `fault` (or the reference app) and returns the first record that is
@@ -78,6 +95,14 @@ public enum FaultScorer {
     /// - Throws: ``AdapterError`` when the environment cannot start or the run fails unexpectedly.
     public static func firstProblem(_ matrix: Matrix, fault: AppFault?, jobs: Int = 1,
                                     adapter makeAdapter: AdapterMaker = local) async throws(AdapterError) -> EvidenceRecord? {
+        let sink = FirstProblemSink(countedAt: nil)
+        try await run(matrix, fault: fault, jobs: jobs, adapter: makeAdapter, into: sink)
+        return await sink.first
+    }
+
+    /// Runs the matrix in memory with `fault` (or the reference app) into `sink`.
+    static func run(_ matrix: Matrix, fault: AppFault?, jobs: Int, adapter makeAdapter: AdapterMaker,
+                    into sink: any EvidenceSink) async throws(AdapterError) {
         let adapter: any EnvironmentAdapter
         do {
             adapter = try await makeAdapter(fault)
@@ -87,21 +112,47 @@ public enum FaultScorer {
             throw AdapterError("the environment is unavailable: \(error)", environmentUnavailable: true)
         }
         let context = RunContext(runID: "score", environment: adapter.description.name, build: "score", device: "embedded simulator", os: "n/a")
-        let sink = FirstProblemSink()
         do {
             _ = try await Runner(matrix: matrix, adapter: adapter, context: context, jobs: jobs).run(into: sink)
         } catch {
             throw AdapterError("scoring failed: \(error)")
         }
-        return await sink.first
     }
 }
 
-/// Keeps the first record that did not pass.
-actor FirstProblemSink: EvidenceSink {
-    var first: EvidenceRecord?
+/// A step of a run: its case and index.
+struct StepKey: Hashable, Sendable {
+    var caseID: String
+    var step: Int
+}
+
+/// Keeps what the reference run shows: the steps it passed (the only ones a fault can be caught at) and those it
+/// failed or errored at.
+actor ReferenceSink: EvidenceSink {
+    var passed: Set<StepKey> = []
+    var problems: [EvidenceRecord] = []
 
     func append(_ record: EvidenceRecord) async throws {
-        if first == nil, record.verdict != .pass, record.verdict != .skipped { first = record }
+        switch record.verdict {
+        case .pass: passed.insert(StepKey(caseID: record.case, step: record.step))
+        case .fail, .error: problems.append(record)
+        case .skipped, .blocked: break
+        }
+    }
+}
+
+/// Keeps the first record that did not pass, among the steps the reference passed when `countedAt` is given.
+actor FirstProblemSink: EvidenceSink {
+    var first: EvidenceRecord?
+    let countedAt: Set<StepKey>?
+
+    init(countedAt: Set<StepKey>? = nil) {
+        self.countedAt = countedAt
+    }
+
+    func append(_ record: EvidenceRecord) async throws {
+        guard first == nil, record.verdict != .pass, record.verdict != .skipped else { return }
+        if let countedAt, !countedAt.contains(StepKey(caseID: record.case, step: record.step)) { return }
+        first = record
     }
 }

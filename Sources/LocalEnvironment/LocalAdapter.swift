@@ -15,6 +15,8 @@ public struct LocalAdapter: EnvironmentAdapter {
     public var schedule: RenewalSchedule
     public var signedEnvironment: SignedEnvironment
     public var fault: AppFault?
+    /// More known bugs the reference app runs with, beside ``fault`` (`--app-fault` given several times).
+    public var faults: [AppFault] = []
     /// `local`, or `app` for a team's own app.
     public var environment: EnvironmentKind
     /// Makes the app for a new installation; the reference app when `nil`.
@@ -70,7 +72,7 @@ public struct LocalAdapter: EnvironmentAdapter {
         }
         do {
             return try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: caseSchedule, signedEnvironment: signedEnvironment,
-                                    fault: fault, install: app, signer: signer, settleLimit: settleLimit,
+                                    faults: (fault.map { [$0] } ?? []) + faults, install: app, signer: signer, settleLimit: settleLimit,
                                     callLimit: callLimit)
         } catch {
             throw AdapterError(error.message)

@@ -109,7 +109,7 @@ public final class LocalDriver: Driver {
         switch try await session.perform(params.step, index: params.index) {
         case .observed(let observation, let modelled):
             return .observed(observation, modelledWallTimeMs: modelled)
-        case .skipped(let reason):
+        case .skipped(let reason, _):
             return .unsupported(reason: reason)
         }
     }

@@ -48,7 +48,7 @@ public final class LocalSession: CaseSession {
     ///   - identifierSpace: the block of identifiers the store hands out (``StoreConfiguration/identifierSpace``).
     /// - Throws: ``StoreError`` when an account's starting state cannot be set up.
     public init(matrix: Matrix, matrixCase: MatrixCase, schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox,
-                fault: AppFault? = nil, install: (() -> any AppUnderTest)? = nil, signer: (any PayloadSigner)? = nil,
+                fault: AppFault? = nil, faults: [AppFault] = [], install: (() -> any AppUnderTest)? = nil, signer: (any PayloadSigner)? = nil,
                 settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60), identifierSpace: Int64 = 0) throws(StoreError) {
         self.matrix = matrix
         self.matrixCase = matrixCase
@@ -57,7 +57,8 @@ public final class LocalSession: CaseSession {
         let simulator = AppStoreSimulator(catalog: matrix.catalog, configuration: configuration)
         try simulator.prepare(Self.accounts(of: matrixCase, in: matrix))
         self.store = SimulatedStore(simulator, signer: signer)
-        self.install = install ?? { ReferenceApp(matrix: matrix, fault: fault) }
+        let bugs = (fault.map { [$0] } ?? []) + faults
+        self.install = install ?? { ReferenceApp(matrix: matrix, faults: bugs) }
         self.signer = signer
         self.settleLimit = settleLimit
         self.callLimit = callLimit
@@ -160,7 +161,7 @@ public final class LocalSession: CaseSession {
         var touched: [String] = []
 
         if let limit = environmentLimit(for: step) {
-            return .skipped(reason: limit)
+            return .skipped(reason: limit, limit: .billingRetry)
         }
         if let failNext = step.failNext {
             guard let failure = StoreKitFailure(failNext) else {
@@ -220,8 +221,9 @@ public final class LocalSession: CaseSession {
         for other in devices.values.sorted(by: { $0.session.deviceName < $1.session.deviceName }) where other.running {
             other.session.deliverPendingUpdates()
             guard await other.session.settle(within: settleLimit) else {
+                let held = other.session.unsettledListeners.map { " (\($0))" } ?? ""
                 throw AdapterError("the app on \(other.session.deviceName) did not finish handling its Transaction.updates within "
-                                   + "\(settleLimit); a listener that never asks for the next update stops the case")
+                                   + "\(settleLimit)\(held); a listener that never asks for the next update stops the case")
             }
         }
         for other in devices.values {
@@ -238,15 +240,18 @@ public final class LocalSession: CaseSession {
             var seen = Set<String>()
             return ids.filter { seen.insert($0).inserted && store.transaction($0)?.account == account }
         }
-        if message == nil, step.action == .renew || step.action == .advanceTime,
+        // What the store says is the store's, not the app's.
+        var storeMessage: String?
+        if step.action == .renew || step.action == .advanceTime,
            let limit = withStore({ store in store.subscriptions.values.first { $0.account == account && $0.environmentLimit != nil }?.environmentLimit }) {
-            message = limit
+            storeMessage = limit
         }
-        if message == nil, !device.running, step.action != .quit, step.action != .switchDevice {
-            message = "the app is not running"
+        if storeMessage == nil, !device.running, step.action != .quit, step.action != .switchDevice {
+            storeMessage = "the app is not running"
         }
-        let observation = try await observe(account: account, device: device, result: result, message: message, touched: accountTouched,
+        var observation = try await observe(account: account, device: device, result: result, message: message, touched: accountTouched,
                                             expectedBalances: step.expect?.balance.map { Set($0.keys) })
+        observation.storeMessage = storeMessage
         return .observed(observation, modelledWallTimeMs: withStore { $0.now } - startTime)
     }
 
@@ -353,8 +358,15 @@ public final class LocalSession: CaseSession {
                                + "does not implement AppUnderTest.balances(): return the consumable balances it keeps, by the "
                                + "matrix's balance names")
         }
+        // What the app shows for prices: only a running app that reports them shows any.
+        let shownPrices = device.running ? try await bounded("displayedPrices()", device.session) { await app.displayedPrices() } : [:]
         return withStore { store in
-            Observation(
+            var notObserved: [String] = []
+            if shownPrices == nil { notObserved.append("displayPrice") }
+            // StoreKit Testing in Xcode has no App Store server: there are no notifications to observe there.
+            // Apple: https://developer.apple.com/documentation/appstoreservernotifications/environment
+            if !store.configuration.sendsServerNotifications { notObserved.append("notifications") }
+            return Observation(
                 access: matrix.access(for: entitled).sorted(),
                 entitlements: store.currentEntitlements(account: account).map(\.productId).sorted(),
                 result: result,
@@ -365,8 +377,12 @@ public final class LocalSession: CaseSession {
                 transactions: matrix.catalog.products.compactMap { store.lastTransaction(account: account, productID: $0.productID)?.observed },
                 renewalInfo: store.renewalInfo(account: account),
                 eligibleForIntroOffer: store.introOfferEligibility(account: account),
+                displayPrice: shownPrices ?? [:],
+                introductoryOffer: store.introductoryOffers(),
+                serverNotifications: store.configuration.sendsServerNotifications,
                 transactionIds: touched,
                 signedData: signedData,
+                notObserved: notObserved.isEmpty ? nil : notObserved,
                 message: message,
                 storeTime: store.now)
         }

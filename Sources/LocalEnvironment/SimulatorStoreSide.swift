@@ -76,8 +76,8 @@ package struct SimulatorStoreSide: AppStoreSide {
         try on { try $0.revokeFamilySharing(member: member, productID: productID) }
     }
 
-    package func requestPriceIncrease(account: String, productID: String?) throws {
-        try on { try $0.requestPriceIncrease(account: account, productID: productID) }
+    package func requestPriceIncrease(account: String, productID: String?, price: String) throws {
+        try on { try $0.requestPriceIncrease(account: account, productID: productID, price: price) }
     }
 
     package func respondToPriceIncrease(consent: Bool, account: String, productID: String?) throws {
@@ -86,5 +86,21 @@ package struct SimulatorStoreSide: AppStoreSide {
 
     package func removeFromSale(productID: String) throws {
         try on { try $0.removeFromSale(productID: productID) }
+    }
+
+    package func requestRefund(account: String, productID: String) throws {
+        try on { try $0.requestRefund(account: account, productID: productID) }
+    }
+
+    package func extendRenewalDate(account: String, productID: String?, days: Int) throws -> [String] {
+        [try on { try $0.extendRenewalDate(account: account, productID: productID, days: days) }]
+    }
+
+    package func extendRenewalDatesForAllSubscribers(productID: String, days: Int, account: String) throws -> [String] {
+        try on { try $0.extendRenewalDatesForAllSubscribers(productID: productID, days: days, account: account) }
+    }
+
+    package func requestTestNotification(account: String) throws {
+        try on { $0.requestTestNotification(account: account) }
     }
 }

@@ -7,9 +7,33 @@ extension CaseWriter {
     /// Cancel, Ask to Buy (approved, declined, approved while closed) and restore (after reinstall, on a
     /// second device, nothing to restore): once per catalog.
     mutating func writeCatalogCases() {
+        if let product = first(Self.showcaseTypes) { writeStorefrontCase(product) }
         writeCancelCase()
         if let product = first(Self.showcaseTypes) { writePendingCases(product) }
         writeRestoreCases()
+    }
+
+    /// A purchase in another storefront: the app shows the price in that storefront's currency
+    /// (`Product.displayPrice`) and the customer is charged what it shows (`price`, `currency`). A price written
+    /// into the app shows wrong here.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/displayprice,
+    /// https://developer.apple.com/documentation/appstoreserverapi/price
+    mutating func writeStorefrontCase(_ product: CatalogProduct) {
+        let storefront = survey.otherStorefront
+        let charge = product.type == .autoRenewable ? survey.firstCharge(product) : product.priceMilliunits
+        add("fresh-purchase", "\(survey.slug(product))-in-\(storefront.countryCode.lowercased())",
+            "Buy \(survey.label(product)) in the \(storefront.countryCode) storefront: the app shows the price in \(storefront.currency) "
+            + "and the customer is charged the price shown.",
+            store: [("storefront", .string(storefront.countryCode))], steps: [
+                step(.launch, expect: undelivered(product).with {
+                    $0.displayPrice = [(product.productID, storefront.displayPrice(product.displayPrice))]
+                }),
+                step(.purchase, product, expect: delivered(product).with {
+                    $0.result = "success"
+                    $0.transaction = [("price", .int(Int(charge))), ("currency", .string(storefront.currency))]
+                }),
+                step(.relaunch, expect: delivered(product)),
+            ])
     }
 
     /// The customer cancels the purchase sheet: access unchanged, nothing charged. When the catalog has a

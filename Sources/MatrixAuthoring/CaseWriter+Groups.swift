@@ -2,7 +2,9 @@ import MatrixJSON
 import MatrixModel
 extension CaseWriter {
     /// For every subscription group: an upgrade and a downgrade between each pair of neighbouring levels (the
-    /// first subscription of each level), and a crossgrade within every level that has two subscriptions.
+    /// first subscription of each level), and a crossgrade within every level that has two subscriptions; when
+    /// that crossgrade takes effect at once and the level also has a subscription of another duration, a crossgrade
+    /// to it too (it waits for the next renewal).
     /// Apple: https://developer.apple.com/app-store/subscriptions/#upgrading-downgrading-and-crossgrading
     mutating func writeGroupCases() {
         for group in survey.groups {
@@ -12,7 +14,12 @@ extension CaseWriter {
                 writeDowngradeCase(from: higher, to: lower)
             }
             for level in group.levels where level.products.count >= 2 {
-                writeCrossgradeCase(from: level.products[0], to: level.products[1])
+                let first = level.products[0]
+                writeCrossgradeCase(from: first, to: level.products[1])
+                if level.products[1].recurringSubscriptionPeriod == first.recurringSubscriptionPeriod,
+                   let other = level.products.first(where: { $0.recurringSubscriptionPeriod != first.recurringSubscriptionPeriod }) {
+                    writeCrossgradeCase(from: first, to: other)
+                }
             }
         }
     }

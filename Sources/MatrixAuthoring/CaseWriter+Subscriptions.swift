@@ -8,12 +8,19 @@ extension CaseWriter {
         let name = survey.slug(product)
         let label = survey.label(product)
         let granted = delivered(product)
-        add("fresh-purchase", name, "Subscribe to \(label): access at once and after relaunch.", steps: [
-            step(.launch, expect: Expect(access: [])),
+        let storefront = survey.storefront
+        let charged: [(String, JSONText)] = [("price", .int(Int(survey.firstCharge(product)))), ("currency", .string(storefront.currency))]
+        add("fresh-purchase", name, "Subscribe to \(label): the price StoreKit shows is the one charged (the introductory offer's, "
+            + "when there is one, applies by itself), access at once and after relaunch.", steps: [
+            step(.launch, expect: Expect(access: []).with {
+                $0.displayPrice = [(product.productID, storefront.displayPrice(product.displayPrice))]
+                $0.introductoryOffer = [(product.productID, survey.introductoryOfferMode(product))]
+            }),
             step(.purchase, product, expect: granted.with {
                 $0.result = "success"
                 $0.subscriptionStatus = status(product, "subscribed")
                 $0.notifications = ["SUBSCRIBED/INITIAL_BUY"]
+                $0.transaction = charged
             }),
             step(.relaunch, expect: granted),
         ])
@@ -65,6 +72,10 @@ extension CaseWriter {
             step(.relaunch, expect: Expect(access: [])),
         ])
         if product.introductoryOffer != nil { writeIntroductoryOfferCase(product) }
+        // A price increase needs a price to raise.
+        if survey.group(of: product)?.group.productIDs.first == product.productID, product.priceMilliunits > 0 {
+            writePriceIncreaseCases(product)
+        }
         if product.familyShareable { writeFamilySubscriptionCase(product) }
     }
 
@@ -125,23 +136,85 @@ extension CaseWriter {
             ])
     }
 
-    /// The introductory offer: the new account is eligible, the purchase uses it (`offerType` 1), after it the
-    /// account is no longer eligible in the group.
+    /// The introductory offer applies by itself: the new account is eligible, a plain purchase gets the offer
+    /// (`offerType` 1, the offer's price, the offer's period), the account is eligible no more, and once the
+    /// offer's transactions are over the subscription renews at the regular price.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptionoffer,
+    /// https://developer.apple.com/documentation/storekit/implementing-introductory-offers-in-your-app
     mutating func writeIntroductoryOfferCase(_ product: CatalogProduct) {
+        guard let intro = product.introductoryOffer else { return }
         let groupName = survey.group(of: product)?.expectationName
         func eligibility(_ eligible: Bool) -> [(String, Bool)] { groupName.map { [($0, eligible)] } ?? [] }
+        let offerTransactions = survey.introductoryTransactions(product)
+        let firstPeriod = intro.paymentMode == .payAsYouGo ? intro.subscriptionPeriod : intro.totalDuration
         add("offer", survey.slug(product) + "-introductory",
-            "A new account is eligible for the introductory offer of \(survey.label(product)), uses it once, and is eligible no more.",
+            "A new account is eligible for the introductory offer of \(survey.label(product)), gets it without asking, is eligible no more, "
+            + "and renews at the regular price once the offer is over.",
             steps: [
-                step(.launch, expect: Expect(access: []).with { $0.eligibleForIntroOffer = eligibility(true) }),
-                step(.purchase, product, [("offer", .string("introductory"))], expect: delivered(product).with {
+                step(.launch, expect: Expect(access: []).with {
+                    $0.eligibleForIntroOffer = eligibility(true)
+                    $0.introductoryOffer = [(product.productID, survey.introductoryOfferMode(product))]
+                }),
+                step(.purchase, product, expect: delivered(product).with {
                     $0.result = "success"
                     $0.notifications = ["SUBSCRIBED/INITIAL_BUY"]
-                    $0.transaction = [("offerType", .int(1))]
+                    $0.transaction = [("offerType", .int(1)), ("price", .int(Int(survey.firstCharge(product)))),
+                                      ("expiresAfter", .string(firstPeriod.description))]
                     $0.eligibleForIntroOffer = eligibility(false)
+                }),
+                step(.renew, product, offerTransactions > 1 ? [("count", .int(offerTransactions))] : [], expect: delivered(product).with {
+                    $0.renewals = offerTransactions
+                    $0.transaction = [("transactionReason", .string("RENEWAL")), ("price", .int(Int(product.priceMilliunits)))]
                 }),
                 step(.relaunch, expect: delivered(product)),
             ])
+    }
+
+    /// A price increase that needs consent: consented, the product shows the new price and the next regular
+    /// renewal charges it; unanswered, the subscription expires at the end of the period with `expirationIntent` 3.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype (PRICE_INCREASE),
+    /// https://developer.apple.com/documentation/appstoreserverapi/expirationintent
+    mutating func writePriceIncreaseCases(_ product: CatalogProduct) {
+        let name = survey.slug(product)
+        let label = survey.label(product)
+        let granted = delivered(product)
+        let raised = Self.increased(product.displayPrice)
+        let toRegular = max(1, survey.introductoryTransactions(product))
+        let request = step(.requestPriceIncrease, product, [("price", .string(raised))], expect: granted.with {
+            $0.notifications = ["PRICE_INCREASE/PENDING"]
+            $0.displayPrice = [(product.productID, survey.storefront.displayPrice(raised))]
+        })
+        add("price-increase", name + "-consented",
+            "The price of \(label) rises to \(raised) with consent: StoreKit shows the new price, and once the customer consents the next "
+            + "regular renewal charges it.", steps: [
+                step(.launch, expect: Expect(access: [])),
+                step(.purchase, product, expect: granted),
+                request,
+                step(.consentToPriceIncrease, product, expect: granted.with { $0.notifications = ["PRICE_INCREASE/ACCEPTED"] }),
+                step(.renew, product, toRegular > 1 ? [("count", .int(toRegular))] : [], expect: granted.with {
+                    $0.transaction = [("transactionReason", .string("RENEWAL")), ("price", .int(Int(CatalogProduct.milliunits(raised))))]
+                }),
+                step(.relaunch, expect: granted),
+            ])
+        add("price-increase", name + "-unanswered",
+            "The price of \(label) rises with consent and the customer never answers: the subscription expires at the end of the period "
+            + "(EXPIRED/PRICE_INCREASE, expirationIntent 3).", steps: [
+                step(.launch, expect: Expect(access: [])),
+                step(.purchase, product, expect: granted),
+                request,
+                step(.advanceTime, product, [("to", .string("expiration"))], expect: Expect(access: [], notifications: ["EXPIRED/PRICE_INCREASE"]).with {
+                    $0.subscriptionStatus = status(product, "expired")
+                    $0.renewalInfo = [("expirationIntent", .int(3))]
+                }),
+                step(.relaunch, expect: Expect(access: [])),
+            ])
+    }
+
+    /// A price 20 % higher, rounded up to the cent, as the catalog writes prices: `"4.99"` → `"5.99"`.
+    static func increased(_ price: String) -> String {
+        let cents = (CatalogProduct.milliunits(price) * 6 / 5 + 9) / 10
+        let fraction = String(cents % 100)
+        return "\(cents / 100)." + (fraction.count == 1 ? "0" + fraction : fraction)
     }
 
     /// A member gets the organizer's family-shareable subscription and loses it on leaving the family; the
@@ -168,13 +241,52 @@ extension CaseWriter {
                 step(.observe, account: organizer, expect: granted),
                 step(.relaunch, expect: Expect(access: [])),
             ])
+        writeOwnBesideSharedCase(product)
+    }
+
+    /// A member who has the organizer's subscription through the family buys it too: two statuses in the group
+    /// (their own first). When their own ends, the shared one still serves them.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status-swift.property
+    mutating func writeOwnBesideSharedCase(_ product: CatalogProduct) {
+        let name = survey.slug(product) + "-own-beside-shared"
+        let base = nextAlias("family-sharing", name)
+        let organizer = base + "-organizer"
+        let member = base + "-member"
+        let accounts = [
+            CaseDraft.AccountDraft(alias: organizer, description: "family organizer, subscribed to \(survey.label(product)) (family-shareable)",
+                                   owns: [product.productID]),
+            CaseDraft.AccountDraft(alias: member, description: "family member of \(organizer)", familyOrganizer: organizer),
+        ]
+        let granted = delivered(product)
+        add("family-sharing", name,
+            "A member with the family's \(survey.label(product)) subscribes on their own too; when their own ends, the shared one "
+            + "still serves them (StoreKit reports both statuses).",
+            accounts: accounts, acting: member, steps: [
+                step(.launch, expect: granted.with {
+                    $0.transaction = [("product", .string(product.productID)), ("inAppOwnershipType", .string("FAMILY_SHARED"))]
+                }),
+                step(.purchase, product, expect: granted.with {
+                    $0.result = "success"
+                    $0.notifications = ["SUBSCRIBED/INITIAL_BUY"]
+                    $0.transaction = [("inAppOwnershipType", .string("PURCHASED"))]
+                }),
+                step(.expire, product, expect: granted.with { $0.subscriptionStatus = status(product, "subscribed") }),
+                step(.relaunch, expect: granted),
+            ])
     }
 
     // MARK: Environment limits
 
-    /// Sandbox renews at most 12 times, TestFlight 6 times a day apart: the first subscription on each clock.
+    /// Sandbox renews at most 12 times, TestFlight 6 times a day apart: on each clock, the subscription with the
+    /// shortest period (the first of those), so that the Sandbox case waits as little as it can (12 monthly
+    /// renewals at 5 minutes a month take an hour; 12 yearly ones 12 hours).
     mutating func writeEnvironmentLimitCases() {
-        guard let product = survey.products(of: .autoRenewable).first else { return }
+        let subscriptions = survey.products(of: .autoRenewable)
+        guard let product = subscriptions.enumerated().min(by: { a, b in
+            let (x, y) = (a.element.recurringSubscriptionPeriod?.approximateDays ?? .infinity,
+                          b.element.recurringSubscriptionPeriod?.approximateDays ?? .infinity)
+            return x != y ? x < y : a.offset < b.offset
+        })?.element else { return }
         let granted = delivered(product)
         for (name, clock, limit, description) in [
             ("sandbox-12-renewals", "sandbox:5", 12, "Sandbox renews a subscription at most 12 times, then auto-renew stops: an environment limit, not a bug."),

@@ -16,7 +16,7 @@ struct CaseWriter {
     /// The kinds in the order the matrix lists them.
     static let kindOrder = [
         "fresh-purchase", "cancel", "pending", "restore", "renewal", "cancellation", "grace-period", "billing-retry", "refund",
-        "upgrade", "downgrade", "crossgrade", "offer", "family-sharing", "environment-limit", "consumable", "non-renewing",
+        "upgrade", "downgrade", "crossgrade", "offer", "price-increase", "family-sharing", "environment-limit", "consumable", "non-renewing",
     ]
 
     /// Every case, catalog-wide cases first within each kind, kinds in ``kindOrder``.

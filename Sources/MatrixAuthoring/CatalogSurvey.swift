@@ -55,6 +55,42 @@ struct CatalogSurvey {
         groups.first { $0.group.id == product.subscriptionGroupID }
     }
 
+    /// The catalog's storefront (`_storefront`, else the United States).
+    var storefront: AppStoreStorefront {
+        catalog.settings.storefront.flatMap(AppStoreStorefront.named) ?? .unitedStates
+    }
+
+    /// Another storefront than the catalog's, with another currency, for the case that checks prices: the United
+    /// Kingdom, or France when the catalog's is in pounds.
+    var otherStorefront: AppStoreStorefront {
+        let candidate = storefront.currency == "GBP" ? "FRA" : "GBR"
+        return AppStoreStorefront.named(candidate) ?? .unitedStates
+    }
+
+    /// What the first transaction of a new subscriber to `product` charges, milliunits: the introductory offer's
+    /// price (nothing for a free trial) when the product has one, else the product's price.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptionoffer
+    func firstCharge(_ product: CatalogProduct) -> Int64 {
+        guard let intro = product.introductoryOffer else { return product.priceMilliunits }
+        return intro.paymentMode == .freeTrial ? 0 : CatalogProduct.milliunits(intro.displayPrice ?? "0")
+    }
+
+    /// How many transactions the introductory offer of `product` covers: its periods paying as you go, else one.
+    func introductoryTransactions(_ product: CatalogProduct) -> Int {
+        guard let intro = product.introductoryOffer else { return 0 }
+        return intro.paymentMode == .payAsYouGo ? max(1, intro.numberOfPeriods) : 1
+    }
+
+    /// The payment mode of the product's introductory offer, as expectations write it, or `none`.
+    func introductoryOfferMode(_ product: CatalogProduct) -> String {
+        switch product.introductoryOffer?.paymentMode {
+        case nil: "none"
+        case .freeTrial?: "freeTrial"
+        case .payAsYouGo?: "payAsYouGo"
+        case .payUpFront?: "payUpFront"
+        }
+    }
+
     /// Products whose purchase grants a tier: non-consumables, subscriptions, non-renewing subscriptions.
     var accessProducts: [CatalogProduct] {
         products.filter { $0.type != .consumable }
@@ -63,9 +99,44 @@ struct CatalogSurvey {
     /// A name for a product in sentences: its display name, else its reference name, else its ID.
     func label(_ product: CatalogProduct) -> String {
         for name in [product.displayName, product.referenceName] {
-            if let name, !name.trimmingCharacters(in: .whitespaces).isEmpty { return name }
+            if let name = name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty { return name }
         }
         return product.productID
+    }
+
+    /// Groups whose levels hold products that look like one plan billed over different periods ("Pro Monthly"
+    /// at level 1, "Pro Yearly" at level 2): their names are the same once the words of a period are left out.
+    /// Each gets a tier per level, as the levels say; the notes suggest merging them when the app grants the same
+    /// access for both.
+    var samePlanAtSeveralLevels: [(group: SubscriptionGroup, plan: String, products: [CatalogProduct])] {
+        var found: [(SubscriptionGroup, String, [CatalogProduct])] = []
+        for group in groups where group.levels.count >= 2 {
+            var byPlan: [String: [CatalogProduct]] = [:]
+            var order: [String] = []
+            for level in group.levels {
+                for product in level.products {
+                    let plan = Self.planName(label(product))
+                    guard !plan.isEmpty else { continue }
+                    if byPlan[plan] == nil { order.append(plan) }
+                    byPlan[plan, default: []].append(product)
+                }
+            }
+            for plan in order {
+                let products = byPlan[plan] ?? []
+                if Set(products.map { $0.groupNumber ?? 1 }).count >= 2 { found.append((group.group, plan, products)) }
+            }
+        }
+        return found
+    }
+
+    /// A product name without the words of a billing period or price: `"Pro Monthly"` and `"Pro – Yearly $49"`
+    /// are both `pro`.
+    static func planName(_ name: String) -> String {
+        let periodWords: Set<String> = ["week", "weeks", "weekly", "month", "months", "monthly", "year", "years", "yearly", "annual",
+                                        "annually", "quarter", "quarterly", "semiannual", "day", "days", "daily", "plan",
+                                        "subscription", "sub", "billed", "per", "a", "an", "every", "mo", "yr", "wk"]
+        let words = name.lowercased().split { !$0.isLetter }.map(String.init)
+        return words.filter { !periodWords.contains($0) }.joined(separator: " ")
     }
 
     // MARK: Naming
@@ -116,9 +187,8 @@ struct CatalogSurvey {
             let groupCandidates = Slug.isUsable(groupSlug) ? [groupSlug] : []
             var tiersOfGroup: [(name: String, productIDs: [String])] = []
             if survey.levels.count == 1, let only = survey.levels.first {
-                let name = only.products.count == 1
-                    ? names.claim([slug(only.products[0])] + groupCandidates)
-                    : names.claim(groupCandidates + [slug(only.products[0])])
+                // A group's one tier is named after the group, however many products share it.
+                let name = names.claim(groupCandidates + [slug(only.products[0])])
                 tiersOfGroup.append((name, only.products.map(\.productID)))
             } else {
                 for level in survey.levels {

@@ -12,6 +12,8 @@ struct Expect {
     var transaction: [(String, JSONText)] = []
     var renewalInfo: [(String, JSONText)] = []
     var eligibleForIntroOffer: [(String, Bool)] = []
+    var displayPrice: [(String, String)] = []
+    var introductoryOffer: [(String, String)] = []
 
     init(access: [String]? = nil, result: String? = nil, entitlements: [String]? = nil, notifications: [String]? = nil,
          renewals: Int? = nil) {
@@ -36,6 +38,8 @@ struct Expect {
         if !eligibleForIntroOffer.isEmpty {
             members.append(("eligibleForIntroOffer", .object(eligibleForIntroOffer.map { ($0.0, .bool($0.1)) })))
         }
+        if !introductoryOffer.isEmpty { members.append(("introductoryOffer", .object(introductoryOffer.map { ($0.0, .string($0.1)) }))) }
+        if !displayPrice.isEmpty { members.append(("displayPrice", .object(displayPrice.map { ($0.0, .string($0.1)) }))) }
         return .object(members)
     }
 }

@@ -80,7 +80,7 @@ public enum MatrixGenerator {
             ("schemaVersion", .int(Matrix.supportedSchemaVersion)),
             ("name", .string(options.name)),
             ("description", .string(description(survey, cases: cases))),
-            ("app", .object([("bundleId", .string(bundleId))])),
+            ("app", .object([("bundleId", .string(bundleId))] + (options.bundleId == nil ? [("bundleIdGuessed", .bool(true))] : []))),
             ("catalog", .string(options.catalogReference)),
             ("tiers", .object(survey.tiers.map { ($0.name, .array($0.productIDs.map(JSONText.string))) })),
         ]
@@ -130,6 +130,15 @@ public enum MatrixGenerator {
         for product in survey.products(of: .consumable) {
             guard let balance = survey.balances[product.productID] else { continue }
             notes.append("consumable \(product.productID): credits \(balance.amount) to balance \"\(balance.name)\"")
+        }
+        for (group, _, products) in survey.samePlanAtSeveralLevels {
+            let listed = products.map { "\(survey.label($0)) (level \($0.groupNumber ?? 1), tier \(survey.tier($0) ?? "?"))" }
+            let ids = products.map { "\"\($0.productID)\"" }.joined(separator: ", ")
+            notes.append("group \"\(group.name)\": " + listed.joined(separator: " and ") + " look like one plan billed over different "
+                + "periods, but they are at different levels, so each has its own tier and the matrix tests upgrades and downgrades "
+                + "between them. If your app grants the same access for both, merge the tiers into one (\"tiers\": {\"…\": [\(ids)]}) "
+                + "and delete the upgrade and downgrade cases between them, or put them at one level in App Store Connect, where a level "
+                + "ranks the level of service a subscription gives (https://developer.apple.com/documentation/storekit/product/subscriptioninfo/grouplevel)")
         }
         return notes
     }

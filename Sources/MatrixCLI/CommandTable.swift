@@ -29,6 +29,7 @@ enum CommandTable {
         Entry(ArchiveCommand.spec) { console, arguments throws(CommandFailure) in try ArchiveCommand(console: console).execute(arguments) },
         Entry(PKICommand.spec) { console, arguments throws(CommandFailure) in try PKICommand(console: console).execute(arguments) },
         Entry(DriverCommand.spec) { console, arguments throws(CommandFailure) in try await DriverCommand(console: console).execute(arguments) },
+        Entry(SchemaCommand.spec) { console, arguments throws(CommandFailure) in try SchemaCommand(console: console).execute(arguments) },
         Entry(HelpCommand.spec) { console, arguments throws(CommandFailure) in try HelpCommand(console: console).execute(arguments) },
         Entry(CompletionCommand.spec) { console, arguments throws(CommandFailure) in try CompletionCommand(console: console).execute(arguments) },
     ]

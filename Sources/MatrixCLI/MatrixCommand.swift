@@ -39,7 +39,7 @@ public enum MatrixCommand {
             case OptionKey.help.name, "-h":
                 console.output(usage(width: console.width))
                 return ExitCode.success.rawValue
-            case OptionKey.version.name:
+            case OptionKey.version.name, "-V":
                 console.output(version + "\n")
                 return ExitCode.success.rawValue
             default:
@@ -63,6 +63,7 @@ public enum MatrixCommand {
     /// Prints diagnostics compiler-style; returns whether any was an error.
     static func report(_ diagnostics: [Diagnostic], on console: Console) -> Bool {
         for diagnostic in diagnostics {
+            console.annotate(GitHubAnnotations.command(for: diagnostic))
             // One line each: a diagnostic quotes the file, whose newlines must not start lines of their own.
             let line = TerminalText.visible(diagnostic.rendered)
             switch diagnostic.severity {

@@ -27,9 +27,11 @@ public enum Comparator {
         var stepsCompared = 0
         for caseID in caseOrder {
             let withCase = indexed.indices.filter { indexed[$0].byCase[caseID] != nil }
-            if withCase.count < runs.count {
+            // A run that did not select the case does not miss it.
+            let missing = runs.indices.filter { !withCase.contains($0) && runs[$0].selectedCases?.contains(caseID) ?? true }
+            if !missing.isEmpty {
                 unmatched.append(Comparison.Unmatched(case: caseID, step: nil, presentIn: withCase.map { labels[$0] },
-                                                      missingFrom: runs.indices.filter { !withCase.contains($0) }.map { labels[$0] }))
+                                                      missingFrom: missing.map { labels[$0] }))
             }
             guard withCase.count >= 2 else { continue }
             casesCompared += 1
@@ -74,7 +76,8 @@ public enum Comparator {
             Comparison.Run(label: labels[index], path: runs[index].path, runId: runs[index].runId,
                            environment: runs[index].environment, role: roles[index], build: runs[index].build,
                            clock: runs[index].clock, matrixName: runs[index].matrixName,
-                           matrixSHA256: runs[index].matrixSHA256, status: runs[index].status, steps: indexed[index].count)
+                           matrixSHA256: runs[index].matrixSHA256, status: runs[index].status, steps: indexed[index].count,
+                           selection: runs[index].selection, selectedCases: runs[index].selectedCases?.count)
         }
         let differ = Set(runs.map(\.matrixSHA256)).count > 1
         return Comparison(
@@ -227,6 +230,11 @@ public enum Comparator {
             let digests = runs.map { "\($0.label) \($0.matrixSHA256.prefix(12))" }.joined(separator: ", ")
             warnings.append("the runs ran different matrix versions (matrix SHA-256 \(digests)); steps are joined by case id "
                 + "and step index, which may not name the same steps")
+        }
+        for run in runs {
+            guard let selection = run.selection else { continue }
+            warnings.append("run \(run.label) selected \(run.selectedCases ?? 0) case\(run.selectedCases == 1 ? "" : "s") (\(selection)); "
+                + "the cases it did not select are compared among the other runs")
         }
         for run in runs where run.status != "complete" {
             warnings.append("run \(run.label) did not complete (status \(run.status)); steps it did not reach are missing from the comparison")

@@ -24,10 +24,17 @@ public struct ComparedRun: Sendable, Hashable {
     public var status: String
     /// The run's evidence records, in any order.
     public var records: [EvidenceRecord]
+    /// The selection the run took (`--case`, `--kind`, `--tag`, `--profile`), in words; `nil` when it took
+    /// every case.
+    public var selection: String?
+    /// The ids of the cases the run selected; `nil` when it took every case. A case it did not select is not
+    /// missing from it: it is compared among the other runs.
+    public var selectedCases: Set<String>?
 
     /// A run with its metadata and evidence.
     public init(path: String, runId: String, environment: String, build: String, clock: String? = nil, matrixName: String,
-                matrixSHA256: String, status: String = "complete", records: [EvidenceRecord]) {
+                matrixSHA256: String, status: String = "complete", records: [EvidenceRecord], selection: String? = nil,
+                selectedCases: Set<String>? = nil) {
         self.path = path
         self.runId = runId
         self.environment = environment
@@ -37,5 +44,7 @@ public struct ComparedRun: Sendable, Hashable {
         self.matrixSHA256 = matrixSHA256
         self.status = status
         self.records = records
+        self.selection = selection
+        self.selectedCases = selectedCases
     }
 }

@@ -32,6 +32,10 @@ public struct Comparison: Sendable, Hashable, Codable {
         public var status: String
         /// Evidence records read.
         public var steps: Int
+        /// The selection the run took, in words, when it did not take every case.
+        public var selection: String?
+        /// How many cases the selection took.
+        public var selectedCases: Int?
     }
 
     /// One run's record of a step.
@@ -58,8 +62,8 @@ public struct Comparison: Sendable, Hashable, Codable {
         public var id: KnownDivergence
         /// The limit in one sentence.
         public var summary: String
-        /// The Apple documentation page.
-        public var source: String
+        /// The Apple documentation page; absent where Apple is silent and the limit is this project's reading.
+        public var source: String?
 
         /// The note for `divergence`, with its summary and source.
         public init(_ divergence: KnownDivergence) {

@@ -3,28 +3,71 @@ import MatrixModel
 /// A documented limit of an Apple test environment that makes a step differ from the reference without
 /// anything being wrong with the app, its products or its build.
 ///
+/// Four come from what a run observed (renewal limits, TestFlight's daily renewals and its missing billing
+/// retry); the others are the limits a guided run skips steps for, one per ``GuidedLimit`` and derived from it,
+/// so that every limit the runner applies is one `compare` knows, stated once.
 /// ``explain(_:role:caseRecords:passing:)`` recognises them from evidence records with the rules
 /// docs/compare.md lists.
-public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Sandbox renews an auto-renewable subscription at most 12 times after the purchase.
-    case sandboxRenewalLimit
-    /// TestFlight renews a subscription at most 6 times.
-    case testFlightRenewalLimit
-    /// TestFlight renews every subscription once a day, whatever its duration.
-    case testFlightDailyRenewals
-    /// TestFlight cannot put a subscription into billing retry or a billing grace period.
-    case testFlightBillingRetry
+public struct KnownDivergence: RawRepresentable, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+    /// The divergence's name in reports and JSON: `sandboxRenewalLimit`, `askToBuyAnswer`, …
+    public let rawValue: String
 
-    /// The environment the limit belongs to.
-    public var environment: EnvironmentKind {
-        switch self {
-        case .sandboxRenewalLimit: .sandbox
-        case .testFlightRenewalLimit, .testFlightDailyRenewals, .testFlightBillingRetry: .testflight
+    private init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The divergence named `rawValue`, or `nil` for a name that is none.
+    public init?(rawValue: String) {
+        guard let known = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = known
+    }
+
+    /// Sandbox renews an auto-renewable subscription at most 12 times after the purchase.
+    public static let sandboxRenewalLimit = KnownDivergence("sandboxRenewalLimit")
+    /// TestFlight renews a subscription at most 6 times.
+    public static let testFlightRenewalLimit = KnownDivergence("testFlightRenewalLimit")
+    /// TestFlight renews every subscription once a day, whatever its duration.
+    public static let testFlightDailyRenewals = KnownDivergence("testFlightDailyRenewals")
+    /// TestFlight cannot put a subscription into billing retry or a billing grace period.
+    public static let testFlightBillingRetry = KnownDivergence("testFlightBillingRetry")
+
+    /// The divergence a guided run's skip for `limit` is in an environment of `role` (`sandbox` or
+    /// `testflight`): the renewal and billing-retry limits are two of the four observed divergences, every
+    /// other limit is its own divergence, named as the limit is.
+    public init(_ limit: GuidedLimit, role: EnvironmentRole) {
+        switch limit {
+        case .renewalLimit: self = role == .testflight ? .testFlightRenewalLimit : .sandboxRenewalLimit
+        case .billingRetry: self = .testFlightBillingRetry
+        default: self.init(limit.rawValue)
         }
     }
 
-    /// The role of the environment the limit belongs to.
-    public var role: EnvironmentRole { environment.role }
+    /// Every divergence: the four observed ones, then one per ``GuidedLimit`` that is not one of them.
+    public static var allCases: [KnownDivergence] {
+        [.sandboxRenewalLimit, .testFlightRenewalLimit, .testFlightDailyRenewals, .testFlightBillingRetry]
+            + GuidedLimit.allCases.filter { $0 != .renewalLimit && $0 != .billingRetry }.map { KnownDivergence($0.rawValue) }
+    }
+
+    /// The guided limit the divergence stands for, when it is not one of the four observed ones.
+    public var guidedLimit: GuidedLimit? {
+        GuidedLimit(rawValue: rawValue).flatMap { $0 == .renewalLimit || $0 == .billingRetry ? nil : $0 }
+    }
+
+    public var description: String { rawValue }
+
+    /// The environments the limit belongs to.
+    public var environments: [EnvironmentKind] {
+        switch self {
+        case .sandboxRenewalLimit: [.sandbox]
+        case .testFlightRenewalLimit, .testFlightDailyRenewals, .testFlightBillingRetry: [.testflight]
+        default: guidedLimit == .failedPurchase || guidedLimit == .interruptedPurchase ? [.testflight] : [.sandbox, .testflight]
+        }
+    }
+
+    /// The environments in words for reports: `sandbox`, `sandbox and testflight`.
+    public var environmentNames: String {
+        environments.map(\.name).joined(separator: " and ")
+    }
 
     /// The limit in one sentence, as Apple documents it.
     public var summary: String {
@@ -38,19 +81,28 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
             "TestFlight renews every subscription once a day, whatever its duration, so a step that waits for a "
                 + "renewal waits a day."
         case .testFlightBillingRetry:
-            "TestFlight cannot enter or leave billing retry (or a billing grace period); test those with a Sandbox "
-                + "Apple Account."
+            GuidedLimit.billingRetry.summary
+        default:
+            guidedLimit?.summary ?? rawValue
         }
     }
 
-    /// The Apple documentation page that states the limit.
-    public var source: String { environment.limitsPage ?? "" }
+    /// The Apple documentation page that states the limit; `nil` where Apple is silent and the limit is this
+    /// project's reading (``GuidedLimit/source``).
+    public var source: String? {
+        switch self {
+        case .sandboxRenewalLimit, .testFlightRenewalLimit, .testFlightDailyRenewals, .testFlightBillingRetry:
+            environments.first?.limitsPage
+        default:
+            guidedLimit?.source
+        }
+    }
 
     /// How many renewals the environment performs, for the renewal limits.
     public var renewalCap: Int? {
         switch self {
-        case .sandboxRenewalLimit, .testFlightRenewalLimit: environment.renewalLimit
-        case .testFlightDailyRenewals, .testFlightBillingRetry: nil
+        case .sandboxRenewalLimit, .testFlightRenewalLimit: environments.first?.renewalLimit
+        default: nil
         }
     }
 
@@ -62,11 +114,13 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
     /// The limits of Sandbox apply to a `sandbox` run and to any record whose `clock` models Sandbox
     /// (`sandbox:<rate>`, as `matrix run --clock` writes); TestFlight's likewise (`testflight`). Rules, in order
     /// (docs/compare.md):
-    /// 1. `skipped` with a reason that names a limit (renewing 12 times in Sandbox; billing retry or grace
-    ///    period, renewing 6 times, or daily renewals in TestFlight).
+    /// 1. `skipped` for an environment limit the record names (``EvidenceRecord/environmentLimit``, which a
+    ///    guided run writes on the skipped step and the rest of its case), or, in evidence written without it,
+    ///    with a reason that names a limit (renewing 12 times in Sandbox; billing retry or grace period, renewing
+    ///    6 times, or daily renewals in TestFlight).
     /// 2. TestFlight, not `pass` (a skip whatever its reason): the step is `failRenewal`, `recoverBilling` or
     ///    `resolveIssue`, follows a `failRenewal` of the case, or expects billing retry or a grace period.
-    /// 3. `fail`, and the observation's message names the renewal limit (the environment stopped auto-renew).
+    /// 3. `fail`, and the observation's store message (or, in older evidence, its message) names the renewal limit (the environment stopped auto-renew).
     /// 4. `fail`: the run observed at least the cap of renewals (Sandbox 12, TestFlight 6), and the step expects
     ///    more renewals than the cap or a run that passed the step observed more.
     ///
@@ -87,8 +141,12 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
                                passing: [EvidenceRecord]) -> KnownDivergence? {
         guard record.verdict != .pass, record.verdict != .blocked,
               let role = limitedRole(role, clock: record.clock) else { return nil }
-        if record.verdict == .skipped, let named = fromReason(record.reason ?? "", role: role) {
-            return named
+        if record.verdict == .skipped {
+            if let limit = record.environmentLimit.flatMap(GuidedLimit.init(rawValue:)) {
+                let divergence = KnownDivergence(limit, role: role)
+                if divergence.environments.contains(where: { $0.role == role }) { return divergence }
+            }
+            if let named = fromReason(record.reason ?? "", role: role) { return named }
         }
         // A run under the same limits that passed the step shows they do not stop it: the failure is the app's
         // (an app environment on the modelled Sandbox clock beside the reference on that clock, say).
@@ -102,7 +160,8 @@ public enum KnownDivergence: String, Sendable, Hashable, Codable, CaseIterable {
         }
         let cap: KnownDivergence = role == .sandbox ? .sandboxRenewalLimit : .testFlightRenewalLimit
         if record.verdict == .fail, let limit = cap.renewalCap, let observed = record.observed, !grantsMore(record) {
-            if let message = observed.message, fromReason(message, role: role) == cap { return cap }
+            // The store's message (older evidence put it in the app's).
+            if let message = observed.storeMessage ?? observed.message, fromReason(message, role: role) == cap { return cap }
             let expectsMore = (record.expected?.renewals ?? 0) > limit
             let othersSawMore = passing.contains { ($0.observed?.renewals ?? 0) > limit }
             if observed.renewals >= limit && (expectsMore || othersSawMore) { return cap }

@@ -44,8 +44,9 @@ public enum StepOutcome: Sendable {
     /// The step was performed; this is what was observed. `modelledWallTimeMs` is how long the step takes in
     /// real time in the environment the run models (e.g. a Sandbox renewal wait), when known.
     case observed(Observation, modelledWallTimeMs: Int64?)
-    /// The environment does not support the step; the reason says why (for instance an environment limit).
-    case skipped(reason: String)
+    /// The environment does not support the step; the reason says why. `limit` names the documented environment
+    /// limit when that is why (``GuidedLimit``): the record, and those of the rest of the case, carry it.
+    case skipped(reason: String, limit: GuidedLimit? = nil)
 }
 
 /// The environment's name and the metadata it reports for evidence.

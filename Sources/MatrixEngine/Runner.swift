@@ -196,11 +196,14 @@ public struct Runner: Sendable {
         if resumeAt == matrixCase.steps.count { return true }
         var blockedBy: String?
         var skippedBy: String?
+        // The documented limit that skipped a step, which the rest of the case is skipped for too.
+        var skippedFor: String?
         // A resumed case keeps what its recorded steps decided.
         if let stop = prior.first(where: { $0.verdict == .fail || $0.verdict == .error }) {
             blockedBy = "step \(stop.step) (\(stop.action.rawValue)) \(stop.verdict == .fail ? "failed" : "errored")"
         } else if let stop = prior.first(where: { $0.verdict == .skipped }) {
             skippedBy = "step \(stop.step) (\(stop.action.rawValue)) was skipped: \(stop.reason ?? "not supported")"
+            skippedFor = stop.environmentLimit
         }
         var session: (any CaseSession)?
         var startProblem: String?
@@ -240,6 +243,7 @@ public struct Runner: Sendable {
             var reason: String?
             var observed: Observation?
             var modelled: Int64?
+            var limit: String?
             if let blockedBy {
                 if session == nil && index == resumeAt && startProblem != nil {
                     reason = blockedBy
@@ -251,20 +255,23 @@ public struct Runner: Sendable {
                 // What follows a step the environment cannot perform would judge a different story.
                 verdict = .skipped
                 reason = skippedBy
+                limit = skippedFor
             } else if let session {
                 do {
                     switch try await session.perform(step, index: index) {
                     case .observed(let observation, let wallTime):
                         observed = observation
                         modelled = wallTime
-                        let diffs = Judge.differences(step, observation, in: matrix)
+                        let diffs = Judge.differences(step, observation, in: matrix, clock: clock)
                         verdict = diffs.isEmpty ? .pass : .fail
                         reason = diffs.isEmpty ? nil : diffs.map(\.sentence).joined(separator: "; ")
                         if verdict == .fail { blockedBy = "step \(index) (\(step.action.rawValue)) failed" }
-                    case .skipped(let why):
+                    case .skipped(let why, let named):
                         verdict = .skipped
                         reason = why
+                        limit = named?.rawValue
                         skippedBy = "step \(index) (\(step.action.rawValue)) was skipped: \(why)"
+                        skippedFor = limit
                     }
                 } catch is CancellationError {
                     await session.close()
@@ -286,7 +293,7 @@ public struct Runner: Sendable {
                 case: matrixCase.id, kind: matrixCase.kind, step: index, action: action, product: step.product,
                 expected: step.expect, observed: observed, verdict: verdict, reason: reason,
                 wallStart: Timestamp.iso8601(start), wallEnd: Timestamp.iso8601(end), storeTime: observed?.storeTime,
-                modelledWallTimeMs: modelled, clock: clock, appFault: context.appFault))
+                modelledWallTimeMs: modelled, clock: clock, appFault: context.appFault, environmentLimit: limit))
         }
         await session?.close()
         return true

@@ -25,9 +25,10 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(index)/\(count)" }
 
-    /// The indices of the matrix's cases in this slice, in matrix order.
-    public func caseIndices(of matrix: Matrix) -> [Int] {
-        let byLength = matrix.cases.indices.sorted {
+    /// The indices of the matrix's cases in this slice, in matrix order: a slice of `among` (the selected cases'
+    /// indices), or of every case.
+    public func caseIndices(of matrix: Matrix, among selected: [Int]? = nil) -> [Int] {
+        let byLength = (selected ?? Array(matrix.cases.indices)).sorted {
             (matrix.cases[$0].steps.count, $1) > (matrix.cases[$1].steps.count, $0)
         }
         var load = [Int](repeating: 0, count: count)

@@ -169,13 +169,15 @@ package struct CaseSetup {
         }
     }
 
-    /// The subscription groups (by name) in which the case needs an account still eligible for an introductory offer.
+    /// The subscription groups (by name) in which the case needs an account still eligible for an introductory offer:
+    /// it expects a purchase to get one (`offerType` 1; the offer applies by itself to an eligible account), or
+    /// expects eligibility.
     private func introductoryOfferGroups(matrix: Matrix, steps: [Step]) -> [String] {
         var groups: [String] = []
         func add(_ name: String) { if !groups.contains(name) { groups.append(name) } }
         for step in steps {
-            if step.action == .purchase, step.offer == "introductory", let product = step.product,
-               let id = matrix.catalog.product(product)?.subscriptionGroupID {
+            if step.action == .purchase, step.expect?.transaction?.offerType == 1,
+               let product = step.expect?.transaction?.product ?? step.product, let id = matrix.catalog.product(product)?.subscriptionGroupID {
                 add(matrix.catalog.group(id)?.name ?? id)
             }
             for (group, eligible) in (step.expect?.eligibleForIntroOffer ?? [:]).sorted(by: { $0.key < $1.key }) where eligible {

@@ -31,11 +31,6 @@ public enum RunPlanner {
         }
     }
 
-    /// The environment a schedule belongs to, in words, for "run it in …".
-    static func name(of schedule: RenewalSchedule) -> String {
-        schedule.environment?.displayName ?? "Production"
-    }
-
     /// Plans every case of `matrix`: each case's setup, steps and waits, the groups of cases that need the same
     /// app-wide settings, and the lanes of each group.
     ///
@@ -115,8 +110,8 @@ public enum RunPlanner {
             case .success(let parsed) where parsed.environment == environment:
                 caseSchedule = parsed
                 if parsed != schedule && environment == .xcode { clockLines.append(StepInstruction.clockSetup(parsed, environment: environment)) }
-            case .success(let parsed):
-                caseSkip = "environment limit: the case models \(Self.name(of: parsed)) (store.clock \"\(text)\"); run it there"
+            case .success:
+                caseSkip = GuidedLimits.clockSkip(text, environment: environment)?.reason
             case .failure(let problem):
                 caseSkip = "store.clock: \(problem.message)"
             }
@@ -175,7 +170,7 @@ public enum RunPlanner {
                     plan.waitMs = max(0, wall ?? 0)
                     plan.wait = plan.waitMs > 0 ? RenewalSchedule.label(milliseconds: plan.waitMs) : nil
                     plan.instruction = describe.text(step, waitMs: plan.waitMs, renewalsBefore: renewalsBefore)
-                case .skipped(let reason):
+                case .skipped(let reason, _):
                     plan.skipped = reason
                     stop = "step \(index) (\(step.action.rawValue)) was skipped as an environment limit"
                 }

@@ -55,6 +55,9 @@ struct StepInstruction {
         case .recoverBilling:
             return xcode ? "resolve the billing issue of \(product(step.product)) in the Transaction Manager"
                 : "turn Allow Purchases & Renewals back on so \(product(step.product)) renews"
+        case .requestRefund:
+            return xcode ? "request a refund of \(product(step.product)) in the app's refund request sheet (Xcode sends no server notification)"
+                : "request a refund of \(product(step.product)) in the app's refund request sheet and leave it unanswered (the App Store asks for consumption data)"
         case .refund:
             return xcode ? "refund \(product(step.product)) in the Transaction Manager"
                 : "refund \(product(step.product)): in the app's refund request sheet choose any reason and submit (the App Store approves it)"
@@ -68,14 +71,22 @@ struct StepInstruction {
             guard !xcode, let organizer = matrix.account(member)?.familyOrganizer else { return "remove \(member) from the family (Family Sharing ends)" }
             return "remove \(member) from \(organizer)'s \(environment == .sandbox ? "Sandbox Test Family in App Store Connect" : "family") (Family Sharing ends)"
         case .requestPriceIncrease:
-            return xcode ? "request consent to a price increase of \(product(step.product)) in the Transaction Manager"
-                : "raise the price of \(product(step.product)) in App Store Connect by enough that subscribers must consent "
+            let price = step.price.map { " to \($0)" } ?? ""
+            return xcode ? "request consent to a price increase of \(product(step.product))\(price) in the Transaction Manager"
+                : "raise the price of \(product(step.product))\(price) in App Store Connect by enough that subscribers must consent "
                 + "(it can take up to 1 hour to reach Sandbox)"
         case .consentToPriceIncrease: return "consent to the price increase of \(product(step.product))\(who)"
         case .declinePriceIncrease: return "decline the price increase of \(product(step.product))\(who)"
         case .removeFromSale:
             return xcode ? "remove \(product(step.product)) from sale (Xcode's StoreKit testing has no such switch: delete it from the configuration)"
                 : "remove \(product(step.product)) from sale in App Store Connect (Availability: no countries or regions)"
+        case .extendRenewalDate:
+            return "extend the renewal date of \(product(step.product)) by \(step.extendByDays ?? 0) days with the App Store Server API "
+                + "(Extend a Subscription Renewal Date)"
+        case .extendRenewalDatesForAllSubscribers:
+            return "extend the renewal dates of all active subscribers of \(product(step.product)) by \(step.extendByDays ?? 0) days with the "
+                + "App Store Server API (Extend Subscription Renewal Dates for All Active Subscribers)"
+        case .requestTestNotification: return "request a test notification with the App Store Server API (Request a Test Notification)"
         case .observe: return "look at the app\(who)"
         }
     }
@@ -83,7 +94,7 @@ struct StepInstruction {
     func purchase(_ step: Step) -> String {
         var text = "buy \(product(step.product))"
         if let quantity = step.quantity, quantity > 1 { text += " × \(quantity)" }
-        if let offer = step.offer { text += offer == "introductory" ? " with its introductory offer" : " with offer \(offer)" }
+        if let offer = step.offer { text += " with offer \(offer)" }
         let xcode = environment == .xcode
         switch step.outcome ?? .success {
         case .success: break

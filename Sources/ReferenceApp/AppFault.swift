@@ -51,6 +51,32 @@ public enum AppFault: String, Sendable, Hashable, Codable, CaseIterable {
     /// The app computes a subscription's expiry as purchase date plus the calendar period instead of reading
     /// `expiresDate`, so accelerated Sandbox and TestFlight periods, and their renewal limits, look like bugs.
     case computesExpiryFromCalendar
+    /// Revocation is left to the app's server (App Store Server Notifications): entitlements come from
+    /// `Transaction.all` checked against expiry only, and `revocationDate` is never read on the device, so a refund
+    /// or a Family Sharing revocation keeps access (a refunded lifetime purchase forever).
+    /// Source: https://github.com/qonversion/qonversion-ios-sdk/pull/739
+    case revocationLeftToServer
+    /// Two subscription groups (or a subscription and another product) map to one tier, and the tier follows the
+    /// newest transaction among its products: refunding one group's newest transaction drops the tier although
+    /// the other group's subscription is active.
+    /// Source: https://github.com/superwall/Superwall-iOS/pull/518
+    case tierFromNewestTransaction
+    /// A purchase whose transaction is not for the product bought is shown as failed: a downgrade, or a crossgrade
+    /// to another duration, takes effect at the next renewal and `purchase()` returns the current product's
+    /// transaction.
+    /// Source: https://github.com/RevenueCat/purchases-ios/pull/3028, https://github.com/superwall/Superwall-iOS/pull/173
+    case deferredChangeTreatedAsFailure
+    /// The store view shows prices written into the app (`$` and the price the developer typed) instead of
+    /// `Product.displayPrice`: wrong in another storefront's currency and after a price change.
+    /// Source: https://github.com/PatrickDavy/SightScreen/issues/37
+    case hardCodedPrice
+    /// Subscription access comes from the first element of each group's `Product.SubscriptionInfo.status` array,
+    /// which is not ordered by entitlement: a family member whose own subscription has ended while the one the
+    /// family shares is active loses access, since the ended one comes first.
+    /// Source: https://github.com/hyodotdev/openiap/pull/99 (review: `statusArray.first` is not the entitled
+    /// subscription; Apple: the array "can have more than one subscription status if your subscription supports
+    /// Family Sharing")
+    case firstStatusOnly
 
     /// One sentence on the bug, for `matrix score` and `--help`.
     public var summary: String {
@@ -75,6 +101,11 @@ public enum AppFault: String, Sendable, Hashable, Codable, CaseIterable {
         case .cachesExpirationDate: "cached expiration date; renewals made while closed are missed"
         case .consumablesNeverFinished: "consumables never finished, replayed and credited again at every launch"
         case .computesExpiryFromCalendar: "expiry computed from the purchase date and calendar period, not expiresDate"
+        case .revocationLeftToServer: "revocation left to server notifications; revocationDate never read on the device"
+        case .tierFromNewestTransaction: "a tier of two groups follows its newest transaction; one group's refund drops it"
+        case .deferredChangeTreatedAsFailure: "a deferred plan change (downgrade) is shown as a failed purchase"
+        case .hardCodedPrice: "prices written into the app shown instead of Product.displayPrice"
+        case .firstStatusOnly: "subscription access from the first status of a group; a second (Family Sharing) one is never read"
         }
     }
 }

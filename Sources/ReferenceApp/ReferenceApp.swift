@@ -23,7 +23,8 @@ public actor ReferenceApp: AppUnderTest {
     /// The app's configuration: which products grant which tiers, what consumables credit, how long
     /// non-renewing subscriptions last.
     public let matrix: Matrix
-    public let fault: AppFault?
+    /// The known bugs the app runs with (none: the reference app itself).
+    public let faults: Set<AppFault>
     /// What the app keeps on disk on this device.
     var storage = AppStorage()
     /// The running app, or `nil` when it is not running.
@@ -31,10 +32,20 @@ public actor ReferenceApp: AppUnderTest {
     /// The task that handles `Transaction.updates` while the app runs.
     var listener: Task<Void, Never>?
 
-    /// Installs the app (a fresh install: empty storage).
+    /// Installs the app (a fresh install: empty storage), with one known bug or none.
     public init(matrix: Matrix, fault: AppFault?) {
+        self.init(matrix: matrix, faults: fault.map { [$0] } ?? [])
+    }
+
+    /// Installs the app with every bug of `faults` at once (`--app-fault A --app-fault B`).
+    public init(matrix: Matrix, faults: some Sequence<AppFault>) {
         self.matrix = matrix
-        self.fault = fault
+        self.faults = Set(faults)
+    }
+
+    /// Whether the app runs with `fault`.
+    nonisolated func has(_ fault: AppFault) -> Bool {
+        faults.contains(fault)
     }
 
     /// Where `handle` came from: the app's own `purchase()` call, or `Transaction.updates`.
@@ -49,7 +60,7 @@ public actor ReferenceApp: AppUnderTest {
     public func launch() async {
         process = AppProcess()
         _ = await products()
-        if fault != .lateUpdatesListener {
+        if !has(.lateUpdatesListener) {
             await startListener()
         }
         if process != nil, refreshesAtLaunch {
@@ -73,7 +84,7 @@ public actor ReferenceApp: AppUnderTest {
     func openStoreView() async {
         guard let process, !process.storeViewOpened else { return }
         self.process?.storeViewOpened = true
-        if fault == .lateUpdatesListener {
+        if has(.lateUpdatesListener) {
             await startListener()
             await refresh()
         }
@@ -107,7 +118,7 @@ public actor ReferenceApp: AppUnderTest {
             guard let product = try await Product.products(for: [request.productID]).first else {
                 throw AppHarnessError("the catalog has no product \"\(request.productID)\"")
             }
-            result = try await product.purchase(options: request.options)
+            result = try await product.purchase(options: request.options(for: product))
         } catch let error as Product.PurchaseError {
             let detail = error == .productUnavailable ? ": \(request.productID) is not for sale" : ""
             return AppPurchaseReport(result: "failed", message: error.description + detail)
@@ -118,17 +129,22 @@ public actor ReferenceApp: AppUnderTest {
         }
         switch result {
         case .success(let transaction):
-            if fault != .ignoresPurchaseResult {
+            if !has(.ignoresPurchaseResult) {
                 await handle(transaction, source: .purchaseResult)
+            }
+            if has(.deferredChangeTreatedAsFailure), transaction.unsafePayloadValue.productID != request.productID {
+                // The app expects the transaction of the product it sold; a change at the next renewal returns the
+                // current product's.
+                return AppPurchaseReport(result: "failed", message: "Purchase failed")
             }
             return AppPurchaseReport(result: "success", transactionId: String(transaction.unsafePayloadValue.id))
         case .userCancelled:
             return AppPurchaseReport(result: "userCancelled")
         case .pending:
-            if fault == .pendingTreatedAsFailure {
+            if has(.pendingTreatedAsFailure) {
                 return AppPurchaseReport(result: "failed", message: "Purchase failed")
             }
-            if fault == .pendingUnlocks {
+            if has(.pendingUnlocks) {
                 process?.unlockedWhilePending.insert(request.productID)
                 process?.entitledProducts.insert(request.productID)
             }
@@ -149,7 +165,7 @@ public actor ReferenceApp: AppUnderTest {
             return AppRestoreReport(result: "failed", message: error.description)
         }
         await refresh()
-        if fault == .restoreReportsSuccess {
+        if has(.restoreReportsSuccess) {
             return AppRestoreReport(result: "restored", message: "Purchases restored")
         }
         let restorable = await verified(Transaction.currentEntitlements).filter { grants($0) }
@@ -170,11 +186,11 @@ public actor ReferenceApp: AppUnderTest {
         guard process != nil else { return false }
         guard case .verified(let transaction) = result else { return true }
         let transactionId = String(transaction.id)
-        if fault == .dropsProcessedTransactionIds {
+        if has(.dropsProcessedTransactionIds) {
             if storage.processedTransactionIds.contains(transactionId) { return true }
             storage.processedTransactionIds.insert(transactionId)
         }
-        if fault == .ignoresFamilySharing, transaction.ownershipType == .familyShared {
+        if has(.ignoresFamilySharing), transaction.ownershipType == .familyShared {
             await transaction.finish()
             return true
         }
@@ -186,8 +202,8 @@ public actor ReferenceApp: AppUnderTest {
             await afterTransaction(transaction, source: source)
             return true
         }
-        var order: [HandlingStep] = fault == .finishBeforeDelivery ? [.finish, .deliver] : [.deliver, .finish]
-        if fault == .consumablesNeverFinished, transaction.productType == .consumable { order = [.deliver] }
+        var order: [HandlingStep] = has(.finishBeforeDelivery) ? [.finish, .deliver] : [.deliver, .finish]
+        if has(.consumablesNeverFinished), transaction.productType == .consumable { order = [.deliver] }
         for operation in order {
             // A process killed at a finish() never goes on: when the call returns after the launch, the app has quit.
             guard process != nil else { return false }
@@ -211,7 +227,7 @@ public actor ReferenceApp: AppUnderTest {
         if transaction.productType == .consumable {
             guard let spec = matrix.consumables[transaction.productID] else { return }
             let transactionId = String(transaction.id)
-            let perEvent = fault == .creditsConsumablePerEvent || fault == .consumablesNeverFinished
+            let perEvent = has(.creditsConsumablePerEvent) || has(.consumablesNeverFinished)
             if perEvent || !storage.creditedTransactionIds.contains(transactionId) {
                 storage.balances[spec.balance, default: 0] += spec.amount * transaction.purchasedQuantity
                 storage.creditedTransactionIds.insert(transactionId)
@@ -220,21 +236,18 @@ public actor ReferenceApp: AppUnderTest {
         }
         storage.recordedPurchases.insert(transaction.productID)
         // The cachesExpirationDate fault caches the date only from its own purchases, missing renewals.
-        if let expires = transaction.expirationDate, fault != .cachesExpirationDate || source == .purchaseResult {
+        if let expires = transaction.expirationDate, !has(.cachesExpirationDate) || source == .purchaseResult {
             storage.cachedExpiry[transaction.productID] = expires
         }
     }
 
     func afterTransaction(_ transaction: Transaction, source: Source) async {
         guard let process else { return }
-        switch fault {
-        case .entitlementsReadOnceAtLaunch:
+        if has(.entitlementsReadOnceAtLaunch) {
             if transaction.productType != .consumable, transaction.revocationDate == nil {
                 self.process?.entitledProducts.insert(transaction.productID)
             }
-        case .lateUpdatesListener where !process.storeViewOpened:
-            break
-        default:
+        } else if !(has(.lateUpdatesListener) && !process.storeViewOpened) {
             await refresh()
         }
     }
@@ -242,7 +255,7 @@ public actor ReferenceApp: AppUnderTest {
     // MARK: Entitlements
 
     /// Whether the fault re-reads entitlements when the app launches.
-    var refreshesAtLaunch: Bool { fault != .lateUpdatesListener }
+    var refreshesAtLaunch: Bool { !has(.lateUpdatesListener) }
 
     /// The app shows its state: the reference app re-checks entitlements first (it follows subscription status
     /// changes and checks again when it comes to the foreground). Faults whose entitlements live only in the
@@ -257,15 +270,24 @@ public actor ReferenceApp: AppUnderTest {
         storage.balances
     }
 
-    func refreshesOnDisplay(_ process: AppProcess) -> Bool {
-        switch fault {
-        case .entitlementsReadOnceAtLaunch, .ignoresPurchaseResult, .dropsProcessedTransactionIds, .entitlementSetNeverCleared:
-            false
-        case .lateUpdatesListener:
-            process.storeViewOpened
-        default:
-            true
+    /// The prices the store view shows: `Product.displayPrice` of the products as StoreKit loads them now (a price
+    /// the developer changed shows at once), or with the `hardCodedPrice` fault the prices written into the app.
+    /// Nothing while products cannot be loaded.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/displayprice
+    public func displayedPrices() async -> [String: String]? {
+        guard process != nil else { return [:] }
+        if has(.hardCodedPrice) {
+            return Dictionary(uniqueKeysWithValues: matrix.catalog.products.map { ($0.productID, "$" + $0.displayPrice) })
         }
+        let current = (try? await Product.products(for: matrix.catalog.products.map(\.productID))) ?? process?.products ?? []
+        return Dictionary(current.map { ($0.id, $0.displayPrice) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func refreshesOnDisplay(_ process: AppProcess) -> Bool {
+        if [.entitlementsReadOnceAtLaunch, .ignoresPurchaseResult, .dropsProcessedTransactionIds, .entitlementSetNeverCleared].contains(where: has) {
+            return false
+        }
+        return has(.lateUpdatesListener) ? process.storeViewOpened : true
     }
 
     /// The verified transactions of a sequence.
@@ -291,18 +313,28 @@ public actor ReferenceApp: AppUnderTest {
         guard process != nil else { return }
         let now = StoreClock.now
         var products: Set<String>
-        switch fault {
-        case .localStorageEntitlements:
+        if has(.localStorageEntitlements) {
             products = storage.recordedPurchases
-        default:
+        } else if has(.revocationLeftToServer) {
+            // Expiry is checked; revocation is not, on the device: the app's server would handle REFUND.
+            var latest: [String: Transaction] = [:]
+            for transaction in await verified(Transaction.all) where transaction.productType != .consumable {
+                if let seen = latest[transaction.productID], seen.purchaseDate > transaction.purchaseDate { continue }
+                latest[transaction.productID] = transaction
+            }
+            products = Set(latest.values.filter { transaction in
+                !transaction.isUpgraded && (transaction.expirationDate.map { $0 > now } ?? true) && grants(transaction, now: now)
+            }.map(\.productID))
+        } else {
             products = Set(await verified(Transaction.currentEntitlements).filter { grants($0, now: now) }.map(\.productID))
         }
-        switch fault {
-        case .grantsBillingRetry:
+        // Each fault that adds or removes entitlements does, in this order.
+        if has(.grantsBillingRetry) {
             for status in await statuses() where status.state == .inBillingRetryPeriod {
                 if case .verified(let info) = status.renewalInfo { products.insert(info.currentProductID) }
             }
-        case .keepsUpgradedProduct:
+        }
+        if has(.keepsUpgradedProduct) {
             let all = await verified(Transaction.all)
             for product in await self.products() where all.contains(where: {
                 $0.productID == product.id && $0.isUpgraded && $0.revocationDate == nil
@@ -313,20 +345,23 @@ public actor ReferenceApp: AppUnderTest {
                     products.insert(product.id)
                 }
             }
-        case .expiredSubscriptionKept:
+        }
+        if has(.expiredSubscriptionKept) {
             let all = await verified(Transaction.all)
             for product in await self.products() where product.type == .autoRenewable && all.contains(where: {
                 $0.productID == product.id && $0.revocationDate == nil && !$0.isUpgraded
             }) {
                 products.insert(product.id)
             }
-        case .cachesExpirationDate:
+        }
+        if has(.cachesExpirationDate) {
             let renewable = Set(await self.products().filter { $0.type == .autoRenewable }.map(\.id))
             products = products.filter { !renewable.contains($0) }
             for (productID, expires) in storage.cachedExpiry where expires > now {
                 products.insert(productID)
             }
-        case .computesExpiryFromCalendar:
+        }
+        if has(.computesExpiryFromCalendar) {
             let catalog = await self.products()
             let renewable = Set(catalog.filter { $0.type == .autoRenewable }.map(\.id))
             products = products.filter { !renewable.contains($0) }
@@ -335,39 +370,73 @@ public actor ReferenceApp: AppUnderTest {
                       let period = catalog.first(where: { $0.id == latest.productID })?.subscription?.subscriptionPeriod else { continue }
                 if period.added(to: latest.purchaseDate) > now { products.insert(latest.productID) }
             }
-        case .pendingUnlocks:
-            products.formUnion(process?.unlockedWhilePending ?? [])
-        default:
-            break
         }
-        if fault == .entitlementSetNeverCleared {
+        if has(.firstStatusOnly) {
+            // Each group's first status decides its subscription; any other status of the group is never read.
+            let renewable = Set(await self.products().filter { $0.type == .autoRenewable }.map(\.id))
+            products = products.filter { !renewable.contains($0) }
+            for group in await groupIDs() {
+                guard let first = (try? await Product.SubscriptionInfo.status(for: group))?.first,
+                      first.state == .subscribed || first.state == .inGracePeriod,
+                      case .verified(let latest) = first.transaction, latest.revocationDate == nil, grants(latest, now: now) else { continue }
+                products.insert(latest.productID)
+            }
+        }
+        if has(.tierFromNewestTransaction) {
+            // A tier of several groups follows the newest transaction among the products that grant it: refunded, the
+            // tier goes, whatever the other group's subscription does.
+            let all = await verified(Transaction.all)
+            for tier in matrix.tiers where Self.hasSeveralSources(tier, in: matrix.catalog) {
+                let granting = Set(tier.productIDs)
+                // Newest by purchase date, then by transaction ID (later purchases have higher IDs).
+                guard let newest = all.filter({ granting.contains($0.productID) })
+                    .max(by: { ($0.purchaseDate, $0.id) < ($1.purchaseDate, $1.id) }) else { continue }
+                if newest.revocationDate != nil { products.subtract(granting) }
+            }
+        }
+        if has(.pendingUnlocks) {
+            products.formUnion(process?.unlockedWhilePending ?? [])
+        }
+        if has(.entitlementSetNeverCleared) {
             process?.entitledProducts.formUnion(products)
         } else {
             process?.entitledProducts = products
         }
     }
 
-    /// The statuses of every subscription group of the app's products.
-    func statuses() async -> [Product.SubscriptionInfo.Status] {
+    /// Whether a tier is granted by products that do not replace each other: subscriptions of two groups, or a
+    /// subscription and another product (``CatalogRequirement/tierOfSeveralSources``).
+    nonisolated static func hasSeveralSources(_ tier: Tier, in catalog: StoreKitConfiguration) -> Bool {
+        let sources = Set(tier.productIDs.compactMap { id in catalog.product(id).map { $0.subscriptionGroupID ?? "product:" + id } })
+        return sources.count >= 2 && tier.productIDs.contains { catalog.product($0)?.type == .autoRenewable }
+    }
+
+    /// The subscription groups of the app's products, in product order.
+    func groupIDs() async -> [String] {
         var groups: [String] = []
         for product in await products() {
             if let group = product.subscription?.subscriptionGroupID, !groups.contains(group) { groups.append(group) }
         }
+        return groups
+    }
+
+    /// The statuses of every subscription group of the app's products.
+    func statuses() async -> [Product.SubscriptionInfo.Status] {
         var result: [Product.SubscriptionInfo.Status] = []
-        for group in groups { result += (try? await Product.SubscriptionInfo.status(for: group)) ?? [] }
+        for group in await groupIDs() { result += (try? await Product.SubscriptionInfo.status(for: group)) ?? [] }
         return result
     }
 
     /// Whether the app grants access for an entitlement: its own expiry for non-renewing subscriptions, and
     /// the faults that filter entitlements.
     nonisolated func grants(_ transaction: Transaction, now: Date = StoreClock.now) -> Bool {
-        if fault == .ignoresFamilySharing, transaction.ownershipType == .familyShared { return false }
+        if has(.ignoresFamilySharing), transaction.ownershipType == .familyShared { return false }
         switch transaction.productType {
         case .nonRenewable:
-            guard fault != .nonRenewingNeverExpires, let spec = matrix.nonRenewing[transaction.productID] else { return true }
+            guard !has(.nonRenewingNeverExpires), let spec = matrix.nonRenewing[transaction.productID] else { return true }
             return spec.duration.added(to: transaction.purchaseDate) > now
         case .autoRenewable:
-            if fault == .deniesGracePeriod, let expires = transaction.expirationDate { return expires > now }
+            if has(.deniesGracePeriod), let expires = transaction.expirationDate { return expires > now }
             return true
         default:
             return true

@@ -23,14 +23,20 @@ extension AppStoreSimulator {
             data.signedTransactionInfo = try sign(Data(payload.compactJSON))
             var type = "ONE_TIME_CHARGE"
             var subtype: String?
-            if let group = transaction.subscriptionGroupIdentifier,
-               let sub = subscriptions[SubscriptionKey(account: transaction.account, groupID: group)] {
+            let key = transaction.subscriptionGroupIdentifier.map { SubscriptionKey(account: transaction.account, groupID: $0) }
+            // A member's shared subscription beside their own is the shared transaction's subscription.
+            let held = key.flatMap { key in
+                familySharedSubscriptions[key].flatMap { $0.originalTransactionId == transaction.originalTransactionId ? $0 : nil }
+                    ?? subscriptions[key]
+            }
+            if let held {
+                let snapshot = renewalInfoSnapshot(of: held)
                 (type, subtype) = ("SUBSCRIBED", "INITIAL_BUY")
-                let price = catalog.product(sub.autoRenewProductId)?.priceMilliunits ?? 0
-                let renewal = sub.payload(environment: configuration.signedEnvironment.rawValue, signedDate: signedDate, renewalPrice: price,
-                                          currency: configuration.currencyAndStorefrontId.currency)
+                // The renewal info as the store describes it: the next period's price and any offer it carries.
+                let renewal = snapshot.payload(environment: configuration.signedEnvironment.rawValue, signedDate: signedDate,
+                                               currency: configuration.currencyAndStorefrontId.currency)
                 data.signedRenewalInfo = try sign(Data(renewal.compactJSON))
-                data.status = sub.state.statusCode
+                data.status = snapshot.subscription.state.statusCode
             }
             var body = ResponseBodyV2DecodedPayload()
             body.notificationType = type

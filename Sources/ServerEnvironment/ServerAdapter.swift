@@ -1,9 +1,12 @@
 import Foundation
+import AppStoreAPI
 import LocalEnvironment
 import LoopbackHTTP
+import LoopbackServerAPI
 import MatrixEngine
 import MatrixModel
 import SignedData
+import AppStoreModels
 import StoreSimulator
 
 /// What a `server` run needs besides the matrix: where the backend listens, how to deliver, the seed.
@@ -17,6 +20,9 @@ public struct ServerSettings: Sendable {
     public var seed: UInt64
     /// How long the backend may take to answer one request.
     public var timeout: Duration
+    /// `--signing-faults`: after each step's notifications, also send faulted copies of the first one, which a
+    /// correct server refuses (``SigningFault``); the step fails when the backend accepts one or its access changes.
+    public var signingFaults = false
     /// Which run this is, for identifiers and tokens: different runs against one backend never share one.
     public var runNumber: Int64
     let pki: SimulatorPKI
@@ -52,7 +58,9 @@ public struct ServerAdapter: EnvironmentAdapter {
     public var schedule: RenewalSchedule
     public var signedEnvironment: SignedEnvironment
     /// The backend the runner started (`--server`), stopped by ``shutdown()``, and the scratch folder it was given.
-    var backend: (process: BackendProcess, scratch: URL)?
+    var backend: (process: BackendProcess?, scratch: URL)?
+    /// The loopback App Store Server API of the run, when started (``startServerAPI(credentials:appAppleId:)``).
+    public private(set) var serverAPI: LoopbackServerAPI?
 
     public init(settings: ServerSettings, schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox) {
         self.settings = settings
@@ -60,21 +68,46 @@ public struct ServerAdapter: EnvironmentAdapter {
         self.signedEnvironment = signedEnvironment
     }
 
-    /// Makes the adapter stop `process` and remove `scratch` at ``shutdown()``.
-    public mutating func attach(_ process: BackendProcess, scratch: URL) {
+    /// Makes the adapter stop `process` (when the runner started one) and remove `scratch` at ``shutdown()``.
+    public mutating func attach(_ process: BackendProcess?, scratch: URL) {
         backend = (process, scratch)
     }
 
-    /// Stops the backend the runner started, if it did, and removes what it was given.
+    /// Starts the loopback App Store Server API on a free port of 127.0.0.1: it answers from every case's store
+    /// of the run, accepts bearer tokens made with `credentials`, and posts the test notifications it is asked for
+    /// to the notification URL.
+    /// - Throws: ``ServerSetupError`` when no port can be bound.
+    public mutating func startServerAPI(credentials: ServerAPICredentials, appAppleId: Int64?) throws(ServerSetupError) -> LoopbackServerAPI {
+        let configuration = ServerAPIConfiguration(credentials: credentials, appAppleId: appAppleId, environment: signedEnvironment.rawValue,
+                                                   pki: settings.pki)
+        let poster = settings.poster
+        do {
+            let api = try LoopbackServerAPI.start(configuration, state: ServerAPIState()) { signedPayload, signedDate in
+                let notification = OutgoingNotification(notificationUUID: "", notificationType: "TEST", signedDate: signedDate, account: "",
+                                                        origin: "test", signedPayload: signedPayload)
+                let attempt = await poster.attempt(notification, at: signedDate)
+                return [SendAttemptItem(attemptDate: MillisecondsDate(attempt.attemptDate), sendAttemptResult: attempt.sendAttemptResult)]
+            }
+            serverAPI = api
+            return api
+        } catch {
+            throw ServerSetupError("cannot start the loopback App Store Server API on 127.0.0.1: \(error)")
+        }
+    }
+
+    /// Stops the loopback App Store Server API and the backend the runner started, if it did, and removes what it
+    /// was given.
     public func shutdown() async {
+        serverAPI?.stop()
         guard let backend else { return }
-        await backend.process.stop()
+        await backend.process?.stop()
         try? FileManager.default.removeItem(at: backend.scratch)
     }
 
     public var description: EnvironmentDescription {
         EnvironmentDescription(.server, device: "backend at \(settings.notifyURL) (delivery \(settings.delivery)"
-                                   + (settings.delivery == .shuffled || settings.delivery == .duplicated ? ", seed \(settings.seed))" : ")"),
+                                   + (settings.delivery == .shuffled || settings.delivery == .duplicated ? ", seed \(settings.seed)" : "")
+                                   + (settings.signingFaults ? ", signing faults)" : ")"),
                                os: "n/a (server)", build: nil, clock: schedule.description)
     }
 
@@ -95,6 +128,7 @@ public struct ServerAdapter: EnvironmentAdapter {
         } catch {
             throw AdapterError(error.message)
         }
-        return ServerSession(local: session, settings: settings, identifierSpace: space)
+        serverAPI?.state.register(caseID: matrixCase.id, store: session.store)
+        return ServerSession(local: session, settings: settings, identifierSpace: space, apiState: serverAPI?.state)
     }
 }

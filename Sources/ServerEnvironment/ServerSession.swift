@@ -1,6 +1,8 @@
 import Foundation
 import AppStoreModels
+import AppStoreAPI
 import LocalEnvironment
+import LoopbackServerAPI
 import MatrixEngine
 import MatrixModel
 import SignedData
@@ -22,11 +24,14 @@ public final class ServerSession: CaseSession {
     /// Copies of the previous step's notifications, delivered again at the start of the next (`duplicated`).
     var heldDuplicates: [OutgoingNotification] = []
     var sentPrepared = false
+    /// What the loopback App Store Server API answers from, told of every delivery.
+    let apiState: ServerAPIState?
 
-    init(local: LocalSession, settings: ServerSettings, identifierSpace: Int64) {
+    init(local: LocalSession, settings: ServerSettings, identifierSpace: Int64, apiState: ServerAPIState?) {
         self.local = local
         self.settings = settings
         self.identifierSpace = identifierSpace
+        self.apiState = apiState
         random = SeededRandom(seed: settings.seed, caseID: local.matrixCase.id)
     }
 
@@ -74,19 +79,49 @@ public final class ServerSession: CaseSession {
             if index + 1 < local.matrixCase.steps.count { heldDuplicates = copies } else { pending += copies }
         }
         let deliveries = await settings.poster.deliver(pending, mode: settings.delivery)
+        if let apiState {
+            for delivery in deliveries where delivery.fault == nil {
+                apiState.recordDelivery(caseID: local.matrixCase.id, account: delivery.account, notificationUUID: delivery.notificationUUID,
+                                        notificationType: delivery.notificationType, subtype: delivery.subtype, signedDate: delivery.signedDate,
+                                        signedPayload: delivery.signedPayload,
+                                        attempts: delivery.attempts.map { SendAttemptItem(attemptDate: MillisecondsDate($0.attemptDate), sendAttemptResult: $0.sendAttemptResult) })
+            }
+        }
 
         let (originals, storeTime) = local.withStore { store in
             var seen = Set<String>()
             return (store.transactions(account: account).map(\.originalTransactionId).filter { seen.insert($0).inserted }, store.now)
         }
+        var faultDeliveries: [NotificationDelivery] = []
+        var accessBefore: (access: [String], queries: [AccessQuery])?
+        if settings.signingFaults, let genuine = stepNotifications.first {
+            // The access the genuine notifications left, then the faults, sent once each (the App Store would not
+            // have sent them at all), then the access again.
+            accessBefore = try await settings.access.access(account: account, appAccountToken: appAccountToken(account),
+                                                            originalTransactionIds: originals, storeTime: storeTime)
+            let faulted: [OutgoingNotification]
+            do {
+                guard let faultPKI = FaultPKI.shared else { throw SignedDataError(.invalidCertificate, "the test PKI does not load") }
+                faulted = try SigningFault.allCases.map { try $0.apply(to: genuine, pki: settings.pki, faultPKI: faultPKI) }
+            } catch {
+                throw AdapterError("cannot make the --signing-faults notifications: \(error)")
+            }
+            faultDeliveries = await settings.poster.deliver(faulted, mode: .sandbox)
+        }
         let (access, queries) = try await settings.access.access(account: account, appAccountToken: appAccountToken(account),
                                                                  originalTransactionIds: originals, storeTime: storeTime)
-        observation.server = ServerExchange(deliveries: deliveries, accessQueries: queries, appAccess: observation.access)
+        observation.server = ServerExchange(deliveries: deliveries + faultDeliveries, accessQueries: (accessBefore?.queries ?? []) + queries,
+                                            appAccess: observation.access)
         observation.access = access
         observation.balance = [:]
         observation.notObserved = Array(Set((observation.notObserved ?? []) + ["balance"])).sorted()
-        let unacknowledged = deliveries.filter { !$0.acknowledged }.map(Self.neverAcknowledged)
-        if !unacknowledged.isEmpty { observation.conflicts = (observation.conflicts ?? []) + unacknowledged }
+        var conflicts = deliveries.filter { !$0.acknowledged }.map(Self.neverAcknowledged)
+        conflicts += faultDeliveries.filter(\.acknowledged).map(Self.acceptedFault)
+        if let accessBefore, accessBefore.access.sorted() != access.sorted() {
+            conflicts.append("the backend's access changed from \(accessBefore.access.sorted()) to \(access.sorted()) after notifications a correct "
+                             + "server refuses (--signing-faults)")
+        }
+        if !conflicts.isEmpty { observation.conflicts = (observation.conflicts ?? []) + conflicts }
         return .observed(observation, modelledWallTimeMs: modelled)
     }
 
@@ -97,6 +132,14 @@ public final class ServerSession: CaseSession {
         return "the backend never acknowledged \(delivery.name) \(delivery.notificationUUID) for \(delivery.account): "
             + "\(delivery.attempts.count) attempt\(delivery.attempts.count == 1 ? "" : "s"), the last \(reason); "
             + "the App Store keeps only a 200–206 answer as delivered"
+    }
+
+    /// "the backend accepted a notification a correct server refuses (wrongChain, REFUND …): HTTP 200".
+    static func acceptedFault(_ delivery: NotificationDelivery) -> String {
+        let status = delivery.attempts.last?.httpStatus.map { "HTTP \($0)" } ?? "SUCCESS"
+        return "the backend accepted a notification a correct server refuses (\(delivery.fault ?? "signing fault"), \(delivery.notificationType) "
+            + "\(delivery.notificationUUID) for \(delivery.account)): \(status); verify the chain to the trusted root, Apple's marker OIDs, "
+            + "the signature, the bundle id and the environment, and answer a status outside 200–206"
     }
 
     /// The notifications the store sent since `firstNew`, signed: the acting account's are the JWS its
@@ -127,14 +170,5 @@ public final class ServerSession: CaseSession {
 
     public func close() async {
         await local.close()
-    }
-}
-
-/// Signs simulator payloads with the simulator PKI.
-struct SimulatorPayloadSigner: PayloadSigner {
-    let pki: SimulatorPKI
-
-    func sign(_ payload: Data) throws -> String {
-        try pki.sign(payload: payload)
     }
 }

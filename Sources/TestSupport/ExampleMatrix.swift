@@ -26,6 +26,14 @@ public enum ExampleMatrix {
         ],
         subscriptionGroups: [SubscriptionGroup(id: groupID, name: groupName, productIDs: [monthly, yearly])])
 
+    /// The example catalog without Plus Monthly's introductory free week: every period of a new subscriber is a
+    /// regular one (for tests about periods and clocks rather than offers).
+    public static let catalogWithoutIntroductoryOffer: StoreKitConfiguration = {
+        var plain = catalog
+        for index in plain.products.indices { plain.products[index].introductoryOffer = nil }
+        return plain
+    }()
+
     /// A matrix over the example catalog with the given accounts and cases.
     public static func matrix(accounts: [Account] = [Account(alias: "a")], cases: [MatrixCase] = [], store: StoreSettings = .init()) -> Matrix {
         Matrix(name: "example", app: AppInfo(bundleId: "com.example.storekitmatrix"), catalog: catalog,

@@ -179,10 +179,17 @@ public final class StoreKitCaseSession: CaseSession {
                 renewalInfo[group.name] = observed
             }
         }
+        // What the app shows for prices, when it reports them; the products' introductory offers are not read here.
+        let shownPrices = running ? await app.displayedPrices() : [:]
+        var notObserved = notObserved + ["introductoryOffer"]
+        if shownPrices == nil { notObserved.append("displayPrice") }
+        // StoreKit Testing sends no App Store Server Notifications.
+        // Apple: https://developer.apple.com/documentation/appstoreservernotifications/environment
         var observation = Observation(
             access: matrix.access(for: entitled).sorted(), entitlements: entitlements.sorted(), result: result, subscriptionStatus: status,
             balance: await app.balances(), notifications: [], renewals: renewals, transactions: transactions, renewalInfo: renewalInfo,
-            eligibleForIntroOffer: eligible, message: message, storeTime: now())
+            eligibleForIntroOffer: eligible, displayPrice: shownPrices ?? [:], serverNotifications: false, message: message,
+            storeTime: now())
         observation.notObserved = notObserved
         return observation
     }

@@ -239,7 +239,10 @@ final class TestSessionBox: AppStoreSide, PurchaseControls, @unchecked Sendable 
         throw AppStoreSideUnsupported("StoreKit Testing has no Family Sharing")
     }
 
-    func requestPriceIncrease(account: String, productID: String?) throws {
+    /// SKTestSession takes no price: the increase asks for consent at the price the configuration file gives
+    /// the product, so `price` is not applied here.
+    /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/requestpriceincreaseconsentfortransaction(identifier:)
+    func requestPriceIncrease(account: String, productID: String?, price: String) throws {
         try session.requestPriceIncreaseConsentForTransaction(identifier: latest(productID))
     }
 
@@ -254,6 +257,22 @@ final class TestSessionBox: AppStoreSide, PurchaseControls, @unchecked Sendable 
 
     func removeFromSale(productID: String) throws {
         throw AppStoreSideUnsupported("StoreKit Testing cannot take a product off sale")
+    }
+
+    func requestRefund(account: String, productID: String) throws {
+        throw AppStoreSideUnsupported("StoreKit Testing has no App Store server to ask for consumption information")
+    }
+
+    func extendRenewalDate(account: String, productID: String?, days: Int) throws -> [String] {
+        throw AppStoreSideUnsupported("StoreKit Testing has no App Store Server API to extend a renewal date")
+    }
+
+    func extendRenewalDatesForAllSubscribers(productID: String, days: Int, account: String) throws -> [String] {
+        throw AppStoreSideUnsupported("StoreKit Testing has no App Store Server API to extend renewal dates")
+    }
+
+    func requestTestNotification(account: String) throws {
+        throw AppStoreSideUnsupported("StoreKit Testing sends no App Store Server Notifications")
     }
 
     // MARK: PurchaseControls

@@ -16,7 +16,7 @@ struct AppAnswersTests {
 
         func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
             guard let product = try await Product.products(for: [request.productID]).first else { return nil }
-            if case .success(.verified(let transaction)) = try await product.purchase(options: request.options),
+            if case .success(.verified(let transaction)) = try await product.purchase(options: request.options(for: product)),
                transaction.productType != .consumable {
                 await transaction.finish()
             }

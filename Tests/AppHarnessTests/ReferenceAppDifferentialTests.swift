@@ -89,6 +89,12 @@ struct ReferenceAppDifferentialTests {
         #expect(local.results == harness.results)
         #expect(local.referencePasses && harness.referencePasses)
         #expect(local.percent == 100)
+        if subject.name == "release" {
+            // Every fault is scored, the five from real bug reports included; the release matrix's tiers are one
+            // product each, so only the fault of a tier over two groups cannot show.
+            #expect(local.results.count == AppFault.allCases.count && AppFault.allCases.count == 25)
+            #expect(local.results.filter { !$0.applicable }.map(\.fault) == ["tierFromNewestTransaction"])
+        }
     }
 }
 

@@ -43,6 +43,10 @@ struct SignedPayloadJSONTests {
         var p = ResponseBodyV2DecodedPayload()
         p.notificationType = "DID_RENEW"; p.subtype = "BILLING_RECOVERY"; p.notificationUUID = "002e14d5-51f5-4503-b5a8-c3a1af68eb20"
         p.data = data; p.version = "2.0"; p.signedDate = 1_767_225_600_000
+        var summary = ResponseBodyV2DecodedPayload.Summary()
+        summary.requestIdentifier = awkward; summary.environment = "Sandbox"; summary.appAppleId = 1; summary.bundleId = "com.example/app"
+        summary.productId = "p"; summary.storefrontCountryCodes = ["USA", awkward]; summary.failedCount = 0; summary.succeededCount = Int64.max
+        p.summary = summary
         return p
     }
 
@@ -70,6 +74,9 @@ struct SignedPayloadJSONTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(Self.fullNotification.compactJSON)) as? [String: Any])
         let dataObject = try #require(object["data"] as? [String: Any])
         #expect(Set(dataObject.keys) == Set(Mirror(reflecting: data).children.compactMap(\.label)))
+        let summary = try #require(Self.fullNotification.summary)
+        let summaryObject = try #require(object["summary"] as? [String: Any])
+        #expect(Set(summaryObject.keys) == Set(Mirror(reflecting: summary).children.compactMap(\.label)))
     }
 
     @Test("nothing set: an empty object")

@@ -21,10 +21,13 @@ struct EvidenceLineTests {
             balance: Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0 - 3) }),
             notifications: ["DID_RENEW", "SUBSCRIBED/INITIAL_BUY"], renewals: 12,
             transaction: TransactionExpectation(product: "p", inAppOwnershipType: "FAMILY_SHARED", isUpgraded: true, revoked: false,
-                                                revocationReason: 1, transactionReason: "RENEWAL", offerType: 2),
+                                                revocationReason: 1, transactionReason: "RENEWAL", offerType: 2, price: 4990, currency: "EUR",
+                                                expiresAfter: ISO8601Duration(weeks: 1)),
             renewalInfo: RenewalInfoExpectation(group: "VIP", autoRenewStatus: 0, autoRenewProductId: "q", expirationIntent: 1,
                                                 isInBillingRetryPeriod: true),
-            eligibleForIntroOffer: Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0 % 2 == 0) }))
+            eligibleForIntroOffer: Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0 % 2 == 0) }),
+            displayPrice: Dictionary(uniqueKeysWithValues: keys.map { ($0, "€4.99 " + awkward) }),
+            introductoryOffer: Dictionary(uniqueKeysWithValues: keys.map { ($0, "freeTrial") }), serverNotifications: false)
         var observation = Observation(
             access: ["pro"], entitlements: ["com.example.pro"], result: "pending",
             subscriptionStatus: ["VIP": "inGracePeriod", "Basic": "expired"], balance: ["coins": -5, "gems": 9_000_000_000],
@@ -32,15 +35,17 @@ struct EvidenceLineTests {
             transactions: [ObservedTransaction(transactionId: "1", originalTransactionId: "0", productId: "p", purchaseDate: 1_767_225_600_000,
                                                expiresDate: 1_769_904_000_000, inAppOwnershipType: "PURCHASED", isUpgraded: true,
                                                revocationDate: 1_768_000_000_000, revocationReason: 0, transactionReason: "PURCHASE",
-                                               offerType: 1, quantity: 2)],
+                                               offerType: 1, quantity: 2, price: 0, currency: "JPY")],
             renewalInfo: ["VIP": ObservedRenewalInfo(originalTransactionId: "0", productId: "p", autoRenewStatus: 1, autoRenewProductId: "q",
                                                      expirationIntent: 2, isInBillingRetryPeriod: true,
                                                      gracePeriodExpiresDate: 1_770_000_000_000, renewalDate: 1_771_000_000_000),
                           "a": ObservedRenewalInfo(originalTransactionId: "9", productId: "r", autoRenewStatus: 0, autoRenewProductId: "r")],
-            eligibleForIntroOffer: ["VIP": false, "Basic": true], transactionIds: ["1", "2"],
+            eligibleForIntroOffer: ["VIP": false, "Basic": true], displayPrice: ["p": "¥600", awkward: awkward],
+            introductoryOffer: ["p": "none", "q": "payUpFront"], serverNotifications: true, transactionIds: ["1", "2"],
             signedData: [SignedItem(kind: "transaction", jws: "eyJh.eyJi.c2ln"), SignedItem(kind: "notification", jws: awkward)],
             message: awkward, storeTime: -1)
         observation.notObserved = ["entitlements"]
+        observation.storeMessage = "sandbox:3 renews a subscription at most 12 times; auto-renew stopped"
         observation.conflicts = ["the tester saw [\"pro\"]; the App Store Server API has no transaction", awkward]
         observation.server = ServerExchange(
             deliveries: [NotificationDelivery(notificationUUID: "u", notificationType: "REFUND", subtype: awkward, signedDate: 5, account: "fresh",
@@ -51,13 +56,14 @@ struct EvidenceLineTests {
         let step = Step(action: .purchase, product: "p", outcome: .interrupted, quantity: 3, offer: "introductory",
                         appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138", count: 2, by: ISO8601Duration(months: 1, days: 2),
                         to: .gracePeriodEnd, account: "organizer", device: "iPad", terminate: .beforeFinish, gracePeriod: false,
-                        reason: 1, failNext: FailNext(call: .verification, error: "invalidSignature"), expect: expectation, note: awkward)
+                        reason: 1, price: "5.99", extendByDays: 30, failNext: FailNext(call: .verification, error: "invalidSignature"),
+                        expect: expectation, note: awkward)
         return EvidenceRecord(
             run: "run", seq: Int.max, environment: "local", build: awkward, device: "d", os: "o",
             account: AccountRef(alias: "fresh", state: awkward, hash: "abc"), case: "case/1", kind: "refund", step: 0,
             action: step, product: "p", expected: expectation, observed: observation, verdict: .fail, reason: awkward,
             wallStart: "2026-01-15T10:00:00.000Z", wallEnd: "2026-01-15T10:00:00.250Z", storeTime: Int64.min,
-            modelledWallTimeMs: 180_000, clock: "sandbox:3", appFault: "ignoresRevocation")
+            modelledWallTimeMs: 180_000, clock: "sandbox:3", appFault: "ignoresRevocation", environmentLimit: "renewalLimit")
     }
 
     @Test("A record with every field set, and awkward text and keys, encodes as JSONEncoder encodes it")

@@ -36,11 +36,21 @@ struct AppStoreSideTests {
         func declineRefund(account: String, productID: String) { _ = note("declineRefund \(account) \(productID)") }
         func reverseRefund(account: String, productID: String) { _ = note("reverseRefund \(account) \(productID)") }
         func revokeFamilySharing(member: String, productID: String?) { _ = note("revokeFamilySharing \(member) \(productID ?? "-")") }
-        func requestPriceIncrease(account: String, productID: String?) { _ = note("requestPriceIncrease \(account) \(productID ?? "-")") }
+        func requestPriceIncrease(account: String, productID: String?, price: String) {
+            _ = note("requestPriceIncrease \(account) \(productID ?? "-") \(price)")
+        }
         func respondToPriceIncrease(consent: Bool, account: String, productID: String?) {
             _ = note("respondToPriceIncrease \(consent) \(account) \(productID ?? "-")")
         }
         func removeFromSale(productID: String) { _ = note("removeFromSale \(productID)") }
+        func requestRefund(account: String, productID: String) { _ = note("requestRefund \(account) \(productID)") }
+        func extendRenewalDate(account: String, productID: String?, days: Int) -> [String] {
+            note("extendRenewalDate \(account) \(productID ?? "-") \(days)")
+        }
+        func extendRenewalDatesForAllSubscribers(productID: String, days: Int, account: String) -> [String] {
+            note("extendRenewalDatesForAllSubscribers \(account) \(productID) \(days)")
+        }
+        func requestTestNotification(account: String) { _ = note("requestTestNotification \(account)") }
     }
 
     /// Every action, with the call it makes (`nil`: the app's side or a look, no store call).
@@ -68,10 +78,14 @@ struct AppStoreSideTests {
         (Step(action: .declineRefund, product: "p"), "declineRefund a p"),
         (Step(action: .reverseRefund, product: "p"), "reverseRefund a p"),
         (Step(action: .revokeFamilySharing, product: "p"), "revokeFamilySharing a p"),
-        (Step(action: .requestPriceIncrease, product: "m"), "requestPriceIncrease a m"),
+        (Step(action: .requestPriceIncrease, product: "m", price: "5.99"), "requestPriceIncrease a m 5.99"),
         (Step(action: .consentToPriceIncrease), "respondToPriceIncrease true a -"),
         (Step(action: .declinePriceIncrease, product: "m"), "respondToPriceIncrease false a m"),
         (Step(action: .removeFromSale, product: "p"), "removeFromSale p"),
+        (Step(action: .requestRefund, product: "p"), "requestRefund a p"),
+        (Step(action: .extendRenewalDate, product: "m", extendByDays: 30), "extendRenewalDate a m 30"),
+        (Step(action: .extendRenewalDatesForAllSubscribers, product: "m", extendByDays: 7), "extendRenewalDatesForAllSubscribers a m 7"),
+        (Step(action: .requestTestNotification), "requestTestNotification a"),
     ]
 
     @Test("every action makes exactly its call with the step's parameters, or none for the app's side")
@@ -82,6 +96,15 @@ struct AppStoreSideTests {
             _ = try await recorder.perform(step, account: "a")
             #expect(recorder.calls.withLock { $0 } == (call.map { [$0] } ?? []), "\(step.action)")
         }
+    }
+
+    @Test("a price increase without its new price is refused, not made at an invented price")
+    func priceIncreaseNeedsPrice() async throws {
+        let recorder = Recorder()
+        await #expect(throws: AppStoreSideUnsupported.self) {
+            _ = try await recorder.perform(Step(action: .requestPriceIncrease, product: "m"), account: "a")
+        }
+        #expect(recorder.calls.withLock { $0 }.isEmpty)
     }
 
     @Test("the transactions a call reports are the step's: calls that make transactions return them, others none")

@@ -60,7 +60,7 @@ struct GeneratedMatrixTests {
     func notApplicableFaultsAreInvisible(_ fileName: String) async throws {
         let (loaded, _, _) = try Self.generatedMatrix(fileName)
         let matrix = try #require(loaded)
-        for fault in AppFault.allCases where !fault.isApplicable(to: matrix.catalog) {
+        for fault in AppFault.allCases where fault.notApplicableReason(in: matrix) != nil {
             let problem = try await HeavyWork.run { try await FaultScorer.firstProblem(matrix, fault: fault, jobs: 2) }
             #expect(problem == nil, "\(fileName): \(fault) is called not applicable, but \(problem.map { "\($0.case) #\($0.step)" } ?? "") catches it")
         }

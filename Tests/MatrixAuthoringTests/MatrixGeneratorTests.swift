@@ -69,6 +69,56 @@ struct MatrixGeneratorTests {
         #expect(!ids.contains { $0.hasPrefix("upgrade/") || $0.hasPrefix("downgrade/") })
     }
 
+    @Test("a group's one tier is named after the group even when it holds one product")
+    func singleProductGroup() throws {
+        let weekly = CatalogProduct(productID: "com.app.pro.weekly", type: .autoRenewable, displayName: "Weekly", subscriptionGroupID: "G",
+                                    groupNumber: 1, recurringSubscriptionPeriod: ISO8601Duration(weeks: 1))
+        let catalog = StoreKitConfiguration(products: [weekly], subscriptionGroups: [SubscriptionGroup(id: "G", name: "Pro", productIDs: [weekly.productID])])
+        #expect(try json(try MatrixGenerator.generate(catalog, options: Self.options))["tiers"] as? [String: [String]] == ["pro": [weekly.productID]])
+    }
+
+    @Test("the renewal-limit cases use the subscription with the shortest period, not the first")
+    func shortestPeriodForLimits() throws {
+        let yearly = CatalogProduct(productID: "com.app.pro.yearly", type: .autoRenewable, displayName: "Pro Yearly", subscriptionGroupID: "G",
+                                    groupNumber: 1, recurringSubscriptionPeriod: ISO8601Duration(years: 1))
+        let monthly = CatalogProduct(productID: "com.app.pro.monthly", type: .autoRenewable, displayName: "Pro Monthly", subscriptionGroupID: "G",
+                                     groupNumber: 1, recurringSubscriptionPeriod: ISO8601Duration(months: 1))
+        let catalog = StoreKitConfiguration(products: [yearly, monthly],
+                                            subscriptionGroups: [SubscriptionGroup(id: "G", name: "Pro", productIDs: [yearly.productID, monthly.productID])])
+        let cases = (try json(try MatrixGenerator.generate(catalog, options: Self.options))["cases"] as? [[String: Any]]) ?? []
+        let limits = cases.filter { $0["kind"] as? String == "environment-limit" }
+        #expect(limits.count == 2)
+        for limit in limits {
+            let products = Set(((limit["steps"] as? [[String: Any]]) ?? []).compactMap { $0["product"] as? String })
+            #expect(products == [monthly.productID], "\(limit["id"] ?? "")")
+        }
+    }
+
+    @Test("products of one plan at different levels keep a tier each, and a note says how to merge them")
+    func samePlanNote() throws {
+        let monthly = CatalogProduct(productID: "com.app.pro.monthly", type: .autoRenewable, displayName: "Pro Monthly ", subscriptionGroupID: "G",
+                                     groupNumber: 2, recurringSubscriptionPeriod: ISO8601Duration(months: 1))
+        let yearly = CatalogProduct(productID: "com.app.pro.yearly", type: .autoRenewable, displayName: "Pro – Yearly", subscriptionGroupID: "G",
+                                    groupNumber: 1, recurringSubscriptionPeriod: ISO8601Duration(years: 1))
+        let catalog = StoreKitConfiguration(products: [monthly, yearly],
+                                            subscriptionGroups: [SubscriptionGroup(id: "G", name: "Pro", productIDs: [monthly.productID, yearly.productID])])
+        let output = try MatrixGenerator.generate(catalog, options: Self.options)
+        #expect((try json(output)["tiers"] as? [String: [String]])?.count == 2)
+        let note = try #require(output.notes.first { $0.hasPrefix("group \"Pro\": ") })
+        #expect(note.contains("level 2") && note.contains("level 1") && note.contains("merge the tiers"), "\(note)")
+        #expect(note.contains(#""com.app.pro.yearly", "com.app.pro.monthly""#) && note.contains("Pro Monthly (level 2"), "\(note)")
+        #expect(CatalogSurvey.planName("Pro Monthly ") == "pro" && CatalogSurvey.planName("Pro – Yearly") == "pro")
+        #expect(CatalogSurvey.planName("Premium Annual") != CatalogSurvey.planName("Basic Annual"))
+    }
+
+    @Test("a guessed bundle id is marked as guessed; one given is not")
+    func guessedBundleId() throws {
+        let guessed = try json(try MatrixGenerator.generate(ExampleMatrix.catalog, options: Self.options))
+        #expect((guessed["app"] as? [String: Any])?["bundleIdGuessed"] as? Bool == true)
+        let given = try json(try MatrixGenerator.generate(ExampleMatrix.catalog, options: .init(catalogReference: "P.storekit", bundleId: "com.me.app")))
+        #expect((given["app"] as? [String: Any])?["bundleIdGuessed"] == nil)
+    }
+
     @Test("every product gets the cases its type needs; family, offer and level cases only where the catalog has them")
     func casesPerType() throws {
         let ids = caseIDs(try json(try MatrixGenerator.generate(ExampleMatrix.catalog, options: Self.options)))
@@ -90,17 +140,18 @@ struct MatrixGeneratorTests {
         #expect(Set(ids).count == ids.count)
     }
 
-    @Test("a consumable-only catalog gets consumable, cancel, Ask to Buy and nothing-to-restore cases, and no tiers")
+    @Test("a consumable-only catalog gets consumable, another storefront's price, cancel, Ask to Buy and nothing-to-restore cases, and no tiers")
     func consumablesOnly() throws {
         let tip = CatalogProduct(productID: "com.app.tip", type: .consumable, referenceName: "Tip", displayName: "Чаевые")
         let output = try MatrixGenerator.generate(StoreKitConfiguration(products: [tip]), options: Self.options)
         let object = try json(output)
         #expect((object["tiers"] as? [String: Any])?.isEmpty == true)
         #expect(object["consumables"] as? [String: [String: AnyHashable]] == ["com.app.tip": ["balance": "tip", "amount": 1]])
-        #expect(caseIDs(object) == ["cancel/purchase-sheet", "pending/ask-to-buy-approved", "pending/ask-to-buy-declined",
-                                    "pending/approved-while-closed", "restore/nothing-to-restore", "consumable/tip",
-                                    "consumable/tip-unfinished-replayed", "consumable/tip-killed-before-delivery"])
-        #expect(output.accountCount == 8)
+        // The purchase in another storefront checks that the price shown is the price charged.
+        #expect(caseIDs(object) == ["fresh-purchase/tip-in-gbr", "cancel/purchase-sheet", "pending/ask-to-buy-approved",
+                                    "pending/ask-to-buy-declined", "pending/approved-while-closed", "restore/nothing-to-restore",
+                                    "consumable/tip", "consumable/tip-unfinished-replayed", "consumable/tip-killed-before-delivery"])
+        #expect(output.accountCount == 9)
     }
 
     @Test("a catalog without products is refused with a sentence saying what to do")

@@ -26,7 +26,7 @@ struct ArchiveCommandTests {
         let packed = try await CapturedRun.run(["archive", release.run.path, "--out", archive.path])
         #expect(packed.status == 0, "\(packed.stderr)")
         #expect(packed.stderr.contains("archived run \(runName) (5 files, bundle id com.example.storekitmatrix)"))
-        let clean = try await CapturedRun.run(["verify", archive.path])
+        let clean = try await CapturedRun.run(["verify", archive.path, "--verbose"])
         #expect(clean.status == 0, "\(clean.stderr)")
         #expect(clean.stdout.contains("archive.json  ok        run.json"))
         #expect(clean.stderr.contains("note: bundleId com.example.storekitmatrix as recorded in archive.json"))

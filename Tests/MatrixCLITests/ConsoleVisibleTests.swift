@@ -12,9 +12,9 @@ struct SummaryLineTests {
         summary.steps = [.pass: 7, .skipped: 1]
         summary.passesWithoutExpectation = 3
         #expect(ProgressPrinter.summaryLine(summary, directory: "r/x")
-                == "2 cases: 2 pass · 8 steps: 7 pass, 1 skipped (3 pass without an expectation) · evidence: r/x")
+                == "2 cases: 2 pass · 8 steps: 7 pass, 1 skipped (3 pass without an expectation) · 7 of 8 steps performed (87 %) · evidence: r/x")
         summary.passesWithoutExpectation = 0
-        #expect(ProgressPrinter.summaryLine(summary, directory: "r/x") == "2 cases: 2 pass · 8 steps: 7 pass, 1 skipped · evidence: r/x")
+        #expect(ProgressPrinter.summaryLine(summary, directory: "r/x") == "2 cases: 2 pass · 8 steps: 7 pass, 1 skipped · 7 of 8 steps performed (87 %) · evidence: r/x")
     }
 
     @Test("an interrupted run's line says how many of its cases ended; a complete run's does not repeat the total")

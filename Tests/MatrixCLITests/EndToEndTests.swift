@@ -113,3 +113,35 @@ struct EndToEndTests {
         #expect(help.status == 0 && help.stdout.contains("USAGE: matrix run MATRIX"))
     }
 }
+
+/// `matrix run --clock xcode:*` models StoreKit Testing in Xcode, which has no App Store server.
+/// Apple: https://developer.apple.com/documentation/appstoreservernotifications/environment
+@Suite("End to end: StoreKit Testing in Xcode's clock")
+struct XcodeClockRunTests {
+    @Test("without --signed-environment Xcode's clock signs as Xcode, sends no notifications, and warns that their expectations are not judged (environment)")
+    func xcodeClock() async throws {
+        let out = try MatrixBinary.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
+        let result = try await MatrixBinary.run(["run", release, "--clock", "xcode:1005", "--out", out.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("warning: "), "\(result.stderr)")
+        #expect(result.stderr.contains("expect App Store Server Notifications, which StoreKit Testing in Xcode (--clock xcode:1005) never sends"))
+        let run = try #require(MatrixBinary.runDirectories(under: out).first)
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: run.appendingPathComponent("run.json"))) as? [String: Any])
+        #expect(manifest["signedEnvironment"] as? String == "Xcode")
+        #expect((manifest["warnings"] as? [String])?.contains { $0.contains("never sends") } == true)
+        let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
+        let records = try text.split(separator: "\n").map { try JSONDecoder().decode(EvidenceRecord.self, from: Data($0.utf8)) }
+        let observed = records.compactMap(\.observed)
+        #expect(!observed.isEmpty && observed.allSatisfy { $0.notifications.isEmpty && $0.serverNotifications == false })
+        #expect(observed.allSatisfy { $0.signedData.allSatisfy { $0.kind != "notification" } })
+        // Data names the environment Xcode writes.
+        let transaction = try #require(observed.lazy.flatMap(\.signedData).first { $0.kind == "transaction" })
+        let payload = try #require(transaction.jws.split(separator: ".").dropFirst().first)
+        var base64 = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let decoded = try #require(Data(base64Encoded: base64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] })
+        #expect(decoded["environment"] as? String == "Xcode")
+    }
+}

@@ -15,7 +15,7 @@ struct InitPlanCommandTests {
         let first = try await CommandHarness.run(["init", "--catalog", catalog, "--out", out])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.isEmpty)
-        #expect(first.stderr.contains("wrote \(out): 37 cases, 5 tiers, 39 accounts"))
+        #expect(first.stderr.contains("wrote \(out): 41 cases, 5 tiers, 44 accounts"))
         #expect(first.stderr.contains("note: non-renewing com.example.storekitmatrix.season: assumed to last P1Y"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
         #expect(object["catalog"] as? String == "../Products.storekit")
@@ -62,11 +62,12 @@ struct InitPlanCommandTests {
         let text = try await CommandHarness.run(["plan", release, "--env", "sandbox", "--accounts", "3"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("clock sandbox:5: Sandbox, monthly renewal every 5 minutes (default)"))
-        #expect(text.stdout.contains("  #2  wait 5 minutes for renewal 1 of at most 12 of Plus Monthly (com.example.storekitmatrix.plus.monthly)"))
+        // Plus Monthly's free week applies by itself: the first renewal comes after it, 3 minutes at sandbox:5.
+        #expect(text.stdout.contains("  #2  wait 3 minutes for renewal 1 of at most 12 of Plus Monthly (com.example.storekitmatrix.plus.monthly)"))
         #expect(text.stdout.contains("environment-limit/testflight-daily-renewals · account environment-limit-testflight-daily-renewals · SKIPPED"))
         #expect(text.stdout.contains("over 3 accounts in parallel: "))
         // The non-renewing cases wait a real year and a week; the total without them is what a clock changes.
-        #expect(text.stdout.contains("  without the 2 cases that wait days of real time (below): 4 hours 2 minutes 30 seconds\n"))
+        #expect(text.stdout.contains("  without the 2 cases that wait days of real time (below): 4 hours 10 minutes 21 seconds 429 milliseconds\n"))
         let json = try await CommandHarness.run(["plan", release, "--env", "testflight", "--format", "json"])
         #expect(json.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -82,8 +83,8 @@ struct InitPlanCommandTests {
         let release = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
         let text = try await CommandHarness.run(["plan", release, "--env", "sandbox", "--accounts", "2"])
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout.contains("group 1 of 2 · billing grace period 16 days\n      set: set the billing grace period to 16 days in App Store Connect\n"))
-        #expect(text.stdout.contains("group 2 of 2 · billing grace period off\n      set: turn the billing grace period off in App Store Connect\n"))
+        #expect(text.stdout.contains("group 1 of 4 · billing grace period 16 days\n      set: set the billing grace period to 16 days in App Store Connect\n"))
+        #expect(text.stdout.contains("group 2 of 4 · billing grace period off\n      set: turn the billing grace period off in App Store Connect\n"))
         #expect(text.stdout.contains("      setup: cancel-purchase-sheet must own Pro (com.example.storekitmatrix.pro): buy it first with "
             + "cancel-purchase-sheet in the app and let the app finish the purchase\n"))
         #expect(text.stdout.contains("      setup: clear the purchase history first: matrix sandbox clear family-member family-organizer\n"))
@@ -111,7 +112,7 @@ struct InitPlanCommandTests {
         #expect(wrongClock.status == 64 && wrongClock.stderr.contains("--clock testflight is not a clock of Sandbox"))
     }
 
-    @Test("score counts only the faults the catalog can show: a consumable-only matrix scores 100 % over 7 faults")
+    @Test("score counts only the faults the catalog can show: a consumable-only matrix scores 100 % over 8 faults")
     func scoreNotApplicable() async throws {
         let directory = try MatrixBinary.scratchDirectory("matrix-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -122,8 +123,8 @@ struct InitPlanCommandTests {
         let score = try await CommandHarness.run(["score", out, "--format", "json"])
         #expect(score.status == 0, "\(score.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(score.stdout.utf8)) as? [String: Any])
-        #expect(object["applicable"] as? Int == 7)
-        #expect(object["caught"] as? Int == 7)
+        #expect(object["applicable"] as? Int == 8)
+        #expect(object["caught"] as? Int == 8)
         #expect(object["score"] as? Int == 100)
         let faults = try #require(object["faults"] as? [[String: Any]])
         let family = try #require(faults.first { $0["fault"] as? String == "ignoresFamilySharing" })
@@ -131,7 +132,85 @@ struct InitPlanCommandTests {
         #expect(family["notApplicableReason"] as? String
             == "needs a family-shareable non-consumable or auto-renewable subscription; the catalog has none")
         let text = try await CommandHarness.run(["score", out])
-        #expect(text.stdout.contains("score: 7/7 faults caught (100 %); 13 not applicable to this catalog"))
+        #expect(text.stdout.contains("score: 8/8 faults caught (100 %); 17 not applicable to this catalog"))
+    }
+}
+
+/// `matrix init --update MATRIX` on the shipped matrix after a product was added to its catalog.
+@Suite("matrix init --update")
+struct InitUpdateTests {
+    @Test("a product added to the catalog gets its cases in place; the rest of the matrix is kept; a second update adds nothing")
+    func update() async throws {
+        let directory = try MatrixBinary.scratchDirectory("matrix-update")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
+        let catalog = try String(contentsOf: matrices.appendingPathComponent("Products.storekit"), encoding: .utf8)
+            .replacingOccurrences(of: "\"products\" : [\n", with: """
+                "products" : [
+                    {"productID": "com.example.storekitmatrix.themes", "type": "NonConsumable", "referenceName": "Themes",
+                     "displayPrice": "4.99", "familyShareable": false, "internalID": "9001", "localizations": []},
+
+                """)
+        try catalog.write(to: directory.appendingPathComponent("Products.storekit"), atomically: true, encoding: .utf8)
+        let original = try String(contentsOf: matrices.appendingPathComponent("release.json"), encoding: .utf8)
+        let path = directory.appendingPathComponent("release.json").path
+        try original.write(toFile: path, atomically: true, encoding: .utf8)
+
+        let warned = try await CommandHarness.run(["validate", path])
+        #expect(warned.stderr.contains(#"catalog product "com.example.storekitmatrix.themes" (nonConsumable) is in no tier and no case"#), "\(warned.stderr)")
+        let refused = try await CommandHarness.run(["init", "--update", path, "--catalog", "x.storekit"])
+        #expect(refused.status == 64 && refused.stderr.contains("leave out --catalog"))
+
+        let updated = try await CommandHarness.run(["init", "--update", path])
+        #expect(updated.status == 0, "\(updated.stderr)")
+        #expect(updated.stderr.contains("for 1 new product (com.example.storekitmatrix.themes): added 3 cases, 3 accounts; tiers: themes"), "\(updated.stderr)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix(String(original.prefix(400))) && text.count > original.count)
+        let clean = try await CommandHarness.run(["validate", "--strict", path])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        let again = try await CommandHarness.run(["init", "--update", path])
+        #expect(again.status == 0 && again.stderr.contains("already tests every product of its catalog; nothing to add"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+    }
+}
+
+/// What `matrix score` says about a fault it misses and one the matrix's tiers cannot show.
+@Suite("matrix score: missed and not applicable")
+struct ScoreExplainsTests {
+    @Test("a missed fault names the case kind and product that would catch it; levels with one tier make keepsUpgradedProduct not applicable")
+    func missedAndTierModel() async throws {
+        let directory = try MatrixBinary.scratchDirectory("matrix-score")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
+        try FileManager.default.copyItem(at: matrices.appendingPathComponent("Products.storekit"), to: directory.appendingPathComponent("Products.storekit"))
+        let text = try String(contentsOf: matrices.appendingPathComponent("release.json"), encoding: .utf8)
+        let release = directory.appendingPathComponent("release.json").path
+        try text.write(toFile: release, atomically: true, encoding: .utf8)
+        let missed = try await CommandHarness.run(["score", release, "--kind", "fresh-purchase"])
+        #expect(missed.status == 1)
+        // The fault column is as wide as the longest fault name: compare each row without its padding.
+        func row(_ fault: String) -> String? {
+            missed.stdout.split(separator: "\n").first { $0.hasPrefix(fault + " ") }.map { fault + " " + $0.dropFirst(fault.count).drop { $0 == " " } }
+        }
+        #expect(row("deniesGracePeriod") == "deniesGracePeriod MISSED — entitlements filtered by expiration date, denying the billing grace period; "
+                + "a grace-period case on com.example.storekitmatrix.plus.monthly would catch it", "\(missed.stdout)")
+        #expect(row("restoreReportsSuccess") == "restoreReportsSuccess MISSED — restore reports success with nothing to restore; a restore case on "
+                + "com.example.storekitmatrix.pro would catch it", "\(missed.stdout)")
+
+        // One tier for both levels of the group: an upgrade cannot change access.
+        let oneTier = text.replacingOccurrences(of: #""plus": ["com.example.storekitmatrix.plus.monthly"],"#,
+                                                with: #""member": ["com.example.storekitmatrix.plus.monthly"],"#)
+            .replacingOccurrences(of: #""premium": ["com.example.storekitmatrix.premium.yearly"],"#, with: "")
+            .replacingOccurrences(of: #""member": ["#, with: #""member": ["com.example.storekitmatrix.premium.yearly", "#)
+            .replacingOccurrences(of: #""plus""#, with: #""member""#).replacingOccurrences(of: #""premium""#, with: #""member""#)
+        let merged = directory.appendingPathComponent("one-tier.json").path
+        try oneTier.write(toFile: merged, atomically: true, encoding: .utf8)
+        let json = try await CommandHarness.run(["score", merged, "--kind", "upgrade", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stderr)")
+        let faults = try #require(object["faults"] as? [[String: Any]])
+        let upgrade = try #require(faults.first { $0["fault"] as? String == "keepsUpgradedProduct" })
+        #expect(upgrade["applicable"] as? Bool == false)
+        #expect((upgrade["notApplicableReason"] as? String)?.hasPrefix(#"every upgrade in group "Membership" ("member")"#) == true, "\(upgrade)")
     }
 }
 

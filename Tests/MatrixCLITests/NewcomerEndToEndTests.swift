@@ -14,16 +14,16 @@ struct NewcomerEndToEndTests {
 
         let initResult = try await MatrixBinary.run(["init", "--catalog", "Products.storekit", "--out", "matrices/release.json"], in: directory)
         #expect(initResult.status == 0, "\(initResult.stderr)")
-        #expect(initResult.stderr.contains("wrote matrices/release.json: 37 cases"))
+        #expect(initResult.stderr.contains("wrote matrices/release.json: 41 cases"))
         #expect(initResult.stderr.contains("next: matrix run matrices/release.json"))
 
         let run = try await MatrixBinary.run(["run", "matrices/release.json", "--out", "reports"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("37 cases: 37 pass"))
+        #expect(run.stderr.contains("41 cases: 41 pass"))
 
         let score = try await MatrixBinary.run(["score", "matrices/release.json"], in: directory)
         #expect(score.status == 0)
-        #expect(score.stdout.contains("score: 20/20 faults caught (100 %)"))
+        #expect(score.stdout.contains("score: 24/24 faults caught (100 %)"))
 
         let plan = try await MatrixBinary.run(["plan", "matrices/release.json", "--env", "sandbox", "--accounts", "3"], in: directory)
         #expect(plan.status == 0, "\(plan.stderr)")

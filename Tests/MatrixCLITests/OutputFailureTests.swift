@@ -68,6 +68,6 @@ struct OutputFailureTests {
         let cutRun = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("cut")).first)
         let manifest = try String(contentsOf: cutRun.appendingPathComponent("run.json"), encoding: .utf8)
         #expect(manifest.contains(#""status" : "complete""#))
-        #expect(try String(contentsOf: cutRun.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n").count == 127)
+        #expect(try String(contentsOf: cutRun.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n").count == 153)
     }
 }

@@ -64,4 +64,30 @@ struct RunExecOptionsTests {
         #expect(code == 69)
         #expect(stderr.contains("cannot find the driver no-such-matrix-driver in PATH"))
     }
+
+    @Test("a matrix too large for the driver protocol's 16 MiB line: exit 65 before any driver starts, saying so, no run directory")
+    func matrixTooLargeForTheProtocol() async throws {
+        let out = try MatrixBinary.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        // 3,000 cases with 6,000-character descriptions: 18 MB, well under the 64 MB input limit; initialize carries
+        // it (and its source text) in one line.
+        let cases = (0..<3000).map {
+            #"{"id": "c\#($0)", "kind": "fresh-purchase", "account": "a", "description": "\#(String(repeating: "x", count: 6000))", "#
+                + #""steps": [{"action": "launch", "expect": {"access": []}}]}"#
+        }
+        var release = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: matrix))) as? [String: Any])
+        release["accounts"] = ["a": ["description": "one account for every case"]]
+        release["profiles"] = nil
+        release["catalog"] = Fixtures.packageDirectory.appendingPathComponent("matrices/Products.storekit").path
+        release["cases"] = try JSONSerialization.jsonObject(with: Data(("[" + cases.joined(separator: ",") + "]").utf8))
+        let big = out.appendingPathComponent("big.json")
+        try JSONSerialization.data(withJSONObject: release).write(to: big)
+        let ran = try await MatrixBinary.run(["run", big.path, "--out", out.path, "--env", "exec",
+                                              "--driver", drivers.appendingPathComponent("silence.sh").path, "--step-timeout", "1"])
+        let stderr = String(ran.stderr.suffix(2000))
+        #expect(ran.status == 65, "stderr: \(stderr)")
+        #expect(stderr.contains("the driver protocol carries at most 16777216 bytes per line"), "stderr: \(stderr)")
+        #expect(!stderr.contains("did not answer initialize"), "the driver was started: \(stderr)")
+        #expect(MatrixBinary.runDirectories(under: out).isEmpty)
+    }
 }

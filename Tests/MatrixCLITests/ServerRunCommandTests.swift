@@ -18,6 +18,10 @@ struct ServerRunCommandTests {
         (["--env", "server", "--notify-url", "http://127.0.0.1:1/n", "--access-url", "http://127.0.0.1:1/a", "--seed", "3"], "--seed orders --delivery"),
         (["--env", "server", "--notify-url", "http://127.0.0.1:1/n", "--access-url", "http://127.0.0.1:1/a", "--delivery", "twice"], "--delivery"),
         (["--notify-url", "http://127.0.0.1:1/n"], "--notify-url needs --env server"),
+        (["--signing-faults"], "--signing-faults needs --env server"),
+        (["--api-key-id", "K1"], "--api-key-id needs --env server"),
+        (["--env", "server", "--notify-url", "http://127.0.0.1:1/n", "--access-url", "http://127.0.0.1:1/a", "--api-issuer-id", "has space"],
+         "--api-issuer-id must be 1 to 100 printable ASCII characters"),
         (["--env", "server", "--notify-url", "http://127.0.0.1:1/n", "--access-url", "http://127.0.0.1:1/a", "--app-fault", "lateUpdatesListener"],
          "--app-fault does not apply to --env server"),
     ])
@@ -64,5 +68,50 @@ struct ServerRunCommandTests {
         let server = try #require((purchase["observed"] as? [String: Any])?["server"] as? [String: Any])
         #expect(server["appAccess"] as? [String] == ["pro"])
         #expect(((server["deliveries"] as? [[String: Any]])?.first?["notificationType"] as? String) == "ONE_TIME_CHARGE")
+        // A server run is not resumed, and refusing leaves it as it was.
+        let runPath = out.appendingPathComponent(runDirectory).deletingLastPathComponent().path
+        let before = try Data(contentsOf: out.appendingPathComponent(runDirectory))
+        let resume = try await CapturedRun.run(["run", "--resume", runPath])
+        #expect(resume.status == 64, "\(resume.stderr)")
+        #expect(resume.stderr.contains("is a server run: a server run is not resumed"), "\(resume.stderr)")
+        #expect(try Data(contentsOf: out.appendingPathComponent(runDirectory)) == before)
+        // matrix verify trusts the simulator root for a server run without being told.
+        let verify = try await CapturedRun.run(["verify", out.appendingPathComponent(runDirectory).deletingLastPathComponent().path])
+        #expect(verify.status == 0, "\(verify.stderr)")
+        #expect(verify.stderr.contains("verified to StoreKit Matrix Simulator Root CA (NOT Apple)"), "\(verify.stderr)")
+    }
+
+    @Test("--signing-faults against a backend that answers 200 to everything fails the steps that sent faults, exit 1")
+    func signingFaultsAccepted() async throws {
+        let backend = try LoopbackHTTPServer.start { request in
+            request.method == "POST" ? HTTPResponse(status: 200) : .json(200, Array(#"{"access": []}"#.utf8))
+        }
+        defer { backend.stop() }
+        let out = try MatrixBinary.scratchDirectory("server-faults")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try await CapturedRun.run(["run", Self.release, "--out", out.path, "--env", "server", "--quiet", "--signing-faults",
+                                             "--notify-url", "http://127.0.0.1:\(backend.port)/n",
+                                             "--access-url", "http://127.0.0.1:\(backend.port)/a/{appAccountToken}"])
+        #expect(run.status == 1, "\(run.stderr)")
+        let evidence = try #require(FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.first { $0.hasSuffix("evidence.jsonl") })
+        let text = try String(contentsOfFile: out.appendingPathComponent(evidence).path, encoding: .utf8)
+        #expect(text.contains("accepted a notification a correct server refuses (wrongChain"))
+        #expect(text.contains("\"fault\":\"alteredPayload\""))
+    }
+
+    @Test("--api-key that cannot be read is exit 66, one that is not a key exit 65")
+    func apiKeyFiles() async throws {
+        let out = try MatrixBinary.scratchDirectory("server-api-key")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let notAKey = out.appendingPathComponent("key.p8")
+        try Data("not a key".utf8).write(to: notAKey)
+        let urls = ["--notify-url", "http://127.0.0.1:1/n", "--access-url", "http://127.0.0.1:1/a"]
+        let missing = try await CapturedRun.run(["run", Self.release, "--out", out.appendingPathComponent("r").path, "--env", "server",
+                                                 "--api-key", out.appendingPathComponent("absent.p8").path] + urls)
+        #expect(missing.status == 66, "\(missing.stderr)")
+        let bad = try await CapturedRun.run(["run", Self.release, "--out", out.appendingPathComponent("r").path, "--env", "server",
+                                             "--api-key", notAKey.path] + urls)
+        #expect(bad.status == 65, "\(bad.stderr)")
+        #expect(bad.stderr.contains("is not a PEM P-256 private key"), "\(bad.stderr)")
     }
 }

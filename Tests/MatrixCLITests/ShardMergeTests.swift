@@ -42,7 +42,7 @@ struct ShardMergeTests {
         #expect(Set(records.map(\.run)) == ["merged"])
         let manifest = try String(contentsOf: merged.appendingPathComponent("run.json"), encoding: .utf8)
         #expect(manifest.contains(#""status" : "complete""#) && manifest.contains("mergedFrom"))
-        #expect(result.stderr.contains("28 cases: 28 pass · 127 steps: 127 pass (5 pass without an expectation) · evidence: \(merged.path)"),
+        #expect(result.stderr.contains("34 cases: 34 pass · 153 steps: 153 pass (5 pass without an expectation) · evidence: \(merged.path)"),
                 "the summary line of a run of the whole matrix: \(result.stderr)")
 
         let twice = try await MatrixBinary.run(["merge", slices[0].path, slices[0].path + "/", "--out", dir.appendingPathComponent("bad").path])

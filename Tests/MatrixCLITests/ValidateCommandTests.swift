@@ -4,13 +4,13 @@ import Testing
 /// `matrix validate FILE…`: every diagnostic of every file, `--strict`, `--format json`, exit 0, 65 or 66.
 @Suite("matrix validate")
 struct ValidateCommandTests {
-    /// A matrix over the example catalog with `caseJSON` as its only case and `extra` top-level members.
+    /// A matrix over an inline catalog of one product, with `caseJSON` as its only case and `extra` top-level members.
     func write(_ name: String, in directory: URL, caseJSON: String, extra: String = "") throws -> String {
         let text = """
             {
               "schemaVersion": 1,\(extra)
               "app": {"bundleId": "com.example.storekitmatrix"},
-              "catalog": "Products.storekit",
+              "catalog": {"products": [{"productID": "com.example.storekitmatrix.pro", "type": "NonConsumable"}]},
               "tiers": {"pro": ["com.example.storekitmatrix.pro"]},
               "accounts": {"a": {}},
               "cases": [
@@ -23,7 +23,7 @@ struct ValidateCommandTests {
         return url.path
     }
 
-    let good = #"{"id": "x", "kind": "fresh-purchase", "account": "a", "steps": [{"action": "launch", "expect": {"access": []}}]}"#
+    let good = #"{"id": "x", "kind": "fresh-purchase", "account": "a", "steps": [{"action": "purchase", "product": "com.example.storekitmatrix.pro", "expect": {"access": ["pro"]}}]}"#
 
     @Test("a warning passes without --strict (exit 0) and fails with it (exit 65), reported as an error")
     func strict() async throws {
@@ -115,5 +115,33 @@ struct ValidateCommandTests {
         #expect(unreadable["severity"] as? String == "error")
         #expect((unreadable["message"] as? String)?.contains("cannot read matrix") == true)
         #expect(rows.contains { $0["code"] as? String == "MX023" && $0["file"] as? String == invalid })
+    }
+}
+
+/// `matrix validate` says what a matrix leaves untested; `--strict` makes it fail.
+@Suite("matrix validate: coverage")
+struct ValidateCoverageTests {
+    @Test("an untested product and an unexpected tier are warnings (exit 0), errors with --strict (65)")
+    func coverage() async throws {
+        let directory = try CommandHarness.directoryWithCatalog()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("m.json").path
+        try """
+            {
+              "schemaVersion": 1, "app": {"bundleId": "com.example.storekitmatrix"},
+              "catalog": {"products": [{"productID": "com.example.storekitmatrix.pro", "type": "NonConsumable"},
+                                       {"productID": "com.example.storekitmatrix.pro2", "type": "NonConsumable"}]},
+              "tiers": {"pro": ["com.example.storekitmatrix.pro"]},
+              "accounts": {"a": {}},
+              "cases": [{"id": "x", "kind": "fresh-purchase", "account": "a", "steps": [{"action": "launch", "expect": {"access": []}}]}]
+            }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let lenient = try await CommandHarness.run(["validate", path])
+        #expect(lenient.status == 0, "\(lenient.stderr)")
+        #expect(lenient.stderr.contains(#"m.json:3:14: warning: catalog product "com.example.storekitmatrix.pro2" (nonConsumable) is in no tier and no case"#), "\(lenient.stderr)")
+        #expect(lenient.stderr.contains(#"m.json:5:20: warning: no case expects tier "pro""#), "\(lenient.stderr)")
+        #expect(lenient.stderr.contains("1 file checked: 0 errors, 2 warnings"))
+        let strict = try await CommandHarness.run(["validate", "--strict", path])
+        #expect(strict.status == 65)
     }
 }

@@ -178,7 +178,12 @@ struct VerifyCommandTests {
     func runDirectory() async throws {
         let release = try await ReleaseRun.make()
         defer { release.remove() }
-        let clean = try await CapturedRun.run(["verify", release.run.path])
+        // A summary by default: nothing failed, so nothing is listed; --verbose lists every file and record.
+        let summary = try await CapturedRun.run(["verify", release.run.path])
+        #expect(summary.status == 0, "\(summary.stderr)")
+        #expect(summary.stdout.isEmpty, "\(summary.stdout.prefix(300))")
+        #expect(summary.stderr.contains("verified: run directory \(release.run.path)") && summary.stderr.contains(" is unaltered: "))
+        let clean = try await CapturedRun.run(["verify", release.run.path, "--verbose"])
         #expect(clean.status == 0, "\(clean.stderr)")
         #expect(clean.stdout.contains("run.json      ok        evidence.jsonl"))
         #expect(clean.stdout.contains("record    2  ok    fresh-purchase/pro #1 purchase: 3 verified (transaction, notification, notification.transaction)"))
@@ -251,7 +256,7 @@ struct VerifyCommandTests {
         #expect(result.status == 1)
         #expect(result.stdout.contains(finding), "\(result.stdout)")
         if ["flip", "drop", "repeat", "blocked"].contains(edit) {
-            #expect(result.stdout.contains("inconsistent  run.json counts steps as 127 pass, the evidence holds"), "\(result.stdout)")
+            #expect(result.stdout.contains("inconsistent  run.json counts steps as 153 pass, the evidence holds"), "\(result.stdout)")
         }
         #expect(result.stderr.contains("the evidence is inconsistent"))
         #expect(!result.stdout.contains("ALTERED"))

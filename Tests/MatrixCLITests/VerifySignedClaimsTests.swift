@@ -45,11 +45,11 @@ struct VerifySignedClaimsTests {
         ("repeat-in-record", "seq 2 (fresh-purchase/pro step 1): signed item 3 (transaction) repeats item 1 of the same record"),
         ("remove-transaction", "seq 2 (fresh-purchase/pro step 1): transaction 2000000000000001 of the step's transactionIds has no signed transaction in the record"),
         ("remove-notification", "seq 2 (fresh-purchase/pro step 1): the record reports notifications [ONE_TIME_CHARGE], its signed notifications are none"),
-        ("not-revoked", "seq 74 (refund/plus-monthly step 3): the observed transaction 2000000000000001 has revocationDate none, its signed transaction "
+        ("not-revoked", "seq 82 (refund/plus-monthly step 3): the observed transaction 2000000000000001 has revocationDate none, its signed transaction "
             + "2000000000000001 (item 1, com.example.storekitmatrix.plus.monthly) 1767268800000"),
-        ("entitled-after-refund", "seq 74 (refund/plus-monthly step 3): the observed entitlements hold com.example.storekitmatrix.plus.monthly, but its latest "
+        ("entitled-after-refund", "seq 82 (refund/plus-monthly step 3): the observed entitlements hold com.example.storekitmatrix.plus.monthly, but its latest "
             + "transaction, signed transaction 2000000000000001 (item 1, com.example.storekitmatrix.plus.monthly), is revoked"),
-        ("entitled-after-upgrade", "seq 78 (upgrade/plus-to-premium step 2): the observed entitlements hold com.example.storekitmatrix.plus.monthly, but its latest "
+        ("entitled-after-upgrade", "seq 90 (upgrade/plus-to-premium step 2): the observed entitlements hold com.example.storekitmatrix.plus.monthly, but its latest "
             + "transaction, signed transaction 2000000000000001 (item 2, com.example.storekitmatrix.plus.monthly), is upgraded"),
     ])
     func contradiction(edit: String, finding: String) async throws {

@@ -170,7 +170,7 @@ struct ComparatorTests {
     @Test("A failing step whose observation says the environment stopped auto-renew is the renewal limit")
     func renewalLimitMessage() throws {
         var observed = F.record("r/p", 0, .fail, action: .advanceTime, access: [], renewals: 3)
-        observed.observed?.message = "sandbox:3 renews a subscription at most 12 times; auto-renew stopped"
+        observed.observed?.storeMessage = "sandbox:3 renews a subscription at most 12 times; auto-renew stopped"
         let runs = [F.run("exec", [F.record("r/p", 0, .pass, action: .advanceTime, access: ["plus"])]), F.run("sandbox", [observed])]
         #expect(try onlyDifference(runs).divergences.map(\.id) == [.sandboxRenewalLimit])
     }
@@ -343,6 +343,37 @@ struct ComparatorTests {
         #expect(EnvironmentRole(environment: "TestFlight") == .testflight)
         #expect(EnvironmentRole(environment: "XCODE") == .app)
         #expect(EnvironmentRole(environment: "server") == .server)
-        #expect(KnownDivergence.allCases.allSatisfy { $0.source.hasPrefix("https://developer.apple.com/") })
+    }
+
+    @Test("Every limit a guided run skips for is a known divergence, with Apple's page where Apple states it")
+    func divergencesCoverGuidedLimits() {
+        for limit in GuidedLimit.allCases {
+            for role in [EnvironmentRole.sandbox, .testflight] {
+                let divergence = KnownDivergence(limit, role: role)
+                #expect(KnownDivergence.allCases.contains(divergence), "\(limit) in \(role)")
+                #expect(KnownDivergence(rawValue: divergence.rawValue) == divergence)
+            }
+        }
+        #expect(KnownDivergence(.renewalLimit, role: .sandbox) == .sandboxRenewalLimit)
+        #expect(KnownDivergence(.renewalLimit, role: .testflight) == .testFlightRenewalLimit)
+        #expect(KnownDivergence(.billingRetry, role: .testflight) == .testFlightBillingRetry)
+        #expect(KnownDivergence(.askToBuyAnswer, role: .sandbox).summary == GuidedLimit.askToBuyAnswer.summary)
+        #expect(KnownDivergence(rawValue: "noSuchLimit") == nil)
+        let unsourced = KnownDivergence.allCases.filter { $0.source == nil }.map(\.rawValue)
+        #expect(Set(unsourced) == ["removeFromSale", "preciseTermination", "otherClock"])
+        #expect(KnownDivergence.allCases.compactMap(\.source).allSatisfy { $0.hasPrefix("https://developer.apple.com/") })
+    }
+
+    @Test("A skip that names its environment limit is that known divergence, in that limit's environments only",
+          arguments: [("sandbox", "askToBuyAnswer", "askToBuyAnswer"), ("testflight", "expire", "expire"),
+                      ("sandbox", "renewalLimit", "sandboxRenewalLimit"), ("testflight", "renewalLimit", "testFlightRenewalLimit"),
+                      ("sandbox", "otherClock", "otherClock"), ("sandbox", "failedPurchase", nil),
+                      ("local", "askToBuyAnswer", nil), ("sandbox", "notALimit", nil)])
+    func namedLimits(environment: String, limit: String, divergence: String?) {
+        var record = CompareFixture.record("pending/approved", 2, .skipped, in: environment, action: .approveAskToBuy,
+                                           reason: "environment limit: whatever the words")
+        record.environmentLimit = limit
+        let found = KnownDivergence.explain(record, role: EnvironmentRole(environment: environment), caseRecords: [record], passing: [])
+        #expect(found?.rawValue == divergence)
     }
 }

@@ -133,6 +133,83 @@ struct JudgeTests {
                 == ["renewalInfo[Plus]: expected renewal info, observed none"])
     }
 
+    // "Charged = shown" is a classic bug: the price charged (milliunits and currency, as App Store data writes them)
+    // and the price the app shows are expectations of their own.
+    // Apple: https://developer.apple.com/documentation/appstoreserverapi/price,
+    // https://developer.apple.com/documentation/appstoreserverapi/currency,
+    // https://developer.apple.com/documentation/storekit/product/displayprice
+    @Test("the price charged, its currency and the price the app shows are judged; a price the app does not show is none (price, currency, displayprice)")
+    func priceCurrencyAndDisplayPrice() {
+        var charged = transaction("com.example.vip.monthly")
+        charged.price = 4990
+        charged.currency = "GBP"
+        let observation = Observation(transactions: [charged], displayPrice: ["com.example.vip.monthly": "£4.99"])
+        let right = Expectation(transaction: TransactionExpectation(price: 4990, currency: "GBP"),
+                                displayPrice: ["com.example.vip.monthly": "£4.99"])
+        #expect(judge(right, observation, stepProduct: "com.example.vip.monthly") == [])
+        let wrong = Expectation(transaction: TransactionExpectation(price: 4990, currency: "USD"),
+                                displayPrice: ["com.example.vip.monthly": "$4.99", "com.example.vip.yearly": "$49.99"])
+        #expect(judge(wrong, observation, stepProduct: "com.example.vip.monthly") == [
+            "displayPrice.com.example.vip.monthly: expected $4.99, observed £4.99",
+            "displayPrice.com.example.vip.yearly: expected $49.99, observed none",
+            "transaction[com.example.vip.monthly].currency: expected USD, observed GBP",
+        ])
+        // A free trial charges 0, not "no price".
+        #expect(judge(Expectation(transaction: TransactionExpectation(price: 0)), Observation(transactions: [transaction("com.example.pro")]),
+                      stepProduct: "com.example.pro") == ["transaction[com.example.pro].price: expected 0, observed none"])
+    }
+
+    @Test("displayPrice is not judged where the app does not report the prices it shows")
+    func displayPriceNotObserved() {
+        let observation = Observation(notObserved: ["displayPrice"])
+        #expect(judge(Expectation(displayPrice: ["com.example.pro": "$9.99"]), observation) == [])
+        #expect(judge(Expectation(displayPrice: ["com.example.pro": "$9.99"]), Observation()).count == 1)
+    }
+
+    // Apple: https://developer.apple.com/documentation/appstoreserverapi/expiresdate
+    @Test("expiresAfter compares expiresDate with purchaseDate plus the period on the step's clock (expiresdate)")
+    func expiresAfter() {
+        var week = transaction("com.example.vip.monthly")
+        week.expiresDate = week.purchaseDate + 7 * 86_400_000
+        let observation = Observation(transactions: [week])
+        let trial = Expectation(transaction: TransactionExpectation(expiresAfter: ISO8601Duration(weeks: 1)))
+        #expect(judge(trial, observation, stepProduct: "com.example.vip.monthly") == [])
+        let month = Expectation(transaction: TransactionExpectation(expiresAfter: ISO8601Duration(months: 1)))
+        let differences = judge(month, observation, stepProduct: "com.example.vip.monthly")
+        #expect(differences.count == 1)
+        #expect(differences.first?.hasPrefix("transaction[com.example.vip.monthly].expiresAfter: expected P1M") == true)
+        #expect(differences.first?.contains("observed 604800000 ms") == true, "\(differences)")
+        // On Sandbox's clock at 5 minutes a month, a week lasts 3 minutes (Apple's renewal-time table).
+        var compressed = transaction("com.example.vip.monthly")
+        compressed.expiresDate = compressed.purchaseDate + 3 * 60_000
+        let sandbox = Judge.schedule("sandbox:5", timeRate: nil)
+        #expect(Judge.differences(trial, Observation(transactions: [compressed]), stepProduct: "com.example.vip.monthly",
+                                  schedule: sandbox, groupOf: { groups[$0] }).isEmpty)
+        #expect(judge(trial, Observation(transactions: [compressed]), stepProduct: "com.example.vip.monthly").count == 1)
+        var lifetime = transaction("com.example.pro")
+        lifetime.expiresDate = nil
+        #expect(judge(trial, Observation(transactions: [lifetime]), stepProduct: "com.example.pro").first?.hasSuffix("observed no expiresDate") == true)
+    }
+
+    // Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/introductoryoffer
+    @Test("a product without an introductory offer is expected as none (introductoryoffer)")
+    func introductoryOfferNone() {
+        let observation = Observation(introductoryOffer: ["com.example.vip.monthly": "freeTrial", "com.example.vip.yearly": "none"])
+        #expect(judge(Expectation(introductoryOffer: ["com.example.vip.monthly": "freeTrial", "com.example.vip.yearly": "none"]), observation) == [])
+        #expect(judge(Expectation(introductoryOffer: ["com.example.vip.monthly": "none"]), observation)
+                == ["introductoryOffer.com.example.vip.monthly: expected none, observed freeTrial"])
+    }
+
+    // Apple: https://developer.apple.com/documentation/appstoreservernotifications/environment
+    @Test("that an environment sends no server notifications is judged where the environment can tell (environment)")
+    func serverNotifications() {
+        #expect(judge(Expectation(serverNotifications: false), Observation(serverNotifications: false)) == [])
+        #expect(judge(Expectation(serverNotifications: false), Observation(serverNotifications: true))
+                == ["serverNotifications: expected false, observed true"])
+        // A driver that cannot tell leaves it out: not judged.
+        #expect(judge(Expectation(serverNotifications: true), Observation()) == [])
+    }
+
     @Test("differences keep field, expected and observed apart")
     func differenceParts() throws {
         let difference = try #require(Judge.differences(Expectation(access: ["pro"]), Observation(), stepProduct: nil, groupOf: { _ in nil }).first)

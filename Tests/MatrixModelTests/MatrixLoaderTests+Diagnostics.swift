@@ -116,9 +116,51 @@ struct MatrixProblem: Sendable, CustomTestStringConvertible {
                       steps(#"{"action": "purchase", "product": "com.example.vip.monthly", "offer": ⟨e⟩"wintr"}"#),
                       ["e error MX019 /cases/0/steps/0/offer"], message: #""com.example.vip.monthly" has no offer "wintr""#,
                       hint: #"did you mean "winter"?"#),
-        MatrixProblem("an introductory offer the product does not have",
-                      steps(#"{"action": "purchase", "product": "com.example.vip.yearly", "offer": ⟨e⟩"introductory"}"#),
-                      ["e error MX019 /cases/0/steps/0/offer"], message: #""com.example.vip.yearly" has no introductory offer in the catalog"#),
+        // Apple: https://developer.apple.com/documentation/storekit/product/subscriptionoffer (the introductory offer
+        // applies by itself; purchase options cannot ask for it)
+        MatrixProblem("an introductory offer asked for: a warning, since StoreKit has no option that asks for one",
+                      steps(#"{"action": "purchase", "product": "com.example.vip.monthly", "offer": ⟨e⟩"introductory"}"#),
+                      ["e warning MX019 /cases/0/steps/0/offer"],
+                      message: "introductory offers apply by themselves to eligible customers; StoreKit has no purchase option that asks for one",
+                      hint: #"remove "offer"; expect "transaction": {"offerType": 1} to check that the offer applied"#),
+        MatrixProblem("an offer code in the app's purchase call",
+                      steps(#"{"action": "purchase", "product": "com.example.vip.monthly", "offer": ⟨e⟩"press"}"#),
+                      ["e error MX019 /cases/0/steps/0/offer"],
+                      message: #""press" is an offer code: customers redeem offer codes outside the app's purchase call"#,
+                      hint: "use a purchaseOutsideApp step to redeem it"),
+        MatrixProblem("a promotional offer outside the app",
+                      steps(#"{"action": "purchaseOutsideApp", "product": "com.example.vip.monthly", "offer": ⟨e⟩"winter"}"#),
+                      ["e error MX019 /cases/0/steps/0/offer"],
+                      message: #""winter" is a promotional offer, which only the app can apply (with its signature)"#,
+                      hint: "use a purchase step to apply it"),
+        MatrixProblem("a price increase without its price", steps(#"⟨e⟩{"action": "requestPriceIncrease", "product": "com.example.vip.monthly"}"#),
+                      ["e error MX011 /cases/0/steps/0"],
+                      message: #"missing required field "price" (the new price as the catalog writes prices, e.g. "5.99")"#),
+        MatrixProblem("a price increase that does not increase",
+                      steps(#"{"action": "requestPriceIncrease", "product": "com.example.vip.monthly", "price": ⟨e⟩"4.99"}"#),
+                      ["e error MX019 /cases/0/steps/0/price"],
+                      message: #"a price increase needs a price above 4.99, the catalog's price of "com.example.vip.monthly""#),
+        MatrixProblem("a renewal-date extension of more than 90 days",
+                      steps(#"{"action": "extendRenewalDate", "product": "com.example.vip.monthly", "extendByDays": ⟨e⟩91}"#),
+                      ["e error MX019 /cases/0/steps/0/extendByDays"], message: "expected an integer from 1 to 90, found 91"),
+        MatrixProblem("an introductory offer expectation for a non-subscription",
+                      steps(#"{"action": "launch", "expect": {"introductoryOffer": {⟨e⟩"com.example.pro": "none"}}}"#),
+                      ["e error MX022 /cases/0/steps/0/expect/introductoryOffer/com.example.pro"],
+                      message: #"only auto-renewable subscriptions have introductory offers; "com.example.pro" is nonConsumable"#),
+        MatrixProblem("a currency that is not ISO 4217",
+                      steps(#"{"action": "purchase", "product": "com.example.pro", "expect": {"transaction": {"currency": ⟨e⟩"usd"}}}"#),
+                      ["e error MX019 /cases/0/steps/0/expect/transaction/currency"], message: #""usd" is not an ISO 4217 currency code"#,
+                      hint: "three capital letters, e.g. USD, EUR, JPY"),
+        MatrixProblem("an unknown storefront",
+                      steps(#"{"action": "launch"}"#, sections: Sample.defaultSections + #"  "store": {"storefront": ⟨e⟩"UK"},"#),
+                      ["e error MX019 /store/storefront"], message: #"unknown storefront "UK""#,
+                      hint: "write an ISO 3166-1 alpha-3 code of an App Store storefront, e.g. USA, GBR, FRA, DEU, JPN"),
+        MatrixProblem("notifications expected on StoreKit Testing in Xcode's clock",
+                      steps(#"{"action": "launch", "expect": {"notifications": ⟨e⟩["TEST"]}}"#,
+                            sections: Sample.defaultSections + #"  "store": {"clock": "xcode:1003"},"#),
+                      ["e warning MX019 /cases/0/steps/0/expect/notifications"],
+                      message: "StoreKit Testing in Xcode sends no App Store Server Notifications; this expectation is not judged on its clock",
+                      hint: #"expect "serverNotifications": false, or run the case on a Sandbox or real clock"#),
 
         // Tiers, accounts, actions, cases
         MatrixProblem("an unknown tier in access", steps(#"{"action": "launch", "expect": {"access": ["pro", ⟨e⟩"por"]}}"#),
@@ -141,6 +183,15 @@ struct MatrixProblem: Sendable, CustomTestStringConvertible {
             """), ["e error MX015 /accounts/fresh/familyOrganizer"], message: "an account cannot be its own family organizer"),
         MatrixProblem("an unknown action", steps(#"{"action": ⟨e⟩"purchse", "product": "com.example.pro"}"#),
                       ["e error MX016 /cases/0/steps/0/action"], message: #"unknown action "purchse""#, hint: #"did you mean "purchase"?"#),
+        MatrixProblem("restart, which is spelt like restore and means relaunch", steps(#"{"action": ⟨e⟩"restart"}"#),
+                      ["e error MX016 /cases/0/steps/0/action"], message: #"unknown action "restart""#, hint: #"did you mean "relaunch"?"#),
+        MatrixProblem("a cancelled outcome, which StoreKit calls userCancelled",
+                      steps(#"{"action": "purchase", "product": "com.example.pro", "outcome": ⟨e⟩"cancelled"}"#),
+                      ["e error MX019 /cases/0/steps/0/outcome"],
+                      message: #""cancelled" is not one of success, userCancelled, pending, failed, interrupted"#, hint: #"did you mean "userCancelled"?"#),
+        MatrixProblem("a cancelled result", steps(#"{"action": "purchase", "product": "com.example.pro", "expect": {"result": ⟨e⟩"canceled"}}"#),
+                      ["e error MX019 /cases/0/steps/0/expect/result"], message: #""canceled" is not a purchase result"#,
+                      hint: #"did you mean "userCancelled"?"#),
         MatrixProblem("a purchase without product", steps(#"⟨e⟩{"action": "purchase", "outcome": "success"}"#),
                       ["e error MX011 /cases/0/steps/0"], message: #"missing required field "product" (the product ID acted on)"#),
         MatrixProblem("a parameter launch does not take", steps(#"{"action": "launch", "product": ⟨e⟩"com.example.pro"}"#),
@@ -160,9 +211,12 @@ struct MatrixProblem: Sendable, CustomTestStringConvertible {
         MatrixProblem("a bad advanceTime duration", steps(#"{"action": "advanceTime", "by": ⟨e⟩"1 month"}"#),
                       ["e error MX018 /cases/0/steps/0/by"], message: #""1 month" is not an ISO 8601 duration"#,
                       hint: "write durations like P1W, P1M, P1Y, P3D or PT12H"),
-        MatrixProblem("a zero advanceTime duration", steps(#"{"action": "advanceTime", "by": ⟨e⟩"P0D"}"#),
-                      ["e error MX018 /cases/0/steps/0/by"], message: #""P0D" is not an ISO 8601 duration"#,
-                      hint: "write durations like P1W, P1M, P1Y, P3D or PT12H"),
+        MatrixProblem("a non-renewing subscription that lasts no time", sections("""
+              "tiers": {"pro": ["com.example.pro"], "season": ["com.example.season"]},
+              "nonRenewing": {"com.example.season": {"duration": ⟨e⟩"P0D"}},
+              "accounts": {"fresh": {}},
+            """), ["e error MX018 /nonRenewing/com.example.season/duration"], message: "a non-renewing subscription cannot last P0D",
+                      hint: "give the duration the app grants, such as P1M or P1Y"),
         MatrixProblem("a bad non-renewing duration", sections("""
               "tiers": {"pro": ["com.example.pro"], "season": ["com.example.season"]},
               "nonRenewing": {"com.example.season": {"duration": ⟨e⟩"P1Q"}},
@@ -219,7 +273,8 @@ extension MatrixLoaderTests {
             return source.location(marker).text + line.dropFirst(marker.count)
         }
         #expect(result.diagnostics.summaries == expected)
-        #expect(result.matrix == nil)
+        // A matrix with an error never loads; one with warnings only does.
+        #expect((result.matrix == nil) == result.diagnostics.contains { $0.severity == .error })
         let first = try #require(result.diagnostics.first)
         #expect(first.message == problem.message)
         #expect(first.hint == problem.hint)

@@ -6,7 +6,8 @@ import TestSupport
 /// Inputs shared by the matrix loader tests: a small `.storekit` catalog and a matrix built around it.
 enum Sample {
     /// A format 4 catalog: a non-consumable, a consumable, a non-renewing subscription, and a group "VIP"
-    /// (id 21482793) with a monthly (level 2, free week, promotional offer "winter") and a yearly (level 1) plan.
+    /// (id 21482793) with a monthly (level 2, free week, promotional offer "winter", offer code "press") and a yearly
+    /// (level 1) plan.
     static let catalog = """
         {
           "identifier": "A1B2C3D4",
@@ -23,7 +24,8 @@ enum Sample {
               {"productID": "com.example.vip.monthly", "type": "RecurringSubscription", "groupNumber": 2,
                "recurringSubscriptionPeriod": "P1M", "displayPrice": "4.99", "subscriptionGroupID": "21482793",
                "introductoryOffer": {"paymentMode": "free", "subscriptionPeriod": "P1W"},
-               "adHocOffers": [{"offerID": "winter", "paymentMode": "payUpFront", "subscriptionPeriod": "P3M", "displayPrice": "9.99"}]},
+               "adHocOffers": [{"offerID": "winter", "paymentMode": "payUpFront", "subscriptionPeriod": "P3M", "displayPrice": "9.99"}],
+               "codeOffers": [{"offerID": "press", "paymentMode": "free", "subscriptionPeriod": "P1M"}]},
               {"productID": "com.example.vip.yearly", "type": "RecurringSubscription", "groupNumber": 1,
                "recurringSubscriptionPeriod": "P1Y", "displayPrice": "49.99", "subscriptionGroupID": "21482793"}
             ]}
@@ -74,16 +76,25 @@ enum Sample {
 }
 
 /// Loads `source` as `matrices/release.json`; the catalog reader answers `catalog` for `Products.storekit`.
-func load(_ source: MarkedSource,
+func load(_ source: MarkedSource, checksCoverage: Bool = false,
           catalog: MatrixLoader.CatalogFile = .contents(Array(Sample.catalog.utf8), displayPath: Sample.catalogDisplayPath))
     -> MatrixLoader.Result {
-    MatrixLoader.load(source.bytes, file: Sample.file) { path in
+    MatrixLoader.load(source.bytes, file: Sample.file, checksCoverage: checksCoverage) { path in
         path == "Products.storekit" ? catalog : .unreadable(reason: "no such file")
     }
 }
 
 @Suite("Matrix loader")
 struct MatrixLoaderTests {
+    @Test("P0D and PT0S are durations: advanceTime by them moves the clock by nothing")
+    func zeroDurations() throws {
+        for text in ["P0D", "PT0S", "P0Y0M"] {
+            let result = load(MarkedSource(MatrixProblem.steps(#"{"action": "advanceTime", "by": "\#(text)"}"#)))
+            #expect(result.diagnostics.map(\.rendered) == [], "\(text)")
+            #expect(try #require(result.matrix).cases[0].steps[0].by?.isZero == true)
+        }
+    }
+
     @Test("the sample matrix loads without diagnostics")
     func sampleLoads() throws {
         let result = load(MarkedSource(Sample.matrix(cases: Sample.purchaseCase)))
@@ -121,11 +132,18 @@ struct MatrixLoaderTests {
                  "store": {"askToBuy": true},
                  "steps": [
                    {"action": "launch", "note": "first launch"},
-                   {"action": "purchase", "product": "com.example.vip.monthly", "outcome": "success", "offer": "introductory",
+                   {"action": "purchase", "product": "com.example.vip.monthly", "outcome": "success",
                     "appAccountToken": "7E1D5D4A-2C5B-4A63-9E0B-6F1A2B3C4D5E", "terminate": "beforeFinish",
                     "expect": {"result": "success", "access": ["vip"], "entitlements": ["com.example.vip.monthly"],
                                "subscriptionStatus": {"21482793": "subscribed"}, "notifications": ["SUBSCRIBED/INITIAL_BUY"],
-                               "transaction": {"offerType": 1, "inAppOwnershipType": "PURCHASED", "transactionReason": "PURCHASE"}}},
+                               "transaction": {"offerType": 1, "inAppOwnershipType": "PURCHASED", "transactionReason": "PURCHASE",
+                                               "price": 0, "currency": "USD", "expiresAfter": "P1W"},
+                               "displayPrice": {"com.example.vip.monthly": "$4.99"}, "introductoryOffer": {"com.example.vip.monthly": "freeTrial"},
+                               "serverNotifications": true}},
+                   {"action": "requestPriceIncrease", "product": "com.example.vip.monthly", "price": "5.99"},
+                   {"action": "extendRenewalDate", "product": "com.example.vip.monthly", "extendByDays": 30},
+                   {"action": "requestRefund", "product": "com.example.vip.monthly"},
+                   {"action": "requestTestNotification", "expect": {"notifications": ["TEST"]}},
                    {"action": "advanceTime", "by": "P1M", "product": "com.example.vip.monthly"},
                    {"action": "advanceTime", "to": "expiration"},
                    {"action": "renew", "count": 3, "expect": {"renewals": 3, "notifications": ["DID_RENEW", "DID_RENEW", "DID_RENEW"]}},
@@ -179,12 +197,19 @@ struct MatrixLoaderTests {
         #expect(matrix.storeSettings(for: renewal) == StoreSettings(askToBuy: true, gracePeriodDays: 16, storefront: "USA"))
         #expect(renewal.steps == [
             Step(action: .launch, note: "first launch"),
-            Step(action: .purchase, product: "com.example.vip.monthly", outcome: .success, offer: "introductory",
+            Step(action: .purchase, product: "com.example.vip.monthly", outcome: .success,
                  appAccountToken: "7E1D5D4A-2C5B-4A63-9E0B-6F1A2B3C4D5E", terminate: .beforeFinish,
                  expect: Expectation(access: ["vip"], entitlements: ["com.example.vip.monthly"], result: "success",
                                      subscriptionStatus: ["VIP": "subscribed"], notifications: ["SUBSCRIBED/INITIAL_BUY"],
                                      transaction: TransactionExpectation(inAppOwnershipType: "PURCHASED", transactionReason: "PURCHASE",
-                                                                         offerType: 1))),
+                                                                         offerType: 1, price: 0, currency: "USD",
+                                                                         expiresAfter: ISO8601Duration(weeks: 1)),
+                                     displayPrice: ["com.example.vip.monthly": "$4.99"],
+                                     introductoryOffer: ["com.example.vip.monthly": "freeTrial"], serverNotifications: true)),
+            Step(action: .requestPriceIncrease, product: "com.example.vip.monthly", price: "5.99"),
+            Step(action: .extendRenewalDate, product: "com.example.vip.monthly", extendByDays: 30),
+            Step(action: .requestRefund, product: "com.example.vip.monthly"),
+            Step(action: .requestTestNotification, expect: Expectation(notifications: ["TEST"])),
             Step(action: .advanceTime, product: "com.example.vip.monthly", by: ISO8601Duration(months: 1)),
             Step(action: .advanceTime, to: .expiration),
             Step(action: .renew, count: 3, expect: Expectation(notifications: ["DID_RENEW", "DID_RENEW", "DID_RENEW"], renewals: 3)),

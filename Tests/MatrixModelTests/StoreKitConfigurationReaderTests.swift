@@ -87,6 +87,21 @@ struct StoreKitConfigurationReaderTests {
         #expect(chemistry.product("tip_1")?.referenceName == nil)
     }
 
+    @Test("names are read without the spaces around them; a name of spaces is no name")
+    func trimmedNames() throws {
+        let text = #"""
+            {"version": {"major": 4, "minor": 0}, "products": [
+              {"productID": "a", "type": "NonConsumable", "referenceName": " Pro  ", "localizations": [{"locale": "en_US", "displayName": "Pro Unlock \n"}]},
+              {"productID": "b", "type": "NonConsumable", "referenceName": "   ", "localizations": [{"locale": "en_US", "displayName": "  "}, {"locale": "fr_FR", "displayName": "Déblocage"}]}],
+             "subscriptionGroups": [{"id": "1", "name": "Premium ", "subscriptions": [{"productID": "c", "type": "RecurringSubscription", "recurringSubscriptionPeriod": "P1M"}]}]}
+            """#
+        let (configuration, diagnostics) = StoreKitConfigurationReader.read(Array(text.utf8), file: "t.storekit")
+        let catalog = try #require(configuration, "\(diagnostics.map(\.rendered))")
+        #expect(catalog.product("a")?.displayName == "Pro Unlock" && catalog.product("a")?.referenceName == "Pro")
+        #expect(catalog.product("b")?.displayName == "Déblocage" && catalog.product("b")?.referenceName == nil)
+        #expect(catalog.subscriptionGroups.first?.name == "Premium")
+    }
+
     @Test("other settings are read where present")
     func otherSettings() throws {
         let (coffic, _) = try readFixture("CofficLab__Cisum_SwiftUI__Products.storekit")

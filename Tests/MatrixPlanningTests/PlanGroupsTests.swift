@@ -17,8 +17,10 @@ struct PlanGroupsTests {
 
     func plan(_ cases: [MatrixCase], environment: EnvironmentKind = .sandbox, lanes: Int = 1) async -> RunPlan {
         let aliases = Set(cases.flatMap { [$0.account] + $0.steps.compactMap(\.account) })
-        return await RunPlanner.plan(ExampleMatrix.matrix(accounts: aliases.sorted().map { Account(alias: $0) }, cases: cases),
-                                     matrixPath: "m.json", environment: environment, accounts: lanes)
+        // Regular periods from the first: these tests are about groups and clocks, not the introductory offer.
+        var matrix = ExampleMatrix.matrix(accounts: aliases.sorted().map { Account(alias: $0) }, cases: cases)
+        matrix.catalog = ExampleMatrix.catalogWithoutIntroductoryOffer
+        return await RunPlanner.plan(matrix, matrixPath: "m.json", environment: environment, accounts: lanes)
     }
 
     @Test("grace on and grace off cannot run at once: two groups one after another, each as long as its longest lane")
@@ -55,7 +57,7 @@ struct PlanGroupsTests {
     @Test("a price increase reaches every subscriber: its case runs alone, after the others, with its own settings")
     func priceIncreaseRunsAlone() async {
         let monthly = ExampleMatrix.monthly
-        let increase = subscribe("increase", then: [Step(action: .requestPriceIncrease, product: monthly),
+        let increase = subscribe("increase", then: [Step(action: .requestPriceIncrease, product: monthly, price: "5.99"),
                                                     Step(action: .consentToPriceIncrease, product: monthly)])
         let planned = await plan([increase, subscribe("other", then: [Step(action: .renew, product: monthly)])], lanes: 2)
         #expect(planned.groups.map(\.cases) == [["other"], ["increase"]])
@@ -65,7 +67,7 @@ struct PlanGroupsTests {
             Self.propagation,
         ])
         #expect(planned.cases[0].teardown == ["set the price of \(monthly) back in App Store Connect"])
-        #expect(planned.cases[0].steps[2].instruction == "raise the price of \(monthly) in App Store Connect by enough that subscribers "
+        #expect(planned.cases[0].steps[2].instruction == "raise the price of \(monthly) to 5.99 in App Store Connect by enough that subscribers "
             + "must consent (it can take up to 1 hour to reach Sandbox)")
         #expect(await plan([increase], environment: .xcode).groups.map(\.appSettings) == [RunPlan.AppSettings()])
     }
@@ -151,8 +153,9 @@ struct PlanGroupsTests {
         #expect(RunPlanner.clockNote(environment: .xcode, timeRate: 0)?.hasPrefix("the catalog's _timeRate is 0 and --clock was not given") == true)
         #expect(RunPlanner.clockNote(environment: .xcode, timeRate: 13) == nil)
         #expect(RunPlanner.clockNote(environment: .sandbox, timeRate: nil) == nil)
-        let chosen = await RunPlanner.plan(ExampleMatrix.matrix(accounts: [Account(alias: "renew")], cases: cases), matrixPath: "m.json",
-                                           environment: .xcode, schedule: .xcode(.monthlyRenewalEveryFiveMinutes))
+        var plain = ExampleMatrix.matrix(accounts: [Account(alias: "renew")], cases: cases)
+        plain.catalog = ExampleMatrix.catalogWithoutIntroductoryOffer
+        let chosen = await RunPlanner.plan(plain, matrixPath: "m.json", environment: .xcode, schedule: .xcode(.monthlyRenewalEveryFiveMinutes))
         #expect(chosen.clockNote == nil && chosen.sequentialMs == 5 * Self.minute)
     }
 }

@@ -55,18 +55,22 @@ struct PlanSetupTests {
         #expect(item.teardown == ["add member back to organizer's Sandbox Test Family"])
     }
 
-    @Test("an introductory offer needs an account never subscribed in the group: it does not share its lane's account")
+    @Test("a case that expects the introductory offer (offerType 1) or eligibility needs an account never subscribed in the group: it does not share its lane's account")
     func introductoryOffer() async {
         let offer = MatrixCase(id: "offer/intro", kind: "offer", account: "o", steps: [
+            Step(action: .launch),
+            Step(action: .purchase, product: ExampleMatrix.monthly, expect: Expectation(transaction: TransactionExpectation(offerType: 1))),
+        ])
+        let eligibility = MatrixCase(id: "offer/eligible", kind: "offer", account: "e", steps: [
             Step(action: .launch, expect: Expectation(eligibleForIntroOffer: [ExampleMatrix.groupName: true])),
-            Step(action: .purchase, product: ExampleMatrix.monthly, offer: "introductory"),
         ])
         let other = MatrixCase(id: "fresh/pro", kind: "fresh-purchase", account: "a", steps: [Step(action: .purchase, product: ExampleMatrix.pro)])
-        let planned = await plan([offer, other], accounts: [Account(alias: "o"), Account(alias: "a")])
+        let planned = await plan([offer, other, eligibility], accounts: [Account(alias: "o"), Account(alias: "a"), Account(alias: "e")])
         #expect(planned.cases[0].dedicated == "a Sandbox Apple Account that has never subscribed in Membership, for its introductory "
             + "offer — clearing purchase history resets the account's In-App Purchase and subscription history, but Apple does not say "
             + "it restores introductory offer eligibility")
         #expect(planned.cases[1].dedicated == nil)
+        #expect(planned.cases[2].dedicated == planned.cases[0].dedicated)
         #expect(planned.lanes[0].sharedAliases == ["a"])
         #expect(planned.text.contains("  offer/intro has its own: o — a Sandbox Apple Account that has never subscribed in Membership"))
     }

@@ -11,8 +11,10 @@ struct RunPlannerTests {
     static let day: Int64 = 86_400_000
 
     func plan(_ steps: [Step], environment: EnvironmentKind, schedule: RenewalSchedule? = nil, store: StoreSettings = .init(),
-              timeRate: Int? = nil) async -> RunPlan.CasePlan {
+              timeRate: Int? = nil, introductoryOffer: Bool = false) async -> RunPlan.CasePlan {
         var matrix = ExampleMatrix.matrix(cases: [MatrixCase(id: "c", kind: "renewal", account: "a", store: store, steps: steps)])
+        // Regular periods from the first: these tests are about clocks (the trial has a test of its own).
+        matrix.catalog = introductoryOffer ? ExampleMatrix.catalog : ExampleMatrix.catalogWithoutIntroductoryOffer
         matrix.catalog.settings.timeRate = timeRate
         return await RunPlanner.plan(matrix, matrixPath: "m.json", environment: environment, schedule: schedule).cases[0]
     }
@@ -31,6 +33,16 @@ struct RunPlannerTests {
         let twelve = await plan(buy(ExampleMatrix.monthly) + [Step(action: .renew, product: ExampleMatrix.monthly, count: 12)], environment: .sandbox)
         #expect(twelve.waitMs == 60 * Self.minute)
         #expect(twelve.steps[2].skipped == nil)
+    }
+
+    // Apple: https://developer.apple.com/documentation/storekit/product/subscriptionoffer (the introductory offer
+    // applies by itself), https://developer.apple.com/help/app-store-connect/test-in-app-purchases-main/test-in-app-purchases
+    @Test("a trial's first renewal comes after the trial: the free week waits 3 minutes at Sandbox's default rate, then each month 5 (subscriptionoffer)")
+    func trialFirst() async {
+        let renewals = await plan(buy(ExampleMatrix.monthly) + [Step(action: .renew, product: ExampleMatrix.monthly, count: 2)],
+                                  environment: .sandbox, introductoryOffer: true)
+        #expect(renewals.steps.map(\.waitMs) == [0, 0, 3 * Self.minute + 5 * Self.minute])
+        #expect(renewals.steps[2].instruction.hasPrefix("wait 8 minutes for renewals 1–2 of at most 12 of "))
     }
 
     @Test("Sandbox at 60 minutes a month: a yearly renewal waits 12 hours")
@@ -95,7 +107,7 @@ struct RunPlannerTests {
     func caseClocks() async {
         let steps = buy(ExampleMatrix.monthly) + [Step(action: .renew, product: ExampleMatrix.monthly)]
         let other = await plan(steps, environment: .sandbox, store: StoreSettings(clock: "testflight"))
-        #expect(other.skipped == #"environment limit: the case models TestFlight (store.clock "testflight"); run it there"#)
+        #expect(other.skipped == #"environment limit: the case models TestFlight (store.clock "testflight"), not sandbox; run it there"#)
         #expect(other.steps.allSatisfy { $0.skipped != nil && $0.waitMs == 0 })
         let own = await plan(steps, environment: .sandbox, store: StoreSettings(clock: "sandbox:30"))
         #expect(own.clock == "sandbox:30" && own.waitMs == 30 * Self.minute)
@@ -130,7 +142,8 @@ struct RunPlannerTests {
             MatrixCase(id: id, kind: "renewal", account: id,
                        steps: self.buy(ExampleMatrix.monthly) + [Step(action: .renew, product: ExampleMatrix.monthly, count: 2)])
         }
-        let matrix = ExampleMatrix.matrix(accounts: ["one", "two", "three"].map { Account(alias: $0) }, cases: [slow, renew("two"), renew("three")])
+        var matrix = ExampleMatrix.matrix(accounts: ["one", "two", "three"].map { Account(alias: $0) }, cases: [slow, renew("two"), renew("three")])
+        matrix.catalog = ExampleMatrix.catalogWithoutIntroductoryOffer
         let plan = await RunPlanner.plan(matrix, matrixPath: "m.json", environment: .sandbox, accounts: 2)
         #expect(plan.parallelMs == 30 * Self.day)
         #expect(plan.parallelMs(excluding: ["season"]) == 10 * Self.minute)
@@ -144,8 +157,9 @@ struct RunPlannerTests {
                        steps: [Step(action: .launch), Step(action: .purchase, product: ExampleMatrix.monthly),
                                Step(action: .renew, product: ExampleMatrix.monthly, count: count)])
         }
-        let matrix = ExampleMatrix.matrix(accounts: ["one", "two", "three", "four"].map { Account(alias: $0) },
+        var matrix = ExampleMatrix.matrix(accounts: ["one", "two", "three", "four"].map { Account(alias: $0) },
                                           cases: [renewCase("one", 1), renewCase("three", 3), renewCase("two", 2), renewCase("four", 4)])
+        matrix.catalog = ExampleMatrix.catalogWithoutIntroductoryOffer
         let plan = await RunPlanner.plan(matrix, matrixPath: "m.json", environment: .sandbox, accounts: 2)
         #expect(plan.sequentialMs == 50 * Self.minute)
         #expect(plan.parallelMs == 25 * Self.minute)

@@ -67,7 +67,7 @@ struct ComparisonReportTests {
         let text = String(decoding: ComparisonReport.render(Self.comparison, as: .text), as: UTF8.self)
         for divergence in [KnownDivergence.sandboxRenewalLimit, .testFlightRenewalLimit, .testFlightBillingRetry] {
             #expect(text.components(separatedBy: "  \(divergence.rawValue) (").count == 2)
-            #expect(text.contains("    " + divergence.source + "\n"))
+            #expect(text.contains("    " + (divergence.source ?? "none") + "\n"))
         }
         #expect(!text.contains(KnownDivergence.testFlightDailyRenewals.rawValue))
     }

@@ -27,6 +27,25 @@ struct HTMLReportTests {
         return result
     }
 
+    @Test("A guided step's fields the tester cannot observe read not observed, beside the expectation, on a passing row")
+    func unobservedFields() throws {
+        var record = SampleRun.records[0]
+        record.expected = Expectation(access: ["pro"], subscriptionStatus: ["vip": "subscribed"], notifications: ["SUBSCRIBED/INITIAL_BUY"])
+        var observed = Observation(access: ["pro"])
+        observed.notObserved = ["subscriptionStatus", "notifications", "entitlements"]
+        record.observed = observed
+        record.verdict = .pass
+        record.reason = nil
+        let rows = StepText.comparisons(record)
+        #expect(rows.map(\.observed) == [#"["pro"]"#, "not observed", "not observed"])
+        #expect(rows.map(\.unobserved) == [false, true, true])
+        #expect(rows.allSatisfy { !$0.differs })
+        let html = render([record])
+        #expect(html.contains(#"<span class="field">subscriptionStatus</span> <span class="muted">not observed</span>"#))
+        #expect(html.contains(#"<span class="field">notifications</span> <span class="muted">not observed</span>"#))
+        #expect(!html.contains("vip: none") && !html.contains("notifications</span> []"))
+    }
+
     @Test("The page is self-contained: no network, no external assets")
     func selfContained() {
         let html = render()
@@ -150,5 +169,48 @@ struct HTMLReportTests {
         records[1].observed?.storeTime = SampleRun.storeStart
         let timeline = Timeline(matrixCase: try #require(CaseEvidence.group(records).first), index: 0)
         #expect(timeline.points.map(\.x) == [Timeline.left + Timeline.timeWidth(2), Timeline.left + Timeline.timeWidth(2) + Timeline.minimumGap])
+    }
+}
+
+/// The page as QA reads it: what did not pass first, the accounts out of the way, skips explained, long text
+/// wrapped. Checked on the markup and the stylesheet, so CI catches a layout regression without a browser.
+@Suite("HTML report layout")
+struct HTMLReportLayoutTests {
+    let html = (try? HTMLReport.render(records: SampleRun.records, manifest: SampleRun.manifest)) ?? ""
+
+    func position(_ text: String) throws -> String.Index {
+        try #require(html.range(of: text), "\(text) is missing").lowerBound
+    }
+
+    @Test("counts, then the cases that did not pass, then the run's details, then the index of cases")
+    func order() throws {
+        #expect(try position(#"<section class="counts">"#) < position(#"<section class="failures">"#))
+        #expect(try position(#"<section class="failures">"#) < position(#"<section class="run">"#))
+        #expect(try position(#"<section class="run">"#) < position(#"<section class="index">"#))
+        let failures = String(html[try position(#"<section class="failures">"#)..<position(#"<section class="run">"#)])
+        #expect(failures.contains("<h2>Did not pass (2)</h2>"))
+        #expect(failures.contains(##"<a href="#case-1"><code>refund/pro</code></a> — step 1 (refund): access: expected [], observed"##))
+    }
+
+    @Test("the account list is collapsed, with its count")
+    func accountsCollapsed() throws {
+        let accounts = try #require(html.range(of: #"<details class="accounts"><summary>Accounts ("#))
+        #expect(!html[accounts.upperBound...].hasPrefix("0)"))
+        let run = html[try position(#"<section class="run">"#)..<accounts.lowerBound]
+        #expect(!run.contains("<dt>fresh</dt>") && !run.contains("Account fresh"), "no account is listed outside the collapsed list")
+    }
+
+    @Test("a case that was only skipped shows why in the table of cases")
+    func skipReason() {
+        #expect(html.contains(#"<td class="problem muted">skipped step 1 (purchaseOutsideApp): Family Sharing purchases cannot be made in the sandbox environment</td>"#))
+    }
+
+    @Test("reasons, expected and observed values and failure lines wrap long names instead of overflowing")
+    func wrapping() {
+        #expect(HTMLAssets.css.contains("td.wrap, td.problem { overflow-wrap: anywhere; }"))
+        #expect(html.contains(#"<td class="wrap"><div><span class="field">access</span>"#), "expected, observed and reason cells wrap")
+        #expect(HTMLAssets.css.contains("white-space: nowrap; }"), "badges never break inside")
+        #expect(HTMLAssets.css.contains(".failures li { margin: 2px 0; overflow-wrap: anywhere; }"))
+        #expect(HTMLAssets.css.contains("table { max-width: 100%; }"))
     }
 }

@@ -25,6 +25,9 @@ final class TestBackend: Sendable {
         var accessBody: String?
         /// Acknowledge these notification types and do nothing with them.
         var ignoredTypes: Set<String> = []
+        /// Verifies every notification with the simulator root, the matrix's bundle id and Sandbox, and answers 400
+        /// to one that does not verify.
+        var verifies = false
     }
 
     struct Entry {
@@ -74,6 +77,10 @@ final class TestBackend: Sendable {
         guard let body = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: String], let jws = body["signedPayload"],
               let payload = try? JSONDecoder().decode(ResponseBodyV2DecodedPayload.self, from: JWS.decodePayload(jws)),
               let uuid = payload.notificationUUID else { return HTTPResponse(status: 400) }
+        if behaviour.verifies {
+            guard let verifier = try? SimulatorPKI.default.verifier(bundleId: matrix.app.bundleId, appAppleId: matrix.app.appAppleId, environment: "Sandbox"),
+                  (try? verifier.verifyAndDecodeNotification(jws)) != nil else { return HTTPResponse(status: 400) }
+        }
         return state.withLock { state in
             state.received.append(payload)
             state.attemptsByUUID[uuid, default: 0] += 1

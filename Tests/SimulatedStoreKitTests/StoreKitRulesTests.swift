@@ -159,6 +159,29 @@ struct StoreKitRulesTests {
         #expect(try status.transaction.payloadValue.productID == monthly)
     }
 
+    // Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status-swift.property ("The array
+    // can have more than one subscription status if your subscription supports Family Sharing"),
+    // https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status/all
+    @Test("a member with a family-shared subscription who buys their own in the group sees both statuses, and both entitlements (status)")
+    func familySharedAndOwnStatuses() async throws {
+        let store = try LookAlike(accounts: [Account(alias: "member", familyOrganizer: "org"), Account(alias: "org", owns: [monthly])])
+        let phone = store.device(account: "member")
+        let shared = try await phone.run { try await Product.SubscriptionInfo.status(for: ExampleMatrix.groupID) }
+        #expect(try shared.map { try $0.transaction.payloadValue.ownershipType } == [.familyShared])
+        _ = try await phone.bought(yearly)
+        let statuses = try await phone.run { try await Product.SubscriptionInfo.status(for: ExampleMatrix.groupID) }
+        let held = try statuses.map { try $0.transaction.payloadValue }
+        // The member's own first, then the one the family shares; both subscribed.
+        #expect(held.map(\.productID) == [yearly, monthly])
+        #expect(held.map(\.ownershipType) == [.purchased, .familyShared])
+        #expect(statuses.map(\.state) == [.subscribed, .subscribed])
+        #expect(try statuses.map { try $0.renewalInfo.payloadValue.currentProductID } == [yearly, monthly])
+        // currentEntitlements: the latest transaction of each product the customer is entitled to.
+        // Apple: https://developer.apple.com/documentation/storekit/transaction/currententitlements
+        let entitled = await phone.productIDs { Transaction.currentEntitlements }
+        #expect(Set(entitled) == [monthly, yearly])
+    }
+
     // Apple: https://developer.apple.com/documentation/storekit/verificationresult
     @Test("jwsRepresentation is the simulator's ES256 JWS, which SignedDataVerifier accepts with the simulator root")
     func jwsVerifies() async throws {

@@ -90,7 +90,8 @@ struct CaseKindTests {
         let off = try await h.step(.disableAutoRenew, monthly)
         #expect(off.notifications == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED"])
         #expect(off.access == ["plus"])
-        let before = try await h.step(.advanceTime) { $0.by = ISO8601Duration(days: 27) }
+        // The first period is the plan's one-week free trial, which applies by itself.
+        let before = try await h.step(.advanceTime) { $0.by = ISO8601Duration(days: 6) }
         #expect(before.access == ["plus"])
         let after = try await h.step(.advanceTime, monthly) { $0.to = .expiration }
         #expect(after.access == [])

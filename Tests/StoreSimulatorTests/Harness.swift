@@ -32,7 +32,7 @@ final class Harness {
         defer { index += 1 }
         switch try await session.perform(step, index: index) {
         case .observed(let observation, _): return observation
-        case .skipped(let reason): throw HarnessError.skipped(reason)
+        case .skipped(let reason, _): throw HarnessError.skipped(reason)
         }
     }
 

@@ -30,21 +30,6 @@ struct SubscriptionRulesTests {
         #expect(try await h.step(.renew, monthly).notifications == ["DID_RENEW"])
     }
 
-    // Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/price_increase
-    @Test("a declined price increase turns auto-renew off and expires the subscription with expirationIntent 3")
-    func priceIncreaseDeclined() async throws {
-        let h = try Harness()
-        _ = try await subscribed(h)
-        #expect(try await h.step(.requestPriceIncrease, monthly).notifications == ["PRICE_INCREASE/PENDING"])
-        let declined = try await h.step(.declinePriceIncrease, monthly)
-        #expect(declined.notifications == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED"])
-        #expect(declined.access == ["plus"])
-        let expired = try await h.step(.advanceTime, monthly) { $0.to = .expiration }
-        #expect(expired.notifications == ["EXPIRED/PRICE_INCREASE"])
-        #expect(expired.renewalInfo[group]?.expirationIntent == 3)
-        #expect(expired.access == [])
-    }
-
     // Apple: https://developer.apple.com/documentation/appstoreserverapi/expirationintent (4),
     // https://developer.apple.com/documentation/appstoreservernotifications/subtype (PRODUCT_NOT_FOR_SALE),
     // https://developer.apple.com/documentation/storekit/product/purchaseerror/productunavailable
@@ -68,15 +53,6 @@ struct SubscriptionRulesTests {
         _ = try await subscribed(other, yearly)
         _ = try await other.step(.removeFromSale, monthly)
         #expect(try await other.step(.renew, yearly).access == ["premium"])
-    }
-
-    @Test("a consented price increase renews as usual (PRICE_INCREASE/ACCEPTED)")
-    func priceIncreaseAccepted() async throws {
-        let h = try Harness()
-        _ = try await subscribed(h)
-        _ = try await h.step(.requestPriceIncrease, monthly)
-        #expect(try await h.step(.consentToPriceIncrease, monthly).notifications == ["PRICE_INCREASE/ACCEPTED"])
-        #expect(try await h.step(.renew, monthly).access == ["plus"])
     }
 
     // Apple: https://developer.apple.com/help/app-store-connect/manage-subscriptions/enable-billing-grace-period-for-auto-renewable-subscriptions
@@ -155,6 +131,57 @@ struct SubscriptionRulesTests {
         #expect(member.transactions.first?.inAppOwnershipType == "FAMILY_SHARED")
     }
 
+    // Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status-swift.property ("more
+    // than one subscription status if your subscription supports Family Sharing"),
+    // https://developer.apple.com/documentation/storekit/supporting-family-sharing-in-your-app ("each family member
+    // gets their own unique receipts and transactions")
+    @Test("a member's own subscription and the one the family shares live side by side: each renews, notifies and ends on its own (status)")
+    func sharedBesideOwn() async throws {
+        let accounts = [Account(alias: "org", owns: [monthly]), Account(alias: "member", familyOrganizer: "org")]
+        let h = try Harness(accounts: accounts, account: "member")
+        _ = try await h.step(.launch)
+        let bought = try await h.step(.purchase, yearly)
+        // A subscription of their own (not a change of the shared one), and the shared one stays.
+        #expect(bought.notifications == ["SUBSCRIBED/INITIAL_BUY"])
+        #expect(bought.entitlements == [monthly, yearly])
+        #expect(bought.subscriptionStatus[group] == "subscribed")
+        #expect(h.store { $0.subscriptionStatuses(account: "member").map { "\($0.transaction.productId) \($0.transaction.inAppOwnershipType)" } }
+                == ["\(yearly) PURCHASED", "\(monthly) FAMILY_SHARED"])
+        // The organizer's renewal renews the shared one: a FAMILY_SHARED renewal transaction and DID_RENEW for it.
+        _ = try await h.step(.renew, monthly) { $0.account = "org" }
+        let renewed = try await h.step(.observe)
+        #expect(renewed.notifications == ["DID_RENEW"])
+        let sharedRenewal = try #require(renewed.transactions.first { $0.productId == monthly })
+        #expect(sharedRenewal.inAppOwnershipType == "FAMILY_SHARED" && sharedRenewal.transactionReason == "RENEWAL")
+        #expect(h.store { $0.subscriptionStatuses(account: "member").first { $0.transaction.productId == monthly }?.transaction.transactionId }
+                == sharedRenewal.transactionId)
+        // The organizer's refund revokes the shared one only; the member's own keeps its access and status.
+        _ = try await h.step(.refund, monthly) { $0.account = "org" }
+        let revoked = try await h.step(.observe)
+        #expect(revoked.notifications == ["REVOKE"])
+        #expect(revoked.entitlements == [yearly])
+        #expect(revoked.subscriptionStatus[group] == "subscribed")
+        #expect(h.store { $0.subscriptionStatuses(account: "member").map(\.state) } == [.subscribed, .revoked])
+    }
+
+    @Test("a subscriber whose organizer starts sharing keeps their own; when their own ends, the shared one still serves them (status)")
+    func sharingReachesSubscriber() async throws {
+        let accounts = [Account(alias: "org"), Account(alias: "member", owns: [yearly], familyOrganizer: "org")]
+        let h = try Harness(accounts: accounts, account: "member")
+        _ = try await h.step(.launch)
+        _ = try await h.step(.purchaseOutsideApp, monthly) { $0.account = "org" }
+        let shared = try await h.step(.observe)
+        #expect(shared.notifications == ["SUBSCRIBED/INITIAL_BUY"])
+        #expect(shared.transactions.first { $0.productId == monthly }?.inAppOwnershipType == "FAMILY_SHARED")
+        #expect(shared.entitlements == [monthly, yearly])
+        #expect(shared.renewalInfo[group]?.productId == yearly, "renewal info stays the member's own")
+        _ = try await h.step(.expire, yearly)
+        let ownEnded = try await h.step(.observe)
+        #expect(ownEnded.entitlements == [monthly])
+        #expect(ownEnded.subscriptionStatus[group] == "subscribed")
+        #expect(h.store { $0.subscriptionStatuses(account: "member").map(\.state) } == [.expired, .subscribed])
+    }
+
     // Apple: https://developer.apple.com/app-store/subscriptions/#upgrading-downgrading-and-crossgrading
     @Test("a downgrade waits for the next renewal: autoRenewProductId changes now, the product at renewal")
     func downgrade() async throws {
@@ -182,7 +209,11 @@ struct SubscriptionRulesTests {
         subscriptionGroups: [SubscriptionGroup(id: "g", name: "Plans", productIDs: ["basic.monthly", "team.monthly", "basic.yearly"])])
     static let crossgradeTiers = [Tier(name: "basic", productIDs: ["basic.monthly", "basic.yearly"]), Tier(name: "team", productIDs: ["team.monthly"])]
 
-    @Test("a crossgrade to the same period takes effect at once; to another period at the next renewal")
+    // Apple: https://developer.apple.com/documentation/appstoreservernotifications/subtype (UPGRADE: "upgraded their
+    // subscription or cross-graded to a subscription with the same duration"; DOWNGRADE: "downgraded their subscription
+    // or cross-graded to a subscription with a different duration"),
+    // https://developer.apple.com/app-store/subscriptions/#upgrading-downgrading-and-crossgrading
+    @Test("a crossgrade to the same duration takes effect at once as UPGRADE; to another duration at the next renewal as DOWNGRADE (subtype page)")
     func crossgrade() async throws {
         let same = try Harness(catalog: Self.crossgradeCatalog, tiers: Self.crossgradeTiers)
         _ = try await subscribed(same, "basic.monthly")
@@ -197,25 +228,6 @@ struct SubscriptionRulesTests {
         #expect(later.renewalInfo["Plans"]?.autoRenewProductId == "basic.yearly")
         _ = try await other.step(.renew, "basic.monthly")
         #expect(other.store { $0.subscription(account: "a", product: "basic.yearly")?.productId } == "basic.yearly")
-    }
-
-    // Apple: https://developer.apple.com/documentation/storekit/implementing-introductory-offers-in-your-app
-    @Test("an introductory free trial lasts its period, costs nothing, and can be used once per group")
-    func introductoryOffer() async throws {
-        let h = try Harness()
-        _ = try await h.step(.launch)
-        #expect(try await h.step(.observe).eligibleForIntroOffer[group] == true)
-        let trial = try await h.step(.purchase, monthly) { $0.offer = "introductory" }
-        let transaction = try #require(h.store { $0.transactions.first })
-        #expect(transaction.offerType == 1 && transaction.price == 0 && transaction.offerDiscountType == "FREE_TRIAL")
-        #expect(transaction.expiresDate == ISO8601Duration(weeks: 1).added(to: transaction.purchaseDate))
-        #expect(trial.eligibleForIntroOffer[group] == false)
-        let renewed = try await h.step(.renew, monthly)
-        #expect(renewed.transactions.first?.offerType == nil, "the trial ends; renewals are at the regular price")
-        _ = try await h.step(.expire, monthly)
-        _ = try await h.step(.purchase, monthly) { $0.offer = "introductory" }
-        #expect(h.store { $0.transactions.last?.offerType } == nil, "no second introductory offer in the group")
-        #expect(h.store { $0.transactions.last?.price } == 4990)
     }
 
     // Apple: https://developer.apple.com/documentation/appstoreserverapi/status

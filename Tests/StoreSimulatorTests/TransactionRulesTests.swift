@@ -19,7 +19,8 @@ struct TransactionRulesTests {
     func transactionFields() async throws {
         let h = try Harness(store: StoreSettings(storefront: "GBR"))
         _ = try await h.step(.launch)
-        let bought = try await h.step(.purchase, monthly)
+        // The yearly plan has no introductory offer: the first period is a full one at the full price.
+        let bought = try await h.step(.purchase, ExampleMatrix.yearly)
         let id = try #require(bought.transactionIds.first)
         let transaction = try #require(h.store { $0.transaction(id) })
         let payload = transaction.payload(bundleId: "com.example.storekitmatrix", environment: "Sandbox", signedDate: h.store { $0.now })
@@ -27,11 +28,11 @@ struct TransactionRulesTests {
         #expect(payload.type == "Auto-Renewable Subscription")
         #expect(payload.inAppOwnershipType == "PURCHASED")
         #expect(payload.transactionReason == "PURCHASE")
-        #expect(payload.price == 4990)
+        #expect(payload.price == 39990)
         #expect(payload.currency == "GBP" && payload.storefront == "GBR" && payload.storefrontId == "143444")
         #expect(payload.purchaseDate?.milliseconds == StoreConfiguration.defaultStartTime)
-        // 2026-01-01T12:00:00Z plus one calendar month is 2026-02-01T12:00:00Z.
-        #expect(payload.expiresDate?.milliseconds == 1_769_947_200_000)
+        // 2026-01-01T12:00:00Z plus one calendar year is 2027-01-01T12:00:00Z.
+        #expect(payload.expiresDate?.milliseconds == 1_798_804_800_000)
         #expect(payload.subscriptionGroupIdentifier == ExampleMatrix.groupID)
         #expect(payload.quantity == 1)
         #expect(payload.webOrderLineItemId != nil)

@@ -8,6 +8,11 @@ import AppStoreModels
 public struct TransactionInfoResponse: Sendable, Hashable, Codable {
     /// The transaction, signed by Apple (JWS).
     public var signedTransactionInfo: String?
+
+    /// Creates a value; the loopback App Store Server API answers with it.
+    public init(signedTransactionInfo: String? = nil) {
+        self.signedTransactionInfo = signedTransactionInfo
+    }
 }
 
 /// One page of Get Transaction History.
@@ -25,6 +30,16 @@ public struct HistoryResponse: Sendable, Hashable, Codable {
     public var environment: String?
     /// Up to 20 signed transactions.
     public var signedTransactions: [String]?
+
+    /// Creates a value; the loopback App Store Server API answers with it.
+    public init(revision: String? = nil, hasMore: Bool? = nil, bundleId: String? = nil, appAppleId: Int64? = nil, environment: String? = nil, signedTransactions: [String]? = nil) {
+        self.revision = revision
+        self.hasMore = hasMore
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.environment = environment
+        self.signedTransactions = signedTransactions
+    }
 }
 
 /// One page of Get Refund History.
@@ -36,6 +51,13 @@ public struct RefundHistoryResponse: Sendable, Hashable, Codable {
     public var revision: String?
     /// Whether more pages follow.
     public var hasMore: Bool?
+
+    /// Creates a value; the loopback App Store Server API answers with it.
+    public init(signedTransactions: [String]? = nil, revision: String? = nil, hasMore: Bool? = nil) {
+        self.signedTransactions = signedTransactions
+        self.revision = revision
+        self.hasMore = hasMore
+    }
 }
 
 /// The body of Get All Subscription Statuses.
@@ -49,6 +71,14 @@ public struct StatusResponse: Sendable, Hashable, Codable {
     public var appAppleId: Int64?
     /// One item per subscription group.
     public var data: [SubscriptionGroupIdentifierItem]?
+
+    /// Creates a value; the loopback App Store Server API answers with it.
+    public init(environment: String? = nil, bundleId: String? = nil, appAppleId: Int64? = nil, data: [SubscriptionGroupIdentifierItem]? = nil) {
+        self.environment = environment
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.data = data
+    }
 }
 
 /// A subscription group's latest transactions.
@@ -58,6 +88,12 @@ public struct SubscriptionGroupIdentifierItem: Sendable, Hashable, Codable {
     public var subscriptionGroupIdentifier: String?
     /// The latest transaction and renewal info of each subscription in the group.
     public var lastTransactions: [LastTransactionsItem]?
+
+    /// Creates a value; the loopback App Store Server API answers with it.
+    public init(subscriptionGroupIdentifier: String? = nil, lastTransactions: [LastTransactionsItem]? = nil) {
+        self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
+        self.lastTransactions = lastTransactions
+    }
 }
 
 /// The latest transaction and renewal info of one subscription.
@@ -71,6 +107,14 @@ public struct LastTransactionsItem: Sendable, Hashable, Codable {
     public var signedTransactionInfo: String?
     /// The renewal info (JWS).
     public var signedRenewalInfo: String?
+
+    /// Creates a value; the loopback App Store Server API answers with it.
+    public init(status: Int? = nil, originalTransactionId: String? = nil, signedTransactionInfo: String? = nil, signedRenewalInfo: String? = nil) {
+        self.status = status
+        self.originalTransactionId = originalTransactionId
+        self.signedTransactionInfo = signedTransactionInfo
+        self.signedRenewalInfo = signedRenewalInfo
+    }
 }
 
 /// The body of Get Notification History.
@@ -99,6 +143,13 @@ public struct NotificationHistoryResponse: Sendable, Hashable, Codable {
     public var hasMore: Bool?
     /// Up to 20 notifications.
     public var notificationHistory: [NotificationHistoryResponseItem]?
+
+    /// Creates a value; the loopback App Store Server API answers with it.
+    public init(paginationToken: String? = nil, hasMore: Bool? = nil, notificationHistory: [NotificationHistoryResponseItem]? = nil) {
+        self.paginationToken = paginationToken
+        self.hasMore = hasMore
+        self.notificationHistory = notificationHistory
+    }
 }
 
 /// One notification and Apple's attempts to deliver it.
@@ -108,6 +159,12 @@ public struct NotificationHistoryResponseItem: Sendable, Hashable, Codable {
     public var signedPayload: String?
     /// Up to six delivery attempts.
     public var sendAttempts: [SendAttemptItem]?
+
+    /// Creates a value; the loopback App Store Server API answers with it.
+    public init(signedPayload: String? = nil, sendAttempts: [SendAttemptItem]? = nil) {
+        self.signedPayload = signedPayload
+        self.sendAttempts = sendAttempts
+    }
 }
 
 /// One attempt to deliver a notification.
@@ -130,6 +187,11 @@ public struct SendAttemptItem: Sendable, Hashable, Codable {
 public struct SendTestNotificationResponse: Sendable, Hashable, Codable {
     /// The token to ask for the notification's delivery status.
     public var testNotificationToken: String?
+
+    /// Creates a value; the loopback App Store Server API answers with it.
+    public init(testNotificationToken: String? = nil) {
+        self.testNotificationToken = testNotificationToken
+    }
 }
 
 /// The body of Get Test Notification Status.
@@ -139,6 +201,12 @@ public struct CheckTestNotificationResponse: Sendable, Hashable, Codable {
     public var signedPayload: String?
     /// The delivery attempts.
     public var sendAttempts: [SendAttemptItem]?
+
+    /// Creates a value; the loopback App Store Server API answers with it.
+    public init(signedPayload: String? = nil, sendAttempts: [SendAttemptItem]? = nil) {
+        self.signedPayload = signedPayload
+        self.sendAttempts = sendAttempts
+    }
 }
 
 /// The body of an App Store Server API error.
@@ -148,4 +216,10 @@ public struct ServerAPIErrorPayload: Sendable, Hashable, Codable {
     public var errorCode: Int64?
     /// Apple's text.
     public var errorMessage: String?
+
+    /// Creates a value; the loopback App Store Server API answers with it.
+    public init(errorCode: Int64? = nil, errorMessage: String? = nil) {
+        self.errorCode = errorCode
+        self.errorMessage = errorMessage
+    }
 }

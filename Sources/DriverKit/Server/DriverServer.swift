@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The driver side of the protocol: reads requests, calls a ``Driver``, writes responses.
 ///
@@ -60,8 +65,12 @@ public enum DriverServer {
     }
 
     /// Serves `driver` on the process's stdin and stdout.
+    ///
+    /// The protocol keeps stdout for itself: the process's descriptor 1 is moved to a private descriptor that only
+    /// the responses reach, and descriptor 1 then points at stderr, so what the driver's code prints (`print()`,
+    /// a logging library, C code writing to stdout) goes to the log instead of breaking the protocol.
     public static func serveStandardIO(_ driver: some Driver) async -> Ending {
-        let writer = LineWriter(FileHandle.standardOutput)
+        let writer = LineWriter(protocolOutput())
         let lines = LineReader.lines(from: FileHandle.standardInput.fileDescriptor)
         return await serve(driver, lines: lines) { try await writer.write($0) }
     }
@@ -106,5 +115,23 @@ public enum DriverServer {
         guard initialized else {
             throw DriverError(code: DriverError.invalidRequest, message: "\(request.call.method) before initialize")
         }
+    }
+}
+
+extension DriverServer {
+    /// The descriptor the protocol writes to: a duplicate of stdout, after which stdout is stderr. When the
+    /// descriptors cannot be moved, stdout itself.
+    static func protocolOutput() -> FileHandle {
+        let descriptor = dup(STDOUT_FILENO)
+        guard descriptor >= 0 else { return FileHandle.standardOutput }
+        // Not inherited by what the driver starts: only this process speaks the protocol.
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        guard dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 else {
+            close(descriptor)
+            return FileHandle.standardOutput
+        }
+        // What was printed before serving and still sits in stdio's buffer goes to the log too.
+        fflush(nil)
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 }

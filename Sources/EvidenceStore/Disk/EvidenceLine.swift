@@ -34,6 +34,7 @@ extension CompactJSONWriter {
         field("clock", r.clock)
         field("device", r.device)
         field("environment", r.environment)
+        field("environmentLimit", r.environmentLimit)
         if let expected = r.expected { member("expected") { $0.expectation(expected) } }
         field("kind", r.kind)
         field("modelledWallTimeMs", r.modelledWallTimeMs)
@@ -68,6 +69,7 @@ extension CompactJSONWriter {
         field("count", s.count)
         field("device", s.device)
         if let expect = s.expect { member("expect") { $0.expectation(expect) } }
+        field("extendByDays", s.extendByDays)
         if let failNext = s.failNext {
             key("failNext")
             beginObject()
@@ -79,6 +81,7 @@ extension CompactJSONWriter {
         field("note", s.note)
         field("offer", s.offer)
         field("outcome", s.outcome?.rawValue)
+        field("price", s.price)
         field("product", s.product)
         field("quantity", s.quantity)
         field("reason", s.reason)
@@ -91,8 +94,10 @@ extension CompactJSONWriter {
         beginObject()
         field("access", e.access)
         field("balance", e.balance) { $0.int($1) }
+        field("displayPrice", e.displayPrice) { $0.string($1) }
         field("eligibleForIntroOffer", e.eligibleForIntroOffer) { $0.bool($1) }
         field("entitlements", e.entitlements)
+        field("introductoryOffer", e.introductoryOffer) { $0.string($1) }
         field("notifications", e.notifications)
         if let info = e.renewalInfo {
             key("renewalInfo")
@@ -106,13 +111,17 @@ extension CompactJSONWriter {
         }
         field("renewals", e.renewals)
         field("result", e.result)
+        field("serverNotifications", e.serverNotifications)
         field("subscriptionStatus", e.subscriptionStatus) { $0.string($1) }
         if let t = e.transaction {
             key("transaction")
             beginObject()
+            field("currency", t.currency)
+            field("expiresAfter", t.expiresAfter?.description)
             field("inAppOwnershipType", t.inAppOwnershipType)
             field("isUpgraded", t.isUpgraded)
             field("offerType", t.offerType)
+            field("price", t.price)
             field("product", t.product)
             field("revocationReason", t.revocationReason)
             field("revoked", t.revoked)
@@ -127,8 +136,10 @@ extension CompactJSONWriter {
         field("access", o.access)
         field("balance", o.balance) { $0.int($1) }
         field("conflicts", o.conflicts)
+        field("displayPrice", o.displayPrice) { $0.string($1) }
         field("eligibleForIntroOffer", o.eligibleForIntroOffer) { $0.bool($1) }
         field("entitlements", o.entitlements)
+        field("introductoryOffer", o.introductoryOffer) { $0.string($1) }
         field("message", o.message)
         field("notObserved", o.notObserved)
         field("notifications", o.notifications)
@@ -136,6 +147,7 @@ extension CompactJSONWriter {
         field("renewals", o.renewals)
         field("result", o.result)
         if let server = o.server { member("server") { $0.server(server) } }
+        field("serverNotifications", o.serverNotifications)
         key("signedData")
         beginArray()
         for item in o.signedData {
@@ -146,6 +158,7 @@ extension CompactJSONWriter {
             endObject()
         }
         endArray()
+        field("storeMessage", o.storeMessage)
         field("storeTime", o.storeTime)
         field("subscriptionStatus", o.subscriptionStatus) { $0.string($1) }
         field("transactionIds", o.transactionIds)
@@ -161,11 +174,13 @@ extension CompactJSONWriter {
 
     mutating func transaction(_ t: ObservedTransaction) {
         beginObject()
+        field("currency", t.currency)
         field("expiresDate", t.expiresDate)
         field("inAppOwnershipType", t.inAppOwnershipType)
         field("isUpgraded", t.isUpgraded)
         field("offerType", t.offerType)
         field("originalTransactionId", t.originalTransactionId)
+        field("price", t.price)
         field("productId", t.productId)
         field("purchaseDate", t.purchaseDate)
         field("quantity", t.quantity)

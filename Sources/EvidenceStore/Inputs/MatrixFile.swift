@@ -18,15 +18,16 @@ package struct MatrixFile: Sendable {
     /// The `.storekit` file's bytes; `nil` for an inline catalog or an unreadable file.
     package var catalogBytes: [UInt8]?
 
-    /// Reads and loads the matrix at `path`.
+    /// Reads and loads the matrix at `path`; `checksCoverage` adds the warnings about products and tiers no case
+    /// tests (``MatrixLoader/load(_:file:checksCoverage:readCatalog:)``).
     ///
     /// - Throws: ``InputFile/Unreadable`` when the matrix file itself cannot be read (an unreadable catalog is a
     ///   diagnostic).
-    package static func read(_ path: String) throws(InputFile.Unreadable) -> MatrixFile {
+    package static func read(_ path: String, checksCoverage: Bool = false) throws(InputFile.Unreadable) -> MatrixFile {
         let bytes = try InputFile.read(path)
         let directory = (path as NSString).deletingLastPathComponent
         var catalogBytes: [UInt8]?
-        let result = MatrixLoader.load(bytes, file: path) { catalogPath in
+        let result = MatrixLoader.load(bytes, file: path, checksCoverage: checksCoverage) { catalogPath in
             let resolved = catalogPath.hasPrefix("/") ? catalogPath : (directory.isEmpty ? catalogPath : directory + "/" + catalogPath)
             do throws(InputFile.Unreadable) {
                 let contents = try InputFile.read(resolved)

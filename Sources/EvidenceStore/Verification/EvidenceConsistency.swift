@@ -151,7 +151,7 @@ struct EvidenceConsistency {
             problem("\(place): recorded \(record.verdict.rawValue) without an observation")
             return
         }
-        let differences = Judge.differences(step, observed, in: matrix)
+        let differences = Judge.differences(step, observed, in: matrix, clock: record.clock)
         if differences.isEmpty, record.verdict == .fail {
             problem("\(place): recorded fail, but what was observed is what was expected")
         } else if !differences.isEmpty, record.verdict == .pass {
@@ -164,8 +164,8 @@ struct EvidenceConsistency {
         if hiddenProblems > 0 { problems.append("… and \(hiddenProblems) more inconsistencies") }
         guard manifest.status == .complete else { return }
         if let matrix {
-            // A complete run records every step of each of its cases (a shard's cases, or all of them).
-            let cases = manifest.shardCases ?? matrix.cases.map(\.id)
+            // A complete run records every step of each of its cases (a shard's cases, the selected ones, or all of them).
+            let cases = manifest.caseIDs(of: matrix)
             let short = cases.filter { (stepsPerCase[$0] ?? 0) < (steps[$0]?.count ?? 0) }
             if !short.isEmpty {
                 problems.append("\(RunDirectory.manifestFileName) says the run is complete, but \(short.count) case(s) lack steps, e.g. "

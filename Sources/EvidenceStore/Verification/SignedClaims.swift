@@ -167,6 +167,9 @@ struct SignedClaims {
         compare("transactionReason", claimed.transactionReason, signed.transactionReason)
         compare("offerType", claimed.offerType, signed.offerType)
         compare("quantity", claimed.quantity, signed.quantity)
+        // Price and currency are newer fields of an observation: a record that names them must match.
+        if claimed.price != nil { compare("price", claimed.price, signed.price) }
+        if claimed.currency != nil { compare("currency", claimed.currency, signed.currency) }
         return result
     }
 

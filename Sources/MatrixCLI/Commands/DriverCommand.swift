@@ -19,7 +19,7 @@ struct DriverCommand {
             """,
         options: [
             .value(.appFault, "NAME", "run the reference app with a known bug (see `matrix faults`)", choices: .appFaults),
-            .value(.signedEnvironment, "ENV", "environment written in signed data: Sandbox (default), Production, Xcode, LocalTesting",
+            .value(.signedEnvironment, "ENV", "environment written in signed data: Sandbox, Production, Xcode, LocalTesting (default: Xcode with an xcode clock, else Sandbox)",
                    choices: .signedEnvironments),
             .value(.clock, "CLOCK", "clock to model: real (default), xcode[:timeRate], sandbox:<3|5|15|30|60>, testflight", choices: .clock),
             .flag(.noSigning, "leave signed data out of observations"),
@@ -48,7 +48,7 @@ struct DriverCommand {
             throw .usage(args.positionals.count > 1 ? "driver takes one name, got \(args.positionals.count)" : "unknown driver \"\(name)\"; this version has: \(names)")
         }
         let fault = try args.choice(.appFault, as: AppFault.self)
-        let signedEnvironment = try args.choice(.signedEnvironment, as: SignedEnvironment.self) ?? .sandbox
+        let signedEnvironment = try args.choice(.signedEnvironment, as: SignedEnvironment.self) ?? .following(clock: args.value(.clock))
         let driver = LocalDriver(signedEnvironment: signedEnvironment, fault: fault, signing: !args.has(.noSigning),
                                  clock: args.value(.clock), version: MatrixCommand.version)
         switch await DriverServer.serveStandardIO(driver) {

@@ -2,13 +2,14 @@ import Foundation
 import MatrixAuthoring
 import MatrixModel
 
-/// `matrix init --catalog FILE.storekit`: writes a complete acceptance matrix for a StoreKit configuration.
+/// `matrix init --catalog FILE.storekit`: writes a complete acceptance matrix for a StoreKit configuration;
+/// `matrix init --update MATRIX` adds to an edited matrix the cases of catalog products it does not test yet.
 struct InitCommand {
     let console: Console
 
     static let spec = CommandSpec(
         ["init"], summary: "Write a complete acceptance matrix for a .storekit file",
-        usage: ["--catalog FILE.storekit [--out FILE] [--bundle-id ID] [--name NAME] [--force]"],
+        usage: ["--catalog FILE.storekit [--out FILE] [--bundle-id ID] [--name NAME] [--force]", "--update MATRIX [--out FILE]"],
         discussion: """
             Writes a complete acceptance matrix for the products of a StoreKit configuration file: tiers from the \
             subscription groups, non-consumables and non-renewing subscriptions, one account per case, and for every \
@@ -18,11 +19,17 @@ struct InitCommand {
 
             --out FILE never replaces an existing file unless --force is given; the catalog path and $schema in the \
             matrix are written relative to FILE. Without --out (or with --out -) the matrix goes to stdout.
+
+            --update MATRIX adds to a matrix you have edited what init would write for the catalog products it does \
+            not test yet (in no tier, no consumables entry and no case, as `matrix validate` warns): their tiers, \
+            consumables and non-renewing entries, accounts and cases, appended to the sections they belong to. Every \
+            other byte of MATRIX is kept. MATRIX is rewritten in place unless --out names another file.
             Exit status: 0 written, 64 usage (including an existing --out without --force), 65 the catalog is not \
             a usable StoreKit configuration, 66 the catalog cannot be read, 74 the matrix cannot be written.
             """,
         options: [
-            .value(.catalog, "FILE", "the StoreKit configuration file (.storekit) to write cases for", required: true),
+            .value(.catalog, "FILE", "the StoreKit configuration file (.storekit) to write cases for"),
+            .value(.update, "MATRIX", "add cases for the catalog products MATRIX does not test yet, keeping the rest"),
             .value(.out, "FILE", "where to write the matrix; - for stdout (default)"),
             .value(.bundleId, "ID", "app.bundleId (default: guessed from the product IDs)"),
             .value(.name, "NAME", "the matrix's name (default: release)"),
@@ -34,7 +41,17 @@ struct InitCommand {
         guard args.positionals.isEmpty else {
             throw .usage("init takes no positional arguments; name the catalog with --catalog FILE")
         }
-        guard let catalogPath = args.value(.catalog) else { throw .usage("missing --catalog FILE (the .storekit file)") }
+        if let matrixPath = args.value(.update) {
+            guard args.value(.catalog) == nil, args.value(.bundleId) == nil, args.value(.name) == nil else {
+                throw .usage("--update MATRIX reads the catalog, bundle id and name from MATRIX; leave out --catalog, --bundle-id and --name")
+            }
+            let out = args.value(.out).flatMap { $0 == "-" ? nil : $0 } ?? matrixPath
+            if out != matrixPath, !args.has(.force), FileManager.default.fileExists(atPath: out) {
+                throw .usage("\(out) exists; pass --force to replace it, or choose another --out")
+            }
+            return try update(matrixPath, out: out, toStdout: args.value(.out) == "-")
+        }
+        guard let catalogPath = args.value(.catalog) else { throw .usage("missing --catalog FILE (the .storekit file), or --update MATRIX") }
         let out = args.value(.out).flatMap { $0 == "-" ? nil : $0 }
         if let out, !args.has(.force), FileManager.default.fileExists(atPath: out) {
             throw .usage("\(out) exists; pass --force to replace it, or choose another --out")
@@ -74,11 +91,53 @@ struct InitCommand {
         }
         for note in output.notes { console.info("note: " + note) }
         if let schema = options.schemaReference, !FileManager.default.fileExists(atPath: "schema/matrix.schema.json") {
-            console.info("note: $schema is \(schema); copy StoreKit Matrix's schema/matrix.schema.json to schema/ here for editor checks")
+            console.info("note: $schema is \(schema); for editor checks write it with `matrix schema --out schema/matrix.schema.json`")
         }
         if let out {
             console.info("next: matrix run \(out)   ·   matrix score \(out)   ·   matrix plan \(out) --env sandbox --accounts 3")
         }
+        return .success
+    }
+
+    /// `--update MATRIX`: appends what is missing for new catalog products and writes the result to `out`.
+    func update(_ path: String, out: String, toStdout: Bool) throws(CommandFailure) -> ExitCode {
+        let (loaded, diagnostics, bytes) = try InputFiles.loadMatrix(path)
+        _ = MatrixCommand.report(diagnostics, on: console)
+        guard let matrix = loaded else { throw CommandFailure("\(path) is not valid; fix it before updating it", code: .dataError) }
+        let output: MatrixUpdater.Output
+        do {
+            output = try MatrixUpdater.update(bytes, matrix: matrix)
+        } catch {
+            throw CommandFailure("\(path): \(error.message)", code: .dataError)
+        }
+        guard !output.addedProducts.isEmpty else {
+            console.info("\(path) already tests every product of its catalog; nothing to add", always: true)
+            if toStdout { console.outputData(Data(bytes)) }
+            return .success
+        }
+        // The result must load as the original did: an insertion that broke the matrix is a bug, never written.
+        let directory = (path as NSString).deletingLastPathComponent
+        let reloaded = MatrixLoader.load(output.bytes, file: path) { catalogPath in
+            let resolved = catalogPath.hasPrefix("/") || directory.isEmpty ? catalogPath : directory + "/" + catalogPath
+            guard let contents = FileManager.default.contents(atPath: resolved) else { return .unreadable(reason: "\(resolved): cannot be read") }
+            return .contents(Array(contents), displayPath: resolved)
+        }
+        guard reloaded.matrix != nil else {
+            _ = MatrixCommand.report(reloaded.diagnostics, on: console)
+            throw CommandFailure("the updated matrix would not load; \(path) was left as it was", code: .software)
+        }
+        if toStdout {
+            console.outputData(Data(output.bytes))
+        } else {
+            try write(output.bytes, to: out, replacing: true)
+        }
+        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        console.info("updated \(toStdout ? "the matrix on stdout" : out) for \(counted(output.addedProducts.count, "new product")) "
+                     + "(\(output.addedProducts.joined(separator: ", "))): added \(counted(output.addedCases.count, "case")), "
+                     + "\(counted(output.addedAccounts.count, "account"))"
+                     + (output.tierChanges.isEmpty ? "" : "; tiers: " + output.tierChanges.joined(separator: ", ")), always: true)
+        for id in output.addedCases { console.info("  + \(id)") }
+        console.info("next: matrix validate \(toStdout ? path : out)   ·   matrix score \(toStdout ? path : out)")
         return .success
     }
 

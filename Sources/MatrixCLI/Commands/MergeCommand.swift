@@ -17,7 +17,8 @@ struct MergeCommand {
             matrix order, renumbered, with reports and a manifest naming the slices. The slices must come from the \
             same matrix and catalog (same SHA-256) and share environment, build, device, OS, clock, app fault and \
             signed environment; no case may appear in two of them. The merged run is \
-            complete when every case of the matrix is in it and every slice was complete.
+            complete when every case of the matrix (of the selection, for slices of a run that selected cases with \
+            --case, --kind, --tag or --profile) is in it and every slice was complete.
             Exit status: 0 merged into a complete run, 1 merged but incomplete (a case in no slice or short of steps, \
             or a slice that did not complete: the run is kept, marked interrupted), 64 usage, 65 slices that do not \
             fit together, 66 unreadable slice, 74 cannot write. The steps' verdicts do not change the exit status \
@@ -117,15 +118,20 @@ struct MergeCommand {
 
         let outURL = URL(fileURLWithPath: out)
         let runID = outURL.lastPathComponent
-        let missing = matrix.cases.filter { index[$0.id] == nil }.map(\.id)
+        // A selected run (`--case`, `--kind`, `--tag`, `--profile`) is complete with its selected cases.
+        let wanted = first.selectedCases.map(Set.init)
+        let runCases = matrix.cases.filter { wanted?.contains($0.id) ?? true }
+        let missing = runCases.filter { index[$0.id] == nil }.map(\.id)
         // A case counts as merged only with every one of its steps.
-        let short = matrix.cases.filter { matrixCase in
+        let short = runCases.filter { matrixCase in
             index[matrixCase.id].map { Set($0.lines.map(\.step)).count < matrixCase.steps.count } ?? false
         }.map(\.id)
         let incomplete = !missing.isEmpty || !short.isEmpty || tornSlice || slices.contains { $0.manifest.status != .complete }
         let finished: RunManifest
         var passesWithoutExpectation = 0
         do {
+            // The folder the merged run goes in may not exist yet (`--out merged/release` in a fresh CI job).
+            try FileManager.default.createDirectory(at: outURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             let directory = try RunDirectory.create(at: outURL)
             let writer = try EvidenceWriter(directory: directory)
             var manifest = first
@@ -194,7 +200,8 @@ struct MergeCommand {
         [("build", slice.build, first.build), ("device", slice.device, first.device), ("os", slice.os, first.os),
          ("clock", slice.clock, first.clock), ("app fault", slice.appFault, first.appFault),
          ("signed environment", slice.signedEnvironment, first.signedEnvironment),
-         ("catalog SHA-256", slice.matrix.catalogSHA256, first.matrix.catalogSHA256)]
+         ("catalog SHA-256", slice.matrix.catalogSHA256, first.matrix.catalogSHA256),
+         ("selection", slice.selection?.summary, first.selection?.summary)]
     }
 }
 

@@ -31,7 +31,7 @@ struct PlanCommand {
                    choices: plannedClocks),
             .value(.accounts, "N", "test accounts (lanes) running cases in parallel, each shared by its cases (default 1)"),
             .value(.format, "FORMAT", "text (default) or json", choices: .textOrJSON),
-        ])
+        ] + SelectionOptions.options)
 
     /// The clocks of the environments planned for; `real` is left to the check that names the environment's own.
     static let plannedClocks = Choices(["sandbox", "testflight", "xcode"], families: Choices.clock.families, aliases: ["real": "real"],
@@ -52,9 +52,14 @@ struct PlanCommand {
 
         let (loaded, diagnostics, _) = try InputFiles.loadMatrix(path)
         _ = MatrixCommand.report(diagnostics, on: console)
-        guard let matrix = loaded else {
+        guard let whole = loaded else {
             let count = diagnostics.filter { $0.severity == .error }.count
             throw CommandFailure("\(path) has \(count) error\(count == 1 ? "" : "s"); nothing was planned", code: .dataError)
+        }
+        let selection = SelectionOptions.selection(args)
+        let matrix = try SelectionOptions.selected(whole, selection)
+        if !selection.isEmpty {
+            console.info("planning \(matrix.cases.count) of the matrix's \(whole.cases.count) cases (\(Console.visible(selection.summary)))", always: true)
         }
 
         var schedule: RenewalSchedule?

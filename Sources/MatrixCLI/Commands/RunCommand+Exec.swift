@@ -68,6 +68,13 @@ struct ExecOptions {
             matrix: matrix, matrixPath: path, matrixSource: String(decoding: bytes, as: UTF8.self),
             catalogSource: catalogBytes.map { String(decoding: $0, as: UTF8.self) },
             runner: .init(name: "matrix", version: MatrixCommand.version))
+        // The handshake carries the matrix and its catalog in one line: refuse here, before any driver starts, a matrix
+        // the protocol's line limit cannot carry, rather than let the driver's refusal read as the driver's fault.
+        if let size = try? DriverProtocol.line(DriverRequest(id: 1, call: .initialize(params))).count - 1, size > DriverProtocol.maximumLineBytes {
+            throw CommandFailure("\(path): the matrix and its catalog make an initialize message of \(size) bytes; the driver protocol "
+                                 + "carries at most \(DriverProtocol.maximumLineBytes) bytes per line (docs/driver-protocol.md). Split the "
+                                 + "matrix into smaller ones (--env local has no such limit)", code: .dataError)
+        }
         let configuration = ExecAdapter.Configuration(arguments: arguments, stepTimeout: stepTimeout) { line in
             console.detail("    driver: \(line)")
         }

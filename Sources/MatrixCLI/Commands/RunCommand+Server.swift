@@ -2,6 +2,7 @@ import Foundation
 import ExecEnvironment
 import LoopbackHTTP
 import MatrixJSON
+import LoopbackServerAPI
 import MatrixModel
 import ServerEnvironment
 import SignedData
@@ -15,9 +16,15 @@ struct ServerRunOptions {
     var delivery: DeliveryMode
     var seed: UInt64
     var timeout: Duration
+    /// `--api-key`, `--api-key-id`, `--api-issuer-id`.
+    var apiKeyPath: String?
+    var apiKeyId: String
+    var apiIssuerId: String
+    /// `--signing-faults`.
+    var signingFaults: Bool
 
     /// The options that belong to `--env server` only.
-    static let serverOnly: [OptionKey] = [.notifyURL, .accessURL, .server, .delivery, .seed]
+    static let serverOnly: [OptionKey] = [.notifyURL, .accessURL, .server, .delivery, .seed, .apiKey, .apiKeyId, .apiIssuerId]
 
     /// Reads and checks the options; `nil` for environments other than `server`.
     ///
@@ -26,6 +33,7 @@ struct ServerRunOptions {
     init?(_ args: Arguments, environment: EnvironmentKind) throws(CommandFailure) {
         guard environment == .server else {
             for option in Self.serverOnly where args.value(option) != nil { throw .usage("\(option) needs --env server") }
+            if args.has(.signingFaults) { throw .usage("\(OptionKey.signingFaults) needs --env server") }
             return nil
         }
         guard let notify = args.value(.notifyURL), let access = args.value(.accessURL) else {
@@ -56,6 +64,36 @@ struct ServerRunOptions {
             throw .usage("--seed orders --delivery shuffled or duplicated; --delivery \(delivery) has no order to choose")
         }
         timeout = try ExecOptions.stepTimeout(args)
+        signingFaults = args.has(.signingFaults)
+        apiKeyPath = args.value(.apiKey)
+        apiKeyId = args.value(.apiKeyId) ?? "MATRIXKEY1"
+        apiIssuerId = args.value(.apiIssuerId) ?? UUID().uuidString.lowercased()
+        for (option, value) in [(OptionKey.apiKeyId, apiKeyId), (.apiIssuerId, apiIssuerId)]
+        where value.isEmpty || value.count > 100 || !value.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7f }) {
+            throw .usage("\(option) must be 1 to 100 printable ASCII characters without spaces")
+        }
+    }
+
+    /// The key whose tokens the loopback App Store Server API accepts: `--api-key` (a PKCS #8 `.p8`, as App Store
+    /// Connect issues), else a key made for the run; with its PEM when made here, for the backend.
+    /// - Throws: ``CommandFailure``: exit 66 for an unreadable file, 65 for one that is not a P-256 private key.
+    func apiKey() throws(CommandFailure) -> (key: P256PrivateKey, pem: String?) {
+        guard let apiKeyPath else {
+            do {
+                let key = try P256PrivateKey.generate()
+                return (key, try key.pemRepresentation())
+            } catch {
+                throw CommandFailure("cannot make a key for the loopback App Store Server API: \(error)", code: .software)
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: apiKeyPath), data.count <= 16 << 10 else {
+            throw CommandFailure("--api-key \(apiKeyPath) cannot be read (or is over 16 KiB)", code: .noInput)
+        }
+        do {
+            return (try P256PrivateKey(pemRepresentation: String(decoding: data, as: UTF8.self)), nil)
+        } catch {
+            throw CommandFailure("--api-key \(apiKeyPath) is not a PEM P-256 private key (a .p8 from App Store Connect): \(error)", code: .dataError)
+        }
     }
 
     /// Picks a port for `{port}`, checks the URLs, starts the backend when `--server` says how, and makes the
@@ -76,27 +114,46 @@ struct ServerRunOptions {
                 throw CommandFailure("cannot find a free port on 127.0.0.1: \(error)", code: .unavailable)
             }
         }
-        let settings: ServerSettings
+        var settings: ServerSettings
         do {
             let notifyURL = try LoopbackURL.parse(notify, option: OptionKey.notifyURL.name, pickedPort: picked)
             let accessURL = try LoopbackURL.parse(access, option: OptionKey.accessURL.name, pickedPort: picked,
                                                   placeholders: LoopbackURL.accessPlaceholders)
             settings = try ServerSettings(notifyURL: notifyURL, accessURL: accessURL, delivery: delivery, seed: seed, timeout: timeout)
+            settings.signingFaults = signingFaults
         } catch {
             throw .usage(error.message)
         }
         var adapter = ServerAdapter(settings: settings, schedule: schedule, signedEnvironment: signedEnvironment)
-        guard let command else {
-            console.info("delivering to \(settings.notifyURL); asking \(settings.accessURL) for access (start the backend first, or pass --server CMD)")
-            return adapter
+        let (key, pem) = try apiKey()
+        let api: LoopbackServerAPI
+        do {
+            api = try adapter.startServerAPI(credentials: ServerAPICredentials(keyId: apiKeyId, issuerId: apiIssuerId, bundleId: matrix.app.bundleId,
+                                                                              publicKey: key.publicKey),
+                                             appAppleId: matrix.app.appAppleId)
+        } catch {
+            throw CommandFailure(error.message, code: .unavailable)
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("matrix-server-\(getpid())-\(UInt32.random(in: 0 ... .max))")
         let root = scratch.appendingPathComponent("simulator-root.der")
+        let keyFile = scratch.appendingPathComponent("SubscriptionKey_\(apiKeyId).p8")
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try Data(SimulatorPKI.default.root.derRepresentation).write(to: root)
+            if let pem {
+                try Data(pem.utf8).write(to: keyFile)
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
+            }
         } catch {
+            api.stop()
             throw CommandFailure("cannot write the simulator root for the backend in \(scratch.path): \(error)", code: .ioError)
+        }
+        let keyPath = pem == nil ? apiKeyPath ?? "" : keyFile.path
+        console.info("App Store Server API at \(api.baseURL) (key id \(apiKeyId), issuer id \(apiIssuerId), key \(keyPath))")
+        guard let command else {
+            adapter.attach(nil, scratch: scratch)
+            console.info("delivering to \(settings.notifyURL); asking \(settings.accessURL) for access (start the backend first, or pass --server CMD)")
+            return adapter
         }
         var environment = [
             "MATRIX_NOTIFY_URL": settings.notifyURL.description,
@@ -104,6 +161,10 @@ struct ServerRunOptions {
             "MATRIX_BUNDLE_ID": matrix.app.bundleId,
             "MATRIX_ENVIRONMENT": signedEnvironment.rawValue,
             "MATRIX_ROOT_CERTIFICATE": root.path,
+            "MATRIX_API_BASE_URL": api.baseURL,
+            "MATRIX_API_KEY": keyPath,
+            "MATRIX_API_KEY_ID": apiKeyId,
+            "MATRIX_API_ISSUER_ID": apiIssuerId,
         ]
         if let picked { environment["MATRIX_PORT"] = String(picked) }
         if let id = matrix.app.appAppleId { environment["MATRIX_APP_APPLE_ID"] = String(id) }
@@ -114,6 +175,7 @@ struct ServerRunOptions {
             }
             adapter.attach(process, scratch: scratch)
         } catch {
+            api.stop()
             try? FileManager.default.removeItem(at: scratch)
             throw CommandFailure(error.message, code: .unavailable)
         }

@@ -25,9 +25,11 @@ struct RunCommand {
             the one run.json records: that path from here, else from each directory above RUN_DIR, whichever file is \
             the run's (same SHA-256).
             Progress lines and the closing summary go to standard error (pipe with 2>&1); nothing goes to stdout.
-            Exit status: 0 no step failed (every step passed, or was skipped as an environment limit), 1 a step \
-            failed, errored or was blocked, 64 usage, 65 invalid matrix or catalog, 66 unreadable matrix, 69 \
-            environment unavailable, 70 internal error, 74 cannot write evidence, 130 interrupted (evidence kept).
+            Exit status: 0 no step failed (every step passed, or was skipped as not supported in the environment) \
+            and at least one step was performed, 1 a step failed, errored or was blocked, or the run performed too \
+            little (no step at all; with --fail-on-skip any skip; with --min-performed less than that share), 64 \
+            usage, 65 invalid matrix or catalog, 66 unreadable matrix, 69 environment unavailable, 70 internal \
+            error, 74 cannot write evidence, 130 interrupted (evidence kept).
 
             With --env exec, an external driver performs the steps (docs/driver-protocol.md); --driver is split into \
             arguments without a shell: '…' and "…" quote, \\ escapes the next character. A run directory is data, \
@@ -54,25 +56,32 @@ struct RunCommand {
             .value(.delivery, "MODE", "with --env server: production (default, retries), sandbox (once), shuffled, duplicated",
                    choices: Choices(DeliveryMode.allCases.map(\.rawValue))),
             .value(.seed, "N", "with --delivery shuffled or duplicated: the order's seed (default 1)"),
+            .flag(.signingFaults, "with --env server: also send notifications a correct server refuses; a step fails when the backend accepts one"),
+            .value(.apiKey, "FILE", "with --env server: the .p8 key whose tokens the loopback App Store Server API accepts (default: one made for the run)"),
+            .value(.apiKeyId, "ID", "with --env server: the key id tokens must name (default MATRIXKEY1)"),
+            .value(.apiIssuerId, "ID", "with --env server: the issuer id tokens must carry (default: a UUID made for the run)"),
             .value(.build, "BUILD", "build under test, e.g. \"1.4 (212)\""),
             .value(.device, "DEVICE", "device, e.g. \"iPhone 16\""),
             .value(.os, "OS", "OS version, e.g. \"iOS 26.1\""),
             .value(.out, "DIR", "reports root (default: reports)"),
             .value(.runID, "ID", "the run's id, its directory's name (default: start time and 32 random bits); letters, digits, . _ -"),
             .value(.jobs, "N", "cases run at once (default: number of cores; 1 for exec and guided runs)"),
-            .value(.shard, "K/N", "run slice K of N of the cases (see `matrix merge`)"),
+            .value(.shard, "K/N", "run slice K of N of the (selected) cases (see `matrix merge`)"),
             .value(.resume, "RUN_DIR", "finish an interrupted run in RUN_DIR from its first unrecorded step"),
-            .value(.appFault, "NAME", "run the reference app with a known bug (see `matrix faults`)", choices: .appFaults),
+            .value(.appFault, "NAME", "run the reference app with a known bug (see `matrix faults`); repeatable, for several at once",
+                   choices: .appFaults, repeatable: true),
             .value(.clock, "CLOCK", "clock the local environment models: real (default), xcode[:timeRate], sandbox:<3|5|15|30|60>, testflight",
                    choices: .clock),
-            .value(.signedEnvironment, "ENV", "environment written in signed data: Sandbox (default), Production, Xcode, LocalTesting",
+            .value(.signedEnvironment, "ENV", "environment written in signed data: Sandbox, Production, Xcode, LocalTesting (default: Xcode with an xcode clock, else Sandbox)",
                    choices: .signedEnvironments),
             .value(.answers, "FILE", "sandbox/testflight: the tester's answers as JSON Lines, for scripted or replayed runs"),
             .value(.accounts, "FILE", "sandbox/testflight: account aliases to Sandbox Apple Accounts (kept outside the repository)"),
+            .flag(.failOnSkip, "fail the run when any step is skipped"),
+            .value(.minPerformed, "PERCENT", "fail the run when fewer than PERCENT % of its steps are performed (default: at least one)"),
             .flag(.strict, "refuse to run a matrix that has warnings"),
             .flag(.quiet, "print only failures and the summary"),
             .flag(.verbose, "print every step"),
-        ] + AppStoreOptions.options)
+        ] + SelectionOptions.options + AppStoreOptions.options)
 
     /// What a run needs, whether it starts fresh or resumes.
     struct Setup {
@@ -83,6 +92,8 @@ struct RunCommand {
         var session: EvidenceSession
         var prior: [String: [RecordedStep]]
         var lastSeq: Int
+        /// Where the matrix file writes each step, for annotations.
+        var locations: MatrixLocations
     }
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
@@ -91,6 +102,7 @@ struct RunCommand {
         console.verbose = args.has(.verbose)
         // Checked before the run directory is created: a usage error leaves nothing behind.
         let requestedJobs = try args.int(.jobs, in: 1...256)
+        let policy = ExercisePolicy(failOnSkip: args.has(.failOnSkip), minimumPerformedPercent: try args.int(.minPerformed, in: 0...100))
         let trap = SignalTrap()
         defer { trap.release() }
         let setup = args.value(.resume) != nil ? try await resume(args) : try await start(args)
@@ -100,7 +112,7 @@ struct RunCommand {
         let jobs = requestedJobs ?? defaultJobs
 
         let runner = Runner(matrix: setup.matrix, adapter: setup.adapter, context: setup.context, jobs: jobs)
-        let printer = ProgressPrinter(console: console, total: setup.cases.count)
+        let printer = ProgressPrinter(console: console, total: setup.cases.count, locations: console.annotates ? setup.locations : nil)
         let writer = setup.session.writer
         let (cases, prior, lastSeq) = (setup.cases, setup.prior, setup.lastSeq)
         let outcome = await trap.run {
@@ -115,17 +127,24 @@ struct RunCommand {
         case .failed(let error):
             _ = try? await setup.session.finish(interrupted: true)
             throw CommandFailure("cannot write evidence: \(error)\nEvidence written so far is kept in \(setup.session.directory.url.path); "
-                                 + "resume with `\(Self.resumeCommand(setup.session.directory.url, args: args))`", code: .ioError)
+                                 + Self.afterInterruption(setup.session.directory.url, args: args, server: setup.adapter is ServerAdapter), code: .ioError)
         }
         // A signal that came after the last step still stops the run short of complete; one that comes while the
         // run is being finished no longer changes what run.json says, nor the exit status.
         if trap.signalReceived != nil { summary.interrupted = true }
         let directory = try await setup.session.finish(interrupted: summary.interrupted, unfinishedCase: summary.unfinishedCase)
         JobSummary.append(from: directory, console: console)
-        printer.summary(summary, of: setup.cases.count, shard: setup.session.manifest.shard, directory: Self.displayPath(directory.url))
+        printer.summary(summary, of: setup.cases.count, shard: setup.session.manifest.shard,
+                        selection: setup.session.manifest.selection.map { "\($0.summary), \(setup.session.manifest.selectedCases?.count ?? 0) of \(setup.matrix.cases.count) cases" },
+                        directory: Self.displayPath(directory.url))
         if summary.interrupted {
-            console.info("resume with `\(Self.resumeCommand(directory.url, args: args))`", always: true)
+            console.info(Self.afterInterruption(directory.url, args: args, server: setup.adapter is ServerAdapter), always: true)
             return .interrupted
+        }
+        if let shortfall = policy.shortfall(summary.stepCounts) {
+            console.annotate(GitHubAnnotations.command(.error, message: shortfall, file: setup.locations.file, title: "matrix run"))
+            console.error(shortfall)
+            return .failure
         }
         return summary.allPassed ? .success : .failure
     }
@@ -135,8 +154,9 @@ struct RunCommand {
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to run)" : "run takes one MATRIX, got \(args.positionals.count)")
         }
-        let fault = try Self.fault(args.value(.appFault))
-        let signedEnvironment = try args.choice(.signedEnvironment, as: SignedEnvironment.self) ?? .sandbox
+        let faults = try Self.faults(args.all(.appFault))
+        // Without --signed-environment, signed data names the environment of the clock: Xcode's clock, Xcode's data.
+        let signedEnvironment = try args.choice(.signedEnvironment, as: SignedEnvironment.self) ?? .following(clock: args.value(.clock))
         var shard: Shard?
         if let text = args.value(.shard) {
             guard let parsed = Shard(text) else { throw .usage("--shard must be K/N with 1 ≤ K ≤ N, e.g. 2/4; got \"\(text)\"") }
@@ -148,7 +168,7 @@ struct RunCommand {
         let environment = args.value(.env).map(EnvironmentKind.init) ?? .local
         let exec = try ExecOptions(args, environment: environment)
         let server = try ServerRunOptions(args, environment: environment)
-        let (matrix, bytes, catalogBytes, warnings) = try loadMatrix(path, strict: args.has(.strict))
+        var (matrix, bytes, catalogBytes, warnings) = try loadMatrix(path, strict: args.has(.strict))
         if signedEnvironment == .production, matrix.app.appAppleId == nil, exec == nil, environment == .local || environment == .server {
             // Apple's verifiers compare a Production notification's appAppleId with the app's; data without one
             // would fail every backend's check. Apple: https://developer.apple.com/documentation/appstoreservernotifications/data
@@ -156,6 +176,11 @@ struct RunCommand {
                          + "Apple's verifiers require it in Production notifications")
         }
         let schedule = try Self.schedule(args.value(.clock), matrix: matrix)
+        if exec == nil, environment == .local || environment == .server,
+           let warning = Self.unsentNotificationsWarning(matrix, schedule: schedule, signedEnvironment: signedEnvironment) {
+            console.warning(warning)
+            warnings.append("warning: " + warning)
+        }
         let salt = Self.makeSalt()
         let guided = try guidedSetup(environment, args: args, salt: salt, matrix: matrix)
         let adapter: any EnvironmentAdapter
@@ -165,7 +190,7 @@ struct RunCommand {
             adapter = try await server.start(matrix: matrix, schedule: schedule, signedEnvironment: signedEnvironment, console: console)
         } else {
             adapter = try makeAdapter(environment, schedule: schedule, clockGiven: args.value(.clock) != nil,
-                                      signedEnvironment: signedEnvironment, fault: fault, guided: guided, args: args)
+                                      signedEnvironment: signedEnvironment, faults: faults, guided: guided, args: args)
         }
         let describedBuild = args.value(.build) ?? adapter.description.build
         var context = RunContext(
@@ -174,19 +199,25 @@ struct RunCommand {
             build: describedBuild ?? (environment == .local ? "unspecified (local run)" : "unspecified"),
             device: args.value(.device) ?? adapter.description.device ?? "unspecified",
             os: args.value(.os) ?? adapter.description.os ?? "unspecified",
-            accountHashes: guided?.hashes ?? [:], appFault: fault?.rawValue)
-        let cases = shard.map { $0.caseIndices(of: matrix) } ?? Array(matrix.cases.indices)
+            accountHashes: guided?.hashes ?? [:], appFault: Self.faultNames(faults))
+        let selection = SelectionOptions.selection(args)
+        let selected = try SelectionOptions.resolve(selection, in: matrix)
+        let cases = shard.map { $0.caseIndices(of: matrix, among: selected) } ?? selected
         var manifest = RunManifest(
             toolVersion: MatrixCommand.version, context: context,
             matrix: MatrixReference(path: path, contents: Data(bytes), name: matrix.name, catalog: catalogBytes),
             clock: adapter.description.clock, accounts: RunManifest.accounts(of: matrix), startedAt: Date())
-        manifest.appFault = fault?.rawValue
+        manifest.appFault = Self.faultNames(faults)
         manifest.warnings = warnings.isEmpty ? nil : warnings
         manifest.guidance = guided?.guidance
         manifest.signedEnvironment = exec == nil ? signedEnvironment.rawValue : nil
         manifest.driver = exec?.arguments
         manifest.shard = shard?.description
         manifest.shardCases = shard.map { _ in cases.map { matrix.cases[$0].id } }
+        if !selection.isEmpty {
+            manifest.selection = selection
+            manifest.selectedCases = selected.map { matrix.cases[$0].id }
+        }
         if let guided {
             manifest.accountSalt = salt
             manifest.accounts = manifest.accounts.map { account in
@@ -194,6 +225,14 @@ struct RunCommand {
                 copy.hash = guided.hashes[account.alias]
                 return copy
             }
+        }
+        if let guidedAdapter = adapter as? GuidedAdapter, let answers = guided?.prompter as? ScriptedPrompter,
+           let (caseID, step) = answers.firstUnansweredStep(of: matrix, cases: cases, environment: guidedAdapter.environment,
+                                                            schedule: guidedAdapter.schedule) {
+            // The run would stop at once, leaving a run directory with nothing in it.
+            throw CommandFailure("\(args.value(.answers) ?? "the answers file") has no answer for the first step the run asks, case \"\(caseID)\" "
+                                 + "step \(step); nothing was run (add its answer, or skip it with {\"case\": \"\(caseID)\", \"step\": \(step), "
+                                 + "\"skip\": \"reason\"})", code: .dataError)
         }
         let session: EvidenceSession
         do throws(CommandFailure) {
@@ -206,8 +245,18 @@ struct RunCommand {
             throw error
         }
         context.runID = session.manifest.runId
-        return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: session, prior: [:], lastSeq: 0)
+        return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: session, prior: [:], lastSeq: 0,
+                     locations: MatrixLocations(file: path, bytes: bytes))
     }
+
+    /// What to do with an interrupted run: the command that resumes it, or, for a server run, which is not resumed
+    /// (the backend already holds what the first part told it), to start again.
+    static func afterInterruption(_ directory: URL, args: Arguments, server: Bool) -> String {
+        server ? Self.serverNotResumed : "resume with `\(Self.resumeCommand(directory, args: args))`"
+    }
+
+    static let serverNotResumed = "a server run is not resumed (the backend already holds what the first part of the run told it, and would be "
+        + "told the unfinished case twice): start a new run against a fresh backend"
 
     /// A resumed run: the run directory's manifest says what ran and how; the matrix must not have changed.
     /// The command that resumes the run in `directory`, ready to paste into a shell: a guided run's answers,
@@ -230,19 +279,18 @@ struct RunCommand {
     }
 
     func resume(_ args: Arguments) async throws(CommandFailure) -> Setup {
-        for option: OptionKey in [.env, .build, .device, .os, .out, .runID, .shard, .appFault, .clock, .signedEnvironment]
+        for option: OptionKey in [.env, .build, .device, .os, .out, .runID, .shard, .appFault, .clock, .signedEnvironment] + SelectionOptions.keys
         where args.value(option) != nil {
             throw .usage("--resume takes the run's own settings from its run.json; drop \(option)")
         }
         guard let runPath = args.value(.resume) else { throw .usage("--resume needs RUN_DIR") }
         let directory = RunDirectory(url: URL(fileURLWithPath: runPath))
+        // Refused before the evidence is reopened, which would cut a torn last line.
+        if let recorded = try? directory.readManifest(), recorded.environment == EnvironmentKind.server.name {
+            throw CommandFailure("\(runPath) is a server run: \(Self.serverNotResumed)", code: .usage)
+        }
         let resumed = try EvidenceSession.resume(directory)
         let manifest = resumed.session.manifest
-        if manifest.environment == EnvironmentKind.server.name {
-            // The backend remembers what the first part of the run told it; replaying the unfinished case to it
-            // would tell it twice.
-            throw CommandFailure("\(runPath) is a server run, which is not resumed: start a new run against a fresh backend", code: .usage)
-        }
         if manifest.status == .complete {
             throw CommandFailure("\(runPath) is complete; there is nothing to resume", code: .usage)
         }
@@ -273,7 +321,7 @@ struct RunCommand {
             throw CommandFailure("the catalog \(matrix.catalogPath ?? "") changed since the run started (its SHA-256 differs from run.json); "
                                  + "a resumed run must use the same products", code: .dataError)
         }
-        let fault = try Self.fault(manifest.appFault)
+        let faults = try Self.faults(manifest.appFault.map { $0.split(separator: ",").map(String.init) } ?? [])
         let schedule = try Self.schedule(manifest.clock, matrix: matrix)
         let guided = try guidedSetup(EnvironmentKind(manifest.environment), args: args, salt: manifest.accountSalt ?? Self.makeSalt(), matrix: matrix,
                                      build: manifest.build, device: manifest.device, os: manifest.os)
@@ -287,13 +335,13 @@ struct RunCommand {
             if args.value(.stepTimeout) != nil { throw .usage("--step-timeout is for runs of --env exec") }
             if args.value(.driver) != nil { throw .usage("--driver is for runs of --env exec; \(runPath) is a \(manifest.environment) run") }
             adapter = try makeAdapter(EnvironmentKind(manifest.environment), schedule: schedule, clockGiven: manifest.clock != nil,
-                                      signedEnvironment: manifest.signedEnvironment.flatMap(SignedEnvironment.init(rawValue:)) ?? .sandbox, fault: fault, guided: guided, args: args)
+                                      signedEnvironment: manifest.signedEnvironment.flatMap(SignedEnvironment.init(rawValue:)) ?? .sandbox, faults: faults, guided: guided, args: args)
         }
         let context = RunContext(runID: manifest.runId, environment: manifest.environment, build: manifest.build,
                                  device: manifest.device, os: manifest.os, accountHashes: guided?.hashes ?? [:],
-                                 appFault: fault?.rawValue)
+                                 appFault: Self.faultNames(faults))
         var cases = Array(matrix.cases.indices)
-        if let ids = manifest.shardCases {
+        if let ids = manifest.shardCases ?? manifest.selectedCases {
             let wanted = Set(ids)
             cases = cases.filter { wanted.contains(matrix.cases[$0].id) }
         }
@@ -301,7 +349,7 @@ struct RunCommand {
         let recorded = resumed.recorded.count
         console.info("resuming \(Self.displayPath(directory.url)): \(recorded) step\(recorded == 1 ? "" : "s") already recorded")
         return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: resumed.session,
-                     prior: resumed.recorded.steps, lastSeq: resumed.recorded.lastSeq)
+                     prior: resumed.recorded.steps, lastSeq: resumed.recorded.lastSeq, locations: MatrixLocations(file: path, bytes: bytes))
     }
 
     /// A run directory is data, never code: the driver command its run.json records (which anyone who wrote the
@@ -383,7 +431,10 @@ struct RunCommand {
             }
             let (errors, warnings) = scripted.problems(against: matrix)
             for warning in warnings { console.warning(warning) }
-            guard errors.isEmpty else { throw CommandFailure(errors.joined(separator: "\n"), code: .dataError) }
+            for error in errors { console.info([.painted(Console.visible(error), .red)], always: true) }
+            guard errors.isEmpty else {
+                throw CommandFailure("\(answers) has \(errors.count) problem\(errors.count == 1 ? "" : "s"); nothing was run", code: .dataError)
+            }
             prompter = scripted
         } else if isatty(0) == 1 {
             prompter = TerminalPrompter(write: { console.prompt($0) })
@@ -406,13 +457,14 @@ struct RunCommand {
         }
         let hashes = identifiers.mapValues { RunManifest.accountHash(identifier: $0, salt: salt) }
         return Guided(prompter: prompter, identifiers: identifiers, hashes: hashes, build: build, device: device, os: os,
-                      serverCheck: try serverCheck(args, bundleId: matrix.app.bundleId),
+                      serverCheck: try serverCheck(args, app: matrix.app),
                       guidance: args.value(.answers).map { "answers file \($0) (scripted: waits were not slept)" } ?? "interactive")
     }
 
     /// The App Store Server API cross-check, when credentials are given; without them the run records only what
     /// the tester reports, and says so.
-    func serverCheck(_ args: Arguments, bundleId: String) throws(CommandFailure) -> (any ServerCheck)? {
+    func serverCheck(_ args: Arguments, app: AppInfo) throws(CommandFailure) -> (any ServerCheck)? {
+        let bundleId = app.bundleId
         let options = try AppStoreOptions(args)
         let credentials: AppStoreCredentials
         do {
@@ -424,6 +476,11 @@ struct RunCommand {
                 return nil
             }
             throw AppStoreOptions.failure(error, console: console)
+        }
+        if app.bundleIdGuessed {
+            // The Server API answers for the app a bundle id names: a guess would check another app, or none.
+            throw CommandFailure("app.bundleId \"\(bundleId)\" was guessed by matrix init (bundleIdGuessed); set your app's bundle id in the "
+                                 + "matrix and remove bundleIdGuessed before cross-checking with the App Store Server API", code: .dataError)
         }
         do {
             let client = try AppStoreServerAPIClient(
@@ -437,17 +494,19 @@ struct RunCommand {
     }
 
     func makeAdapter(_ environment: EnvironmentKind, schedule: RenewalSchedule, clockGiven: Bool, signedEnvironment: SignedEnvironment,
-                     fault: AppFault?, guided: Guided?, args: Arguments) throws(CommandFailure) -> any EnvironmentAdapter {
+                     faults: [AppFault], guided: Guided?, args: Arguments) throws(CommandFailure) -> any EnvironmentAdapter {
         switch environment {
         case .local:
             do {
-                return try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, fault: fault)
+                var adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment)
+                adapter.faults = faults
+                return adapter
             } catch {
                 throw CommandFailure("the local environment is unavailable: \(error)", code: .unavailable)
             }
         case .sandbox, .testflight:
             guard let guided else { throw CommandFailure("internal: no guided setup", code: .software) }
-            if fault != nil { throw .usage("--app-fault is for the local environment; a guided run tests your own build") }
+            if !faults.isEmpty { throw .usage("--app-fault is for the local environment; a guided run tests your own build") }
             var guidedSchedule: RenewalSchedule = environment == .sandbox ? .sandbox(.default) : .testFlight
             if clockGiven {
                 guard case .sandbox = schedule.kind, environment == .sandbox else {
@@ -476,12 +535,34 @@ struct RunCommand {
         }
     }
 
-    static func fault(_ name: String?) throws(CommandFailure) -> AppFault? {
-        guard let name else { return nil }
-        guard let value = AppFault(rawValue: name) else { throw Choices.appFaults.rejection(name, for: OptionKey.appFault.name) }
-        return value
+    /// The faults `names` name, each once, in the order given.
+    static func faults(_ names: [String]) throws(CommandFailure) -> [AppFault] {
+        var faults: [AppFault] = []
+        for name in names {
+            guard let value = AppFault(rawValue: name) else { throw Choices.appFaults.rejection(name, for: OptionKey.appFault.name) }
+            if !faults.contains(value) { faults.append(value) }
+        }
+        return faults
     }
 
+    /// The faults as evidence and run.json name them: `a` or `a,b`; `nil` for none.
+    static func faultNames(_ faults: [AppFault]) -> String? {
+        faults.isEmpty ? nil : faults.map(\.rawValue).joined(separator: ",")
+    }
+
+
+    /// When the run models StoreKit Testing in Xcode, which has no App Store server: how many steps expect
+    /// server notifications that will not be judged. Cases with a clock of their own are judged by the loader.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/environment
+    static func unsentNotificationsWarning(_ matrix: Matrix, schedule: RenewalSchedule, signedEnvironment: SignedEnvironment) -> String? {
+        guard schedule.environment == .xcode || !signedEnvironment.sendsServerNotifications else { return nil }
+        let steps = matrix.cases.filter { matrix.storeSettings(for: $0).clock == nil }.flatMap(\.steps)
+            .filter { !($0.expect?.notifications ?? []).isEmpty }.count
+        guard steps > 0 else { return nil }
+        let why = schedule.environment == .xcode ? "StoreKit Testing in Xcode (--clock \(schedule))" : "\(signedEnvironment) signed data"
+        return "\(steps) step\(steps == 1 ? "" : "s") expect App Store Server Notifications, which \(why) never sends; "
+            + "those expectations are not judged (expect \"serverNotifications\": false instead)"
+    }
 
     static func schedule(_ text: String?, matrix: Matrix) throws(CommandFailure) -> RenewalSchedule {
         guard let text else { return .real }

@@ -12,8 +12,12 @@ struct ScoreCommand {
         discussion: """
             Runs MATRIX on the local environment with the reference app, then once per known app fault (see \
             `matrix faults`), and prints which case and step catches each fault. A fault the catalog cannot show \
-            (no family-shareable product for a Family Sharing bug, no subscription for a grace-period bug) is not \
-            applicable; the score is over applicable faults. Nothing is written to reports/.
+            (no family-shareable product for a Family Sharing bug, no subscription for a grace-period bug), or that \
+            the matrix's tiers cannot show (an upgrade between levels that grant the same tier), is not applicable, \
+            with the reason; the score is over applicable faults. A missed fault names the kind of case and the \
+            product that would catch it. Nothing is written to reports/.
+            A fault counts as caught only at a step the reference app passes; when the reference fails a step, the \
+            expectation contradicts StoreKit there, the score says so first and names the failing steps.
             Exit status: 0 when the reference passes and the score reaches --min-score (default 100), 1 otherwise.
             """,
         positionals: [Positional("MATRIX", "the matrix file to score")],
@@ -21,7 +25,7 @@ struct ScoreCommand {
             .value(.minScore, "PERCENT", "lowest passing score in percent (default 100)"),
             .value(.format, "FORMAT", "text (default) or json", choices: .textOrJSON),
             .value(.jobs, "N", "cases run at once (default: number of cores)"),
-        ])
+        ] + SelectionOptions.options)
 
     func execute(_ arguments: [String]) async throws(CommandFailure) -> ExitCode {
         guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
@@ -33,7 +37,12 @@ struct ScoreCommand {
         let jobs = try args.int(.jobs, in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
         let (loaded, diagnostics, _) = try InputFiles.loadMatrix(path)
         _ = MatrixCommand.report(diagnostics, on: console)
-        guard let matrix = loaded else { throw CommandFailure("\(path) is not valid; nothing was run", code: .dataError) }
+        guard let whole = loaded else { throw CommandFailure("\(path) is not valid; nothing was run", code: .dataError) }
+        let selection = SelectionOptions.selection(args)
+        let matrix = try SelectionOptions.selected(whole, selection)
+        if !selection.isEmpty {
+            console.info("scoring \(matrix.cases.count) of the matrix's \(whole.cases.count) cases (\(Console.visible(selection.summary)))", always: true)
+        }
 
         let score: FaultScorer.Score
         do {
@@ -41,24 +50,32 @@ struct ScoreCommand {
         } catch {
             throw CommandFailure(error.message, code: error.environmentUnavailable ? .unavailable : .software)
         }
-        let reference = score.referenceProblem
+        let problems = score.referenceProblems.map { "\($0.case) #\($0.step) \($0.action.action.rawValue): \($0.reason ?? $0.verdict.rawValue)" }
         if format == "json" {
             struct Report: Encodable {
                 var matrix: String
                 var referencePasses: Bool
                 var referenceProblem: String?
+                /// Every step the reference app fails or errors at; faults are credited only at other steps.
+                var referenceProblems: [String]
                 var faults: [FaultScorer.FaultResult]
                 var applicable: Int
                 var caught: Int
                 var score: Int
             }
-            let report = Report(matrix: path, referencePasses: score.referencePasses,
-                                referenceProblem: reference.map { "\($0.case) #\($0.step): \($0.reason ?? $0.verdict.rawValue)" },
-                                faults: score.results, applicable: score.applicable, caught: score.caught, score: score.percent)
+            let report = Report(matrix: path, referencePasses: score.referencePasses, referenceProblem: problems.first,
+                                referenceProblems: problems, faults: score.results, applicable: score.applicable, caught: score.caught,
+                                score: score.percent)
             console.outputData(try JSONOutput.encode(report) + Data("\n".utf8))
         } else {
-            if let reference {
-                console.info("reference app FAILS", .red, "at \(reference.case) #\(reference.step) \(reference.action.action.rawValue): \(reference.reason ?? reference.verdict.rawValue)", always: true)
+            if !problems.isEmpty {
+                // The reference is the expectation's check: where it fails, the matrix contradicts StoreKit, and no
+                // fault is credited there.
+                console.info([.painted("reference app FAILS", .red), .text(" \(problems.count) step\(problems.count == 1 ? "" : "s"); "
+                             + "the matrix contradicts StoreKit there, and faults are credited only at the steps it passes:")], always: true)
+                for problem in problems { console.info("  " + Console.visible(problem), always: true) }
+                console.outputText("reference app    FAILS \(problems.count) step\(problems.count == 1 ? "" : "s") (see above); "
+                               + "the score below counts only steps it passes\n")
             } else {
                 console.output("reference app    passes every step\n")
             }
@@ -71,13 +88,14 @@ struct ScoreCommand {
                 } else if !result.applicable {
                     verdict = "not applicable — \(result.notApplicableReason ?? "the catalog cannot show it")"
                 } else {
-                    verdict = "MISSED — \(result.summary)"
+                    verdict = "MISSED — \(result.summary)" + (result.wouldCatch.map { "; \($0) would catch it" } ?? "")
                 }
                 console.outputText(name + verdict + "\n")
             }
             let skipped = score.results.count - score.applicable
             console.output("score: \(score.caught)/\(score.applicable) faults caught (\(score.percent) %)"
-                + (skipped > 0 ? "; \(skipped) not applicable to this catalog" : "") + "\n")
+                + (skipped > 0 ? "; \(skipped) not applicable to this catalog" : "")
+                + (problems.isEmpty ? "" : "; not an acceptance score: the reference app fails \(problems.count) step\(problems.count == 1 ? "" : "s")") + "\n")
         }
         return score.referencePasses && score.percent >= minimum ? .success : .failure
     }

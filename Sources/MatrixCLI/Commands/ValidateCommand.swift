@@ -12,7 +12,8 @@ struct ValidateCommand {
             Checks each matrix and the catalog it names without running anything. Prints every problem of every file \
             with file, line, column, JSON Pointer, code and severity: compiler-style on stderr, or with --format json \
             as a JSON array on stdout (file, line, column, pointer, code, severity, message, hint), where a matrix \
-            that cannot be read is a row with code MX006.
+            that cannot be read is a row with code MX006. A matrix without errors is also checked for coverage: a \
+            catalog product in no tier and no case, or a tier no case expects, is a warning (MX024).
             Exit status: 0 valid, 65 an error (or a warning with --strict), 66 a matrix cannot be read (the others \
             are still checked).
             """,
@@ -32,7 +33,7 @@ struct ValidateCommand {
             // Every file is checked even when an earlier one cannot be read.
             let diagnostics: [Diagnostic]
             do {
-                (_, diagnostics, _) = try InputFiles.loadMatrix(path)
+                (_, diagnostics, _) = try InputFiles.loadMatrix(path, checksCoverage: true)
             } catch {
                 console.error(error.message)
                 unreadable += 1

@@ -66,11 +66,13 @@ package struct VerifyCommand {
             .value(.batch, "FILE", "verify every JWS in FILE, one per line (- for stdin)"),
             .value(.format, "FORMAT", "text (default) or json", choices: .textOrJSON),
             .flag(.quiet, "runs and batches: print only what failed"),
+            .flag(.verbose, "runs and archives: a line for every file and record, not only those that fail"),
         ])
 
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
         guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
         console.quiet = args.has(.quiet)
+        console.verbose = args.has(.verbose)
         let format = try args.choice(.format) ?? "text"
         let environment = try args.choice(.environment)
         var appAppleId: Int64?
@@ -190,7 +192,9 @@ package struct VerifyCommand {
         if settings.json {
             console.output(report.json.text(.expanded) + "\n")
         } else {
-            let lines = report.lines(onlyProblems: console.quiet)
+            // A summary by default: the lines of what did not verify, then the closing sentence; every file and
+            // record with --verbose.
+            let lines = report.lines(onlyProblems: !console.verbose)
             if !lines.isEmpty { console.outputText(lines.joined(separator: "\n") + "\n") }
         }
         // One line each, whatever the run's files put in them.

@@ -25,6 +25,10 @@ public final class Console: @unchecked Sendable {
     public let outputClosed: Bool
     /// The width help text wraps to (see ``terminalWidth(environment:descriptor:)``).
     public let width: Int
+    /// Whether to write GitHub Actions annotations (`GITHUB_ACTIONS` is `true`; ``GitHubAnnotations``).
+    public let annotates: Bool
+    /// Annotations written so far, for ``GitHubAnnotations/limit``.
+    private var annotations = 0
 
     /// - Parameter outputClosed: stdout was closed when the process started (its descriptor now holds
     ///   `/dev/null`, so that no file the command opens takes it): anything written to it counts as failed.
@@ -36,6 +40,23 @@ public final class Console: @unchecked Sendable {
         errIsTerminal = isatty(err.fileDescriptor) == 1
         colourful = errIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         width = Self.terminalWidth(environment: environment, descriptor: out.fileDescriptor)
+        annotates = GitHubAnnotations.isEnabled(environment)
+    }
+
+    /// Writes a GitHub Actions workflow command line (``GitHubAnnotations``) on stderr when annotating, up to
+    /// ``GitHubAnnotations/limit`` of them, then one warning saying how many were left out (counted as they come).
+    func annotate(_ command: @autoclosure () -> String?) {
+        guard annotates, let line = command() else { return }
+        let count = lock.withLock { () -> Int in
+            annotations += 1
+            return annotations
+        }
+        if count <= GitHubAnnotations.limit {
+            write(Console.visible(line) + "\n", to: err)
+        } else if count == GitHubAnnotations.limit + 1 {
+            write(GitHubAnnotations.command(.warning, message: "more than \(GitHubAnnotations.limit) annotations; the rest are in the output and the reports",
+                                            file: nil) + "\n", to: err)
+        }
     }
 
     /// `COLUMNS` when it is a positive number, else the width of the terminal `descriptor` is (TIOCGWINSZ),
@@ -133,6 +154,12 @@ public final class Console: @unchecked Sendable {
     public enum Part: Sendable {
         case text(String)
         case painted(String, Colour)
+    }
+
+    /// `text` with every character a terminal would act on written as `\u{…}`, line breaks included
+    /// (``TerminalText``): for a value quoted inside a line of the console's own.
+    static func visible(_ text: String) -> String {
+        TerminalText.visible(text)
     }
 
     /// The parts escaped (``TerminalText``), then coloured: only the console writes escape sequences.

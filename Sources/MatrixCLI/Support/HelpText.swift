@@ -21,7 +21,7 @@ enum HelpText {
             wrap("Runs StoreKit 2 in-app purchase acceptance matrices and keeps the evidence.", width: width),
             "COMMANDS:\n" + table(rows, width: width),
             wrap("Run `matrix help <command>` or `matrix <command> --help` for a command's options; "
-                 + "`matrix completion bash|zsh|fish` prints a completion script; `matrix --version` prints the version.", width: width),
+                 + "`matrix completion bash|zsh|fish` prints a completion script; `matrix --version` (or `-V`) prints the version.", width: width),
         ].joined(separator: "\n\n") + "\n"
     }
 

@@ -27,15 +27,15 @@ package enum InputFiles {
 
     /// Loads and validates a matrix: reads it (66 on failure), reads its catalog relative to it, and returns
     /// the matrix with every diagnostic.
-    static func loadMatrix(_ path: String) throws(CommandFailure) -> (Matrix?, [Diagnostic], bytes: [UInt8]) {
-        let loaded = try loadMatrixSources(path)
+    static func loadMatrix(_ path: String, checksCoverage: Bool = false) throws(CommandFailure) -> (Matrix?, [Diagnostic], bytes: [UInt8]) {
+        let loaded = try loadMatrixSources(path, checksCoverage: checksCoverage)
         return (loaded.matrix, loaded.diagnostics, loaded.bytes)
     }
 
     /// Like ``loadMatrix(_:)``, keeping the bytes of the files it was loaded from (external drivers receive them).
-    static func loadMatrixSources(_ path: String) throws(CommandFailure) -> MatrixFile {
+    static func loadMatrixSources(_ path: String, checksCoverage: Bool = false) throws(CommandFailure) -> MatrixFile {
         do {
-            return try MatrixFile.read(path)
+            return try MatrixFile.read(path, checksCoverage: checksCoverage)
         } catch {
             throw CommandFailure("cannot read matrix \(path): \(error.reason)", code: .noInput)
         }

@@ -8,18 +8,24 @@ final class ProgressPrinter: @unchecked Sendable {
     // @unchecked Sendable: `done` is only touched under `lock`; Console is thread-safe.
     private let console: Console
     private let total: Int
+    /// Where the matrix's steps are, to annotate failing ones in GitHub Actions.
+    private let locations: MatrixLocations?
     private let lock = NSLock()
     private var done = 0
 
-    init(console: Console, total: Int) {
+    init(console: Console, total: Int, locations: MatrixLocations? = nil) {
         self.console = console
         self.total = total
+        self.locations = locations
     }
 
     func handle(_ event: RunEvent) {
         switch event {
         case .stepFinished(let record):
             console.detail(Self.stepLine(record))
+            if let locations, record.verdict == .fail || record.verdict == .error {
+                console.annotate(locations.command(for: record))
+            }
         case .caseFinished(let result):
             let count = lock.withLock { () -> Int in
                 done += 1
@@ -61,12 +67,15 @@ final class ProgressPrinter: @unchecked Sendable {
     }
 
     /// `17 cases: 17 pass · 74 steps: 74 pass · evidence: reports/local/…`.
-    func summary(_ summary: RunSummary, of total: Int? = nil, shard: String? = nil, directory: String) {
-        console.info(Self.summaryLine(summary, of: total, shard: shard, directory: directory), always: true)
+    func summary(_ summary: RunSummary, of total: Int? = nil, shard: String? = nil, selection: String? = nil, directory: String) {
+        console.info(Self.summaryLine(summary, of: total, shard: shard, selection: selection, directory: directory), always: true)
     }
 
-    /// - Parameter total: how many cases the run has; an interrupted run's line says how many of them ended.
-    static func summaryLine(_ summary: RunSummary, of total: Int? = nil, shard: String? = nil, directory: String) -> String {
+    /// - Parameters:
+    ///   - total: how many cases the run has; an interrupted run's line says how many of them ended.
+    ///   - selection: the cases the run selected, in words (`profile smoke, 8 of 57 cases`).
+    static func summaryLine(_ summary: RunSummary, of total: Int? = nil, shard: String? = nil, selection: String? = nil,
+                            directory: String) -> String {
         func counts(_ values: [Verdict: Int]) -> String {
             let parts = Verdict.allCases.compactMap { verdict in values[verdict].map { "\($0) \(verdict.rawValue)" } }
             return parts.isEmpty ? "none" : parts.joined(separator: ", ")
@@ -78,7 +87,10 @@ final class ProgressPrinter: @unchecked Sendable {
         if summary.passesWithoutExpectation > 0 {
             line += " (\(summary.passesWithoutExpectation) pass without an expectation)"
         }
+        let exercised = summary.stepCounts
+        if exercised.performed < exercised.total { line += " · " + exercised.performedShare }
         if summary.interrupted { line += " · interrupted" }
+        if let selection { line += " · selected: \(Console.visible(selection))" }
         if let shard { line += " · shard \(shard)" }
         return line + " · evidence: \(directory)"
     }

@@ -21,7 +21,7 @@ struct LoadedRun {
                     environment: manifest.appFault.map { "\(manifest.environment) with app fault \($0)" } ?? manifest.environment,
                     build: manifest.build,
                     clock: manifest.clock, matrixName: manifest.matrix.name, matrixSHA256: manifest.matrix.sha256, status: manifest.status.rawValue,
-                    records: records)
+                    records: records, selection: manifest.selection?.summary, selectedCases: manifest.selectedCases.map(Set.init))
     }
 }
 

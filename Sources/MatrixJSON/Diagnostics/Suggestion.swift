@@ -4,12 +4,19 @@ public enum Suggestion {
     ///
     /// Close enough: at most a third of the longer word's length in edits (at least one), or a
     /// case-insensitive match.
-    public static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String? {
-        nearest(word, among: candidates).map { "did you mean \"\($0)\"?" }
+    ///
+    /// - Parameter synonyms: words people use for a candidate, lower-cased, mapped to it (`"restart"` →
+    ///   `"relaunch"`): a synonym wins over spelling, since a word that is spelt close to another candidate
+    ///   (`restart` and `restore`) is still the synonym's.
+    public static func didYouMean(_ word: String, among candidates: some Sequence<String>, synonyms: [String: String] = [:]) -> String? {
+        nearest(word, among: candidates, synonyms: synonyms).map { "did you mean \"\($0)\"?" }
     }
 
-    /// The candidate nearest to `word`, if it is close enough to be a likely typo.
-    public static func nearest(_ word: String, among candidates: some Sequence<String>) -> String? {
+    /// The candidate nearest to `word`, if it is close enough to be a likely typo, or the candidate `word` is a
+    /// synonym of.
+    public static func nearest(_ word: String, among candidates: some Sequence<String>, synonyms: [String: String] = [:]) -> String? {
+        let candidates = Array(candidates)
+        if let meant = synonyms[word.lowercased()], candidates.contains(meant) { return meant }
         var best: (String, Int)?
         for candidate in candidates where candidate != word {
             if candidate.lowercased() == word.lowercased() { return candidate }

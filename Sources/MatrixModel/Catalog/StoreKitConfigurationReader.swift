@@ -1,3 +1,4 @@
+import Foundation
 import MatrixJSON
 
 /// Reads Xcode StoreKit configuration files (`.storekit`, JSON) of format versions 1.0 to 6.x.
@@ -69,7 +70,7 @@ public enum StoreKitConfigurationReader {
                 var group = ObjectFields(groupField, sink)
                 guard group.isObject else { continue }
                 let id = group.required("id", code: .invalidCatalogEntry)?.string(sink) ?? ""
-                let name = group.optional("name")?.value.stringValue ?? id
+                let name = group.optional("name")?.value.stringValue.map(Self.trimmed).flatMap { $0.isEmpty ? nil : $0 } ?? id
                 var productIDs: [String] = []
                 for subscription in group.optional("subscriptions")?.array(sink) ?? [] {
                     let product = decodeProduct(subscription, groupID: id, sink)
@@ -114,7 +115,7 @@ public enum StoreKitConfigurationReader {
             return nil
         }
         var product = CatalogProduct(productID: productID, type: type)
-        product.referenceName = fields.optional("referenceName")?.value.stringValue
+        product.referenceName = fields.optional("referenceName")?.value.stringValue.map(Self.trimmed).flatMap { $0.isEmpty ? nil : $0 }
         product.displayPrice = decodePrice(fields.optional("displayPrice"), sink) ?? "0"
         product.familyShareable = fields.optional("familyShareable")?.value.boolValue ?? false
         let localizations = fields.optional("localizations")
@@ -146,6 +147,11 @@ public enum StoreKitConfigurationReader {
         return product
     }
 
+    /// `text` without the white space (spaces, tabs, line breaks) around it.
+    static func trimmed(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// `displayPrice` is a string in every known version; numbers are accepted too. Either must be a price
     /// (``CatalogProduct/isPrice(_:)``): what is not would be signed into every transaction as a price of 0.
     static func decodePrice(_ field: JSONField?, _ sink: DiagnosticCollector) -> String? {
@@ -165,12 +171,13 @@ public enum StoreKitConfigurationReader {
     }
 
     /// A localized text (`displayName`, `description`) of the first `en_US` localization that has it, else of
-    /// the first one that has it.
+    /// the first one that has it; without the spaces and line breaks around it (catalogs carry trailing spaces,
+    /// which would reach tester instructions and names).
     static func localized(_ key: String, _ field: JSONField?) -> String? {
         guard let localizations = field?.value.arrayValue else { return nil }
         let entries = localizations.compactMap(\.objectValue)
         let named = entries.compactMap { entry -> (String, String)? in
-            guard let text = entry[key]?.stringValue, !text.isEmpty else { return nil }
+            guard let text = entry[key]?.stringValue.map(trimmed), !text.isEmpty else { return nil }
             return (entry["locale"]?.stringValue ?? "", text)
         }
         return (named.first { $0.0 == "en_US" } ?? named.first).map(\.1)
@@ -231,6 +238,13 @@ public enum StoreKitConfigurationReader {
         var settings = StoreKitConfiguration.Settings()
         settings.timeRate = object["_timeRate"]?.intValue
         settings.storefront = object["_storefront"]?.stringValue
+        if let storefront = settings.storefront, AppStoreStorefront.named(storefront) == nil, let value = object["_storefront"] {
+            // Data would otherwise be signed as another storefront's.
+            sink.error(.invalidCatalogEntry, "unknown storefront \"\(storefront)\"", pointer: JSONPointer.append(field.pointer, "_storefront"),
+                       at: value.location,
+                       hint: Suggestion.didYouMean(storefront.uppercased(), among: AppStoreStorefront.countryCodes)
+                           ?? "Xcode writes an ISO 3166-1 alpha-3 code of an App Store storefront, e.g. USA, GBR, FRA, DEU, JPN")
+        }
         settings.locale = object["_locale"]?.stringValue
         settings.askToBuyEnabled = object["_askToBuyEnabled"]?.boolValue
         settings.billingGracePeriodEnabled = object["_billingGracePeriodEnabled"]?.boolValue

@@ -23,6 +23,8 @@ extension DiagnosticCode {
     public static let productTypeMismatch = DiagnosticCode(rawValue: "MX022")
     /// A case has no steps, or a matrix has no cases.
     public static let emptyCollection = DiagnosticCode(rawValue: "MX023")
+    /// A warning: a catalog product in no tier and no case, or a tier no case expects (no run tests it).
+    public static let uncovered = DiagnosticCode(rawValue: "MX024")
 
     // MARK: Catalog
     /// The catalog file named by the matrix is missing, unreadable, a directory or empty.

@@ -140,6 +140,21 @@ public struct RenewalSchedule: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The longest lapse of paid service, ms, that keeps a subscription's `recentSubscriptionStartDate`: a
+    /// resubscription after a longer gap starts a new run.
+    ///
+    /// - `real`: 60 days; `sandbox:<n>` and `testflight` (TestFlight uses the sandbox environment): 10 minutes.
+    ///   Apple: https://developer.apple.com/documentation/appstoreserverapi/recentsubscriptionstartdate
+    /// - `xcode:<n>`: Apple gives no figure; this type chose the billing retry period of the time rate (60 days
+    ///   in real time), the other 60-day span of a subscription's life.
+    public func recentStartLapseLimit(for period: ISO8601Duration) -> Int64 {
+        switch kind {
+        case .real: 60 * 86_400_000
+        case .sandbox, .testFlight: 10 * 60_000
+        case .xcode: billingRetryPeriod(for: period)
+        }
+    }
+
     /// The Apple environment whose clock this is: `nil` for Production's calendar.
     public var environment: EnvironmentKind? {
         switch kind {

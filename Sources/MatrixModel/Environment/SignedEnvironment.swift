@@ -23,4 +23,11 @@ public enum SignedEnvironment: String, Sendable, Hashable, Codable, CaseIterable
     /// only (a notification's `environment` can only be one of those two).
     /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/environment
     public var sendsServerNotifications: Bool { isSignedByTheAppStore }
+
+    /// The environment signed data names when none is asked for: `Xcode` on StoreKit Testing in Xcode's clock
+    /// (its data is signed by Xcode, not the App Store), else `Sandbox`.
+    /// Apple: https://developer.apple.com/documentation/storekit/appstore/environment/xcode
+    public static func following(clock: String?) -> SignedEnvironment {
+        RenewalSchedule.environment(ofClock: clock) == .xcode ? .xcode : .sandbox
+    }
 }

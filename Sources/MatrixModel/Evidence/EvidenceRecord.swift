@@ -72,6 +72,10 @@ public struct EvidenceRecord: Sendable, Hashable, Codable {
     public var verdict: Verdict
     /// Why the verdict is not `pass`: the differences, the error, or the skip reason.
     public var reason: String?
+    /// For a step skipped because the environment cannot perform it, and for the rest of its case: the
+    /// documented limit, a ``GuidedLimit`` raw value (`askToBuyAnswer`, `renewalLimit`, …), kept as written so that
+    /// a value a later version adds survives a round trip. `matrix compare` explains such skips with it.
+    public var environmentLimit: String?
     /// Wall-clock start and end, ISO 8601 with milliseconds, UTC.
     public var wallStart: String
     public var wallEnd: String
@@ -87,7 +91,8 @@ public struct EvidenceRecord: Sendable, Hashable, Codable {
     public init(run: String, seq: Int, environment: String, build: String, device: String, os: String, account: AccountRef,
                 case caseID: String, kind: String, step: Int, action: Step, product: String?, expected: Expectation?,
                 observed: Observation?, verdict: Verdict, reason: String?, wallStart: String, wallEnd: String,
-                storeTime: Int64?, modelledWallTimeMs: Int64? = nil, clock: String? = nil, appFault: String? = nil) {
+                storeTime: Int64?, modelledWallTimeMs: Int64? = nil, clock: String? = nil, appFault: String? = nil,
+                environmentLimit: String? = nil) {
         self.run = run
         self.seq = seq
         self.environment = environment
@@ -110,5 +115,6 @@ public struct EvidenceRecord: Sendable, Hashable, Codable {
         self.modelledWallTimeMs = modelledWallTimeMs
         self.clock = clock
         self.appFault = appFault
+        self.environmentLimit = environmentLimit
     }
 }

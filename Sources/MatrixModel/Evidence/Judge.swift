@@ -14,10 +14,19 @@ public enum Judge {
 
     /// Every field of `step`'s expectation whose observed value differs, with the matrix's catalog naming each
     /// product's subscription group. Without an expectation only disagreements between observers can differ.
-    public static func differences(_ step: Step, _ observation: Observation, in matrix: Matrix) -> [Difference] {
-        differences(step.expect ?? Expectation(), observation, stepProduct: step.product) { productID in
+    /// `clock` is the clock the step ran on (its text form, as evidence records it), for durations such as
+    /// `transaction.expiresAfter`; `real` when not given or not a clock.
+    public static func differences(_ step: Step, _ observation: Observation, in matrix: Matrix, clock: String? = nil) -> [Difference] {
+        differences(step.expect ?? Expectation(), observation, stepProduct: step.product,
+                    schedule: schedule(clock, timeRate: matrix.catalog.settings.timeRate)) { productID in
             matrix.catalog.product(productID)?.subscriptionGroupID.flatMap { matrix.catalog.group($0)?.name }
         }
+    }
+
+    /// The schedule a recorded clock names; `real` for none or text that is not a clock.
+    public static func schedule(_ clock: String?, timeRate: Int?) -> RenewalSchedule {
+        guard let clock, case .success(let schedule) = RenewalSchedule.parse(clock, storeKitTimeRate: timeRate) else { return .real }
+        return schedule
     }
 
     /// Every field of `expectation` whose observed value differs.
@@ -26,7 +35,7 @@ public enum Judge {
     /// multisets. `stepProduct` is the product a transaction or renewal-info expectation defaults to, and
     /// `groupOf` maps a product to its subscription group's name.
     public static func differences(_ expectation: Expectation, _ observation: Observation, stepProduct: String?,
-                                   groupOf: (String) -> String?) -> [Difference] {
+                                   schedule: RenewalSchedule = .real, groupOf: (String) -> String?) -> [Difference] {
         var diffs: [Difference] = []
         let unobservable = Set(observation.notObserved ?? [])
         func check(_ field: String, _ expected: String, _ observed: String, _ equal: Bool) {
@@ -59,6 +68,18 @@ public enum Judge {
             let observed = observation.eligibleForIntroOffer[group]
             check("eligibleForIntroOffer.\(group)", String(eligible), observed.map { String($0) } ?? "unknown", eligible == observed)
         }
+        for (product, shown) in (expectation.displayPrice ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let observed = observation.displayPrice[product]
+            check("displayPrice.\(product)", shown, observed ?? "none", shown == observed)
+        }
+        for (product, mode) in (expectation.introductoryOffer ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let observed = observation.introductoryOffer[product]
+            check("introductoryOffer.\(product)", mode, observed ?? "unknown", mode == observed)
+        }
+        // An environment that cannot tell whether notifications are sent leaves it unobserved.
+        if let sends = expectation.serverNotifications, let observed = observation.serverNotifications {
+            check("serverNotifications", String(sends), String(observed), sends == observed)
+        }
         if let renewals = expectation.renewals {
             check("renewals", String(renewals), String(observation.renewals), renewals == observation.renewals)
         }
@@ -85,6 +106,18 @@ public enum Judge {
                 }
                 if let v = expected.offerType {
                     check(prefix + "offerType", String(v), observed.offerType.map(String.init) ?? "none", v == observed.offerType)
+                }
+                if let v = expected.price {
+                    check(prefix + "price", String(v), observed.price.map(String.init) ?? "none", v == observed.price)
+                }
+                if let v = expected.currency {
+                    check(prefix + "currency", v, observed.currency ?? "none", v == observed.currency)
+                }
+                if let v = expected.expiresAfter {
+                    let expires = schedule.periodEnd(v, from: observed.purchaseDate)
+                    let actual = observed.expiresDate.map { Self.after($0 - observed.purchaseDate) } ?? "no expiresDate"
+                    check(prefix + "expiresAfter", "\(v) (\(Self.after(expires - observed.purchaseDate)) on clock \(schedule))", actual,
+                          observed.expiresDate == expires)
                 }
             } else {
                 check("transaction[\(product)]", "a transaction", "none", false)
@@ -116,6 +149,11 @@ public enum Judge {
             diffs.append(Difference(field: "conflict", expected: "agreement", observed: conflict))
         }
         return diffs
+    }
+
+    /// A length of time in words for differences: `604800000 ms (7 days)`.
+    static func after(_ milliseconds: Int64) -> String {
+        "\(milliseconds) ms (\(RenewalSchedule.label(milliseconds: milliseconds)))"
     }
 
     /// A list as JSON-like text: `["pro", "vip"]`, `[]`.

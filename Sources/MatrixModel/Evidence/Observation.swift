@@ -25,6 +25,13 @@ public struct Observation: Sendable, Hashable, Codable {
     /// Whether the account may use an introductory offer, per subscription group name
     /// (`Product.SubscriptionInfo.isEligibleForIntroOffer`).
     public var eligibleForIntroOffer: [String: Bool]
+    /// The price the app shows per product ID (`"$4.99"`), when the app reports it.
+    public var displayPrice: [String: String]
+    /// The introductory offer StoreKit describes per auto-renewable product ID: `none` or a payment mode.
+    public var introductoryOffer: [String: String]
+    /// Whether the environment sends App Store Server Notifications; `nil` when it cannot tell (a
+    /// `serverNotifications` expectation is then not judged).
+    public var serverNotifications: Bool?
     /// IDs of transactions this step created or changed.
     public var transactionIds: [String]
     /// Signed data (compact JWS) this step produced: transactions, renewal infos and notifications.
@@ -37,6 +44,9 @@ public struct Observation: Sendable, Hashable, Codable {
     public var notObserved: [String]?
     /// What the app told the user, when it told something (e.g. "Nothing to restore").
     public var message: String?
+    /// What the store or the environment said about the step, never the app's words: an environment limit that
+    /// stopped renewals, the app not running (reports show it as the store's).
+    public var storeMessage: String?
     /// The store's clock after the step, ms since 1970.
     public var storeTime: Int64?
     /// In a `server` run: the notifications posted to the team's backend and its access answers.
@@ -45,7 +55,9 @@ public struct Observation: Sendable, Hashable, Codable {
     public init(access: [String] = [], entitlements: [String] = [], result: String? = nil,
                 subscriptionStatus: [String: String] = [:], balance: [String: Int] = [:], notifications: [String] = [],
                 renewals: Int = 0, transactions: [ObservedTransaction] = [], renewalInfo: [String: ObservedRenewalInfo] = [:],
-                eligibleForIntroOffer: [String: Bool] = [:], transactionIds: [String] = [], signedData: [SignedItem] = [], message: String? = nil, storeTime: Int64? = nil) {
+                eligibleForIntroOffer: [String: Bool] = [:], displayPrice: [String: String] = [:], introductoryOffer: [String: String] = [:],
+                serverNotifications: Bool? = nil, transactionIds: [String] = [], signedData: [SignedItem] = [], notObserved: [String]? = nil,
+                message: String? = nil, storeTime: Int64? = nil) {
         self.access = access
         self.entitlements = entitlements
         self.result = result
@@ -56,15 +68,20 @@ public struct Observation: Sendable, Hashable, Codable {
         self.transactions = transactions
         self.renewalInfo = renewalInfo
         self.eligibleForIntroOffer = eligibleForIntroOffer
+        self.displayPrice = displayPrice
+        self.introductoryOffer = introductoryOffer
+        self.serverNotifications = serverNotifications
         self.transactionIds = transactionIds
         self.signedData = signedData
+        self.notObserved = notObserved
         self.message = message
         self.storeTime = storeTime
     }
 
     private enum CodingKeys: String, CodingKey {
         case access, entitlements, result, subscriptionStatus, balance, notifications, renewals, transactions, renewalInfo
-        case eligibleForIntroOffer, transactionIds, signedData, conflicts, notObserved, message, storeTime, server
+        case eligibleForIntroOffer, displayPrice, introductoryOffer, serverNotifications, transactionIds, signedData, conflicts, notObserved
+        case message, storeMessage, storeTime, server
     }
 
     /// Lenient decoding: drivers may leave out anything they cannot observe.
@@ -80,11 +97,20 @@ public struct Observation: Sendable, Hashable, Codable {
         transactions = try c.decodeIfPresent([ObservedTransaction].self, forKey: .transactions) ?? []
         renewalInfo = try c.decodeIfPresent([String: ObservedRenewalInfo].self, forKey: .renewalInfo) ?? [:]
         eligibleForIntroOffer = try c.decodeIfPresent([String: Bool].self, forKey: .eligibleForIntroOffer) ?? [:]
+        displayPrice = try c.decodeIfPresent([String: String].self, forKey: .displayPrice) ?? [:]
+        introductoryOffer = try c.decodeIfPresent([String: String].self, forKey: .introductoryOffer) ?? [:]
+        serverNotifications = try c.decodeIfPresent(Bool.self, forKey: .serverNotifications)
         transactionIds = try c.decodeIfPresent([String].self, forKey: .transactionIds) ?? []
         signedData = try c.decodeIfPresent([SignedItem].self, forKey: .signedData) ?? []
         notObserved = try c.decodeIfPresent([String].self, forKey: .notObserved)
+        // Fields newer than some drivers: left out, they are not observed rather than observed empty.
+        // (`serverNotifications` left out is `nil`, which says the same.)
+        let unreported = [(CodingKeys.displayPrice, "displayPrice"), (.introductoryOffer, "introductoryOffer")]
+            .filter { !c.contains($0.0) }.map(\.1)
+        if !unreported.isEmpty { notObserved = (notObserved ?? []) + unreported.filter { !(notObserved ?? []).contains($0) } }
         conflicts = try c.decodeIfPresent([String].self, forKey: .conflicts)
         message = try c.decodeIfPresent(String.self, forKey: .message)
+        storeMessage = try c.decodeIfPresent(String.self, forKey: .storeMessage)
         storeTime = try c.decodeIfPresent(Int64.self, forKey: .storeTime)
         server = try c.decodeIfPresent(ServerExchange.self, forKey: .server)
     }
@@ -110,11 +136,15 @@ public struct ObservedTransaction: Sendable, Hashable, Codable {
     public var transactionReason: String?
     public var offerType: Int?
     public var quantity: Int
+    /// The price charged, milliunits of ``currency`` (0 for a free trial or a Family Sharing copy).
+    public var price: Int64?
+    /// ISO 4217 code of ``price``.
+    public var currency: String?
 
     public init(transactionId: String, originalTransactionId: String, productId: String, purchaseDate: Int64,
                 expiresDate: Int64? = nil, inAppOwnershipType: String = "PURCHASED", isUpgraded: Bool = false,
                 revocationDate: Int64? = nil, revocationReason: Int? = nil, transactionReason: String? = nil,
-                offerType: Int? = nil, quantity: Int = 1) {
+                offerType: Int? = nil, quantity: Int = 1, price: Int64? = nil, currency: String? = nil) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.productId = productId
@@ -127,6 +157,8 @@ public struct ObservedTransaction: Sendable, Hashable, Codable {
         self.transactionReason = transactionReason
         self.offerType = offerType
         self.quantity = quantity
+        self.price = price
+        self.currency = currency
     }
 }
 
@@ -138,7 +170,8 @@ extension ObservedTransaction {
                   purchaseDate: purchased.milliseconds, expiresDate: payload.expiresDate?.milliseconds,
                   inAppOwnershipType: payload.inAppOwnershipType ?? "PURCHASED", isUpgraded: payload.isUpgraded ?? false,
                   revocationDate: payload.revocationDate?.milliseconds, revocationReason: payload.revocationReason,
-                  transactionReason: payload.transactionReason, offerType: payload.offerType, quantity: payload.quantity ?? 1)
+                  transactionReason: payload.transactionReason, offerType: payload.offerType, quantity: payload.quantity ?? 1,
+                  price: payload.price, currency: payload.currency)
     }
 }
 

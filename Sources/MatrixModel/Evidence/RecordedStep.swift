@@ -9,17 +9,21 @@ public struct RecordedStep: Sendable, Hashable {
     public var verdict: Verdict
     /// Why the verdict is not `pass`; `nil` for a step that passed.
     public var reason: String?
+    /// The documented environment limit a skipped step names (``EvidenceRecord/environmentLimit``).
+    public var environmentLimit: String?
 
     /// A recorded step given field by field.
-    public init(step: Int, action: Action, verdict: Verdict, reason: String? = nil) {
+    public init(step: Int, action: Action, verdict: Verdict, reason: String? = nil, environmentLimit: String? = nil) {
         self.step = step
         self.action = action
         self.verdict = verdict
         self.reason = verdict == .pass ? nil : reason
+        self.environmentLimit = verdict == .skipped ? environmentLimit : nil
     }
 
     /// What a resumed run keeps of `record`.
     public init(_ record: EvidenceRecord) {
-        self.init(step: record.step, action: record.action.action, verdict: record.verdict, reason: record.reason)
+        self.init(step: record.step, action: record.action.action, verdict: record.verdict, reason: record.reason,
+                  environmentLimit: record.environmentLimit)
     }
 }

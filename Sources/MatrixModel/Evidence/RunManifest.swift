@@ -40,8 +40,14 @@ public struct RunManifest: Sendable, Hashable, Codable {
     public var driver: [String]?
     /// `K/N` when the run is one shard of a matrix (`--shard`); its cases are ``shardCases``.
     public var shard: String?
-    /// The ids of the cases this shard runs, in matrix order.
+    /// The ids of the cases this shard runs, in matrix order (of the selected cases, when the run selects).
     public var shardCases: [String]?
+    /// The selection the run took (`--case`, `--kind`, `--tag`, `--profile`), when it did not take every case; its
+    /// cases are ``selectedCases``.
+    public var selection: CaseSelection?
+    /// The ids of the cases the selection took, in matrix order: the cases a complete run holds (a shard's
+    /// slice of them is ``shardCases``).
+    public var selectedCases: [String]?
     /// The matrix's warnings when the run started (an unknown key, an unusual case kind), compiler-style.
     public var warnings: [String]?
     /// Guided runs: how the tester's observations were obtained (`interactive`, or an answers file).
@@ -95,6 +101,12 @@ public struct RunManifest: Sendable, Hashable, Codable {
         self.endedAt = nil
         self.counts = RunCounts()
         self.files = [:]
+    }
+
+    /// The ids of the cases this run runs, in matrix order: its shard's, else its selection's, else every case of
+    /// `matrix`.
+    public func caseIDs(of matrix: Matrix) -> [String] {
+        shardCases ?? selectedCases ?? matrix.cases.map(\.id)
     }
 
     /// Whether the run has not ended: no `endedAt` (the final manifest was never written), or the `running`

@@ -18,7 +18,7 @@ extension MatrixDecoder {
         "REFUND_DECLINED": [],
         "REFUND_REVERSED": [],
         "RENEWAL_EXTENDED": [],
-        "RENEWAL_EXTENSION": ["SUMMARY"],
+        "RENEWAL_EXTENSION": ["SUMMARY", "FAILURE"],
         "REVOKE": [],
         "SUBSCRIBED": ["INITIAL_BUY", "RESUBSCRIBE"],
         "TEST": [],
@@ -52,7 +52,8 @@ extension MatrixDecoder {
             if !allowed.contains(result) {
                 sink.error(.invalidValue, "\"\(result)\" is not a \(step.action == .restore ? "restore" : "purchase") result",
                            pointer: resultField.pointer, at: resultField.location,
-                           hint: Suggestion.didYouMean(result, among: allowed) ?? "expected one of " + allowed.joined(separator: ", "))
+                           hint: Suggestion.didYouMean(result, among: allowed, synonyms: Synonyms.results)
+                               ?? "expected one of " + allowed.joined(separator: ", "))
             }
             expectation.result = result
         }
@@ -83,7 +84,40 @@ extension MatrixDecoder {
         if let notificationsField = fields.optional("notifications"), let names = notificationsField.strings(sink) {
             for (name, element) in names { checkNotification(name, element) }
             expectation.notifications = names.map(\.0)
+            if caseOnXcodeClock, !names.isEmpty {
+                // Apple: https://developer.apple.com/documentation/appstoreservernotifications/environment
+                sink.warning(.invalidValue, "StoreKit Testing in Xcode sends no App Store Server Notifications; this expectation is not judged on its clock",
+                             pointer: notificationsField.pointer, at: notificationsField.location,
+                             hint: "expect \"serverNotifications\": false, or run the case on a Sandbox or real clock")
+            }
         }
+        if let pricesField = fields.optional("displayPrice"), let members = pricesField.members(sink) {
+            var prices: [String: String] = [:]
+            for member in members {
+                checkProduct(member.key, member.field, at: member.keyLocation)
+                if let shown = member.field.string(sink) { prices[member.key] = shown }
+            }
+            expectation.displayPrice = prices
+        }
+        if let offersField = fields.optional("introductoryOffer"), let members = offersField.members(sink) {
+            var offers: [String: String] = [:]
+            for member in members {
+                if checkProduct(member.key, member.field, at: member.keyLocation), catalogKnown,
+                   let product = catalog.product(member.key), product.type != .autoRenewable {
+                    sink.error(.productTypeMismatch, "only auto-renewable subscriptions have introductory offers; \"\(member.key)\" is \(product.type.storeKitName)",
+                               pointer: member.field.pointer, at: member.keyLocation)
+                }
+                guard let mode = member.field.string(sink) else { continue }
+                if !Expectation.introductoryOfferModes.contains(mode) {
+                    sink.error(.invalidValue, "\"\(mode)\" is not an introductory offer", pointer: member.field.pointer, at: member.field.location,
+                               hint: Suggestion.didYouMean(mode, among: Expectation.introductoryOfferModes)
+                                   ?? "expected one of " + Expectation.introductoryOfferModes.joined(separator: ", "))
+                }
+                offers[member.key] = mode
+            }
+            expectation.introductoryOffer = offers
+        }
+        expectation.serverNotifications = fields.optional("serverNotifications")?.bool(sink)
         if let eligibilityField = fields.optional("eligibleForIntroOffer"), let members = eligibilityField.members(sink) {
             var eligibility: [String: Bool] = [:]
             for member in members {
@@ -154,6 +188,17 @@ extension MatrixDecoder {
             expected.transactionReason = text
         }
         expected.offerType = fields.optional("offerType")?.int(sink, in: 1...4)
+        expected.price = fields.optional("price")?.int(sink, in: 0...999_999_999_999).map(Int64.init)
+        if let currencyField = fields.optional("currency"), let code = currencyField.string(sink) {
+            if code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+                sink.error(.invalidValue, "\"\(code)\" is not an ISO 4217 currency code", pointer: currencyField.pointer, at: currencyField.location,
+                           hint: "three capital letters, e.g. USD, EUR, JPY")
+            }
+            expected.currency = code
+        }
+        if let afterField = fields.optional("expiresAfter") {
+            expected.expiresAfter = decodeDuration(afterField)
+        }
         fields.finish(severity: .error)
         return expected
     }

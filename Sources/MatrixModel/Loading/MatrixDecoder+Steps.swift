@@ -10,7 +10,9 @@ extension MatrixDecoder {
         case .advanceTime: ["product", "by", "to"]
         case .failRenewal: ["product", "gracePeriod"]
         case .refund: ["product", "reason"]
-        case .launch, .relaunch, .quit, .reinstall, .restore, .observe: []
+        case .requestPriceIncrease: ["product", "price"]
+        case .extendRenewalDate, .extendRenewalDatesForAllSubscribers: ["product", "extendByDays"]
+        case .launch, .relaunch, .quit, .reinstall, .restore, .observe, .requestTestNotification: []
         default: ["product"]
         }
     }
@@ -23,7 +25,7 @@ extension MatrixDecoder {
 
     static let stepKeys: Set<String> = [
         "action", "product", "outcome", "quantity", "offer", "appAccountToken", "count", "by", "to", "account", "device",
-        "terminate", "gracePeriod", "reason", "failNext", "expect", "note",
+        "terminate", "gracePeriod", "reason", "price", "extendByDays", "failNext", "expect", "note",
     ]
 
     func decodeStep(_ field: JSONField) -> Step? {
@@ -34,7 +36,7 @@ extension MatrixDecoder {
         }
         guard let action = Action(rawValue: name) else {
             sink.error(.unknownAction, "unknown action \"\(name)\"", pointer: actionField.pointer, at: actionField.location,
-                       hint: Suggestion.didYouMean(name, among: Action.allCases.map(\.rawValue))
+                       hint: Suggestion.didYouMean(name, among: Action.allCases.map(\.rawValue), synonyms: Synonyms.actions)
                            ?? "actions are " + Action.allCases.map(\.rawValue).joined(separator: ", "))
             return nil
         }
@@ -71,7 +73,7 @@ extension MatrixDecoder {
         }
         if allowed.contains("offer"), let offerField = fields.optional("offer") {
             step.offer = offerField.string(sink)
-            if let offer = step.offer { checkOffer(offer, product: step.product, offerField) }
+            if let offer = step.offer, !checkOffer(offer, action: action, product: step.product, offerField) { step.offer = nil }
         }
         if allowed.contains("appAccountToken"), let tokenField = fields.optional("appAccountToken") {
             step.appAccountToken = tokenField.string(sink)
@@ -101,6 +103,26 @@ extension MatrixDecoder {
         }
         if allowed.contains("reason"), let reasonField = fields.optional("reason") {
             step.reason = reasonField.int(sink, in: 0...1)
+        }
+        if allowed.contains("price") {
+            if let priceField = fields.required("price", "the new price as the catalog writes prices, e.g. \"5.99\""),
+               let price = priceField.string(sink) {
+                if Self.isPrice(price) {
+                    step.price = price
+                    if let productID = step.product, let product = catalog.product(productID),
+                       CatalogProduct.milliunits(price) <= product.priceMilliunits {
+                        sink.error(.invalidValue, "a price increase needs a price above \(product.displayPrice), the catalog's price of \"\(productID)\"",
+                                   pointer: priceField.pointer, at: priceField.location)
+                    }
+                } else {
+                    sink.error(.invalidValue, "\"\(price)\" is not a price", pointer: priceField.pointer, at: priceField.location,
+                               hint: "write it as the catalog writes prices: digits with an optional decimal point, e.g. \"5.99\"")
+                }
+            }
+        }
+        if allowed.contains("extendByDays"), let daysField = fields.required("extendByDays", "how many days to extend the renewal date by, 1 to 90") {
+            // Apple: https://developer.apple.com/documentation/appstoreserverapi/extendbydays (at most 90)
+            step.extendByDays = daysField.int(sink, in: 1...90)
         }
         if let accountField = fields.optional("account"), let alias = accountField.string(sink) {
             checkAccount(alias, accountField)
@@ -144,7 +166,7 @@ extension MatrixDecoder {
         guard let product = catalog.product(productID) else { return }
         let needsAutoRenewable: Set<Action> = [
             .renew, .disableAutoRenew, .enableAutoRenew, .expire, .failRenewal, .recoverBilling, .requestPriceIncrease,
-            .consentToPriceIncrease, .declinePriceIncrease, .advanceTime,
+            .consentToPriceIncrease, .declinePriceIncrease, .advanceTime, .extendRenewalDate, .extendRenewalDatesForAllSubscribers,
         ]
         if needsAutoRenewable.contains(action), product.type != .autoRenewable {
             sink.error(.productTypeMismatch, "action \"\(action.rawValue)\" needs an auto-renewable subscription; \"\(productID)\" is \(product.type.storeKitName)",
@@ -152,31 +174,58 @@ extension MatrixDecoder {
         }
     }
 
-    func checkOffer(_ offer: String, product: String?, _ field: JSONField) {
-        guard catalogKnown, let productID = product, let product = catalog.product(productID) else { return }
+    /// Checks an offer a step names; returns false when the step is to name none.
+    ///
+    /// - `introductory` asks for nothing: StoreKit has no purchase option for the introductory offer, which an
+    ///   eligible customer gets by itself; it is a warning and the step buys without an offer.
+    ///   Apple: https://developer.apple.com/documentation/storekit/product/subscriptionoffer
+    /// - An offer code (`codeOffers`) is redeemed outside the app's purchase call: `purchaseOutsideApp` only.
+    /// - A promotional offer needs the app's signature: `purchase` only. Win-back offers go either way.
+    ///   Apple: https://developer.apple.com/documentation/storekit/product/purchaseoption
+    func checkOffer(_ offer: String, action: Action, product: String?, _ field: JSONField) -> Bool {
+        if offer == "introductory" {
+            sink.warning(.invalidValue, "introductory offers apply by themselves to eligible customers; StoreKit has no purchase option that asks for one",
+                         pointer: field.pointer, at: field.location,
+                         hint: "remove \"offer\"; expect \"transaction\": {\"offerType\": 1} to check that the offer applied")
+            return false
+        }
+        guard catalogKnown, let productID = product, let product = catalog.product(productID) else { return true }
         guard product.type == .autoRenewable else {
             sink.error(.productTypeMismatch, "only auto-renewable subscriptions have offers; \"\(productID)\" is \(product.type.storeKitName)",
                        pointer: field.pointer, at: field.location)
-            return
+            return true
         }
-        if offer == "introductory" {
-            if product.introductoryOffer == nil {
-                sink.error(.invalidValue, "\"\(productID)\" has no introductory offer in the catalog", pointer: field.pointer, at: field.location)
-            }
-            return
-        }
-        let offerIDs = (product.promotionalOffers + product.winBackOffers).compactMap(\.offerID)
-        if !offerIDs.contains(offer) {
+        let promotional = product.promotionalOffers.compactMap(\.offerID)
+        let codes = product.codeOffers.compactMap(\.offerID)
+        let winBack = product.winBackOffers.compactMap(\.offerID)
+        if codes.contains(offer), action == .purchase {
+            sink.error(.invalidValue, "\"\(offer)\" is an offer code: customers redeem offer codes outside the app's purchase call",
+                       pointer: field.pointer, at: field.location, hint: "use a purchaseOutsideApp step to redeem it")
+        } else if promotional.contains(offer), action == .purchaseOutsideApp {
+            sink.error(.invalidValue, "\"\(offer)\" is a promotional offer, which only the app can apply (with its signature)",
+                       pointer: field.pointer, at: field.location, hint: "use a purchase step to apply it")
+        } else if !(promotional + codes + winBack).contains(offer) {
+            let known = action == .purchase ? promotional + winBack : codes + winBack
             sink.error(.invalidValue, "\"\(productID)\" has no offer \"\(offer)\"", pointer: field.pointer, at: field.location,
-                       hint: Suggestion.didYouMean(offer, among: offerIDs + ["introductory"]) ?? "use \"introductory\" or a promotional offer's offerID")
+                       hint: Suggestion.didYouMean(offer, among: known)
+                           ?? (known.isEmpty ? "the catalog defines no such offer for it" : "its offers: " + known.joined(separator: ", ")))
         }
+        return true
+    }
+
+    /// Whether `text` is a price as a catalog writes it: digits, optionally a point and up to three decimals.
+    static func isPrice(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].count <= 9, parts[0].allSatisfy(\.isASCII), parts[0].allSatisfy(\.isNumber) else { return false }
+        guard parts.count == 2 else { return true }
+        return (1...3).contains(parts[1].count) && parts[1].allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     func decodeEnum<E: RawRepresentable & CaseIterable>(_ text: String, _ field: JSONField, as type: E.Type) -> E? where E.RawValue == String {
         if let value = E(rawValue: text) { return value }
         let allowed = E.allCases.map(\.rawValue)
         sink.error(.invalidValue, "\"\(text)\" is not one of " + allowed.joined(separator: ", "), pointer: field.pointer,
-                   at: field.location, hint: Suggestion.didYouMean(text, among: allowed))
+                   at: field.location, hint: Suggestion.didYouMean(text, among: allowed, synonyms: Synonyms.results))
         return nil
     }
 

@@ -24,8 +24,11 @@ public enum MatrixLoader {
     /// - Parameters:
     ///   - bytes: the matrix file, UTF-8 JSON.
     ///   - file: the matrix path as the user named it, for diagnostics.
+    ///   - checksCoverage: also warn (MX024) about a catalog product in no tier and no case, and a tier no case
+    ///     expects, when the matrix has no error (`matrix validate` asks for it).
     ///   - readCatalog: reads the catalog path written in the matrix (relative to the matrix file).
-    public static func load(_ bytes: some Collection<UInt8>, file: String?, readCatalog: (String) -> CatalogFile) -> Result {
+    public static func load(_ bytes: some Collection<UInt8>, file: String?, checksCoverage: Bool = false,
+                            readCatalog: (String) -> CatalogFile) -> Result {
         let document = JSONReader.read(bytes, file: file)
         guard let root = document.value else { return Result(matrix: nil, diagnostics: document.diagnostics.sortedByLocation) }
         let sink = DiagnosticCollector(file: file)
@@ -37,6 +40,7 @@ public enum MatrixLoader {
             return Result(matrix: nil, diagnostics: sink.diagnostics.sortedByLocation)
         }
         var decoder = MatrixDecoder(sink: sink)
+        decoder.checksCoverage = checksCoverage
         let matrix = decoder.decode(JSONField(root, pointer: ""), readCatalog: readCatalog)
         sink.finish()
         let catalogDiagnostics = decoder.catalogDiagnostics
@@ -59,6 +63,13 @@ struct MatrixDecoder: Sendable {
     var balanceNames: Set<String> = []
     /// Account aliases, or `nil` when `accounts` is missing or malformed (so aliases are not checked again).
     var accountAliases: [String]?
+    /// Whether to warn about products and tiers no case tests (``checkCoverage(_:catalogField:tiersField:)``).
+    var checksCoverage = false
+    /// The matrix-wide store clock, when `store.clock` names one.
+    var matrixClock: String?
+    /// Whether the case being decoded runs on StoreKit Testing in Xcode's clock, which sends no App Store Server
+    /// Notifications (an expectation of some is a warning).
+    var caseOnXcodeClock = false
 
     init(sink: DiagnosticCollector) {
         self.sink = sink
@@ -88,7 +99,8 @@ struct MatrixDecoder: Sendable {
             app = decodeApp(appField)
         }
         var catalogPath: String?
-        if let catalogField = fields.required("catalog", "a path to a .storekit file, or an inline product list") {
+        let catalogField = fields.required("catalog", "a path to a .storekit file, or an inline product list")
+        if let catalogField {
             catalogPath = decodeCatalog(catalogField, readCatalog: readCatalog)
         }
         var tiers: [Tier] = []
@@ -108,13 +120,19 @@ struct MatrixDecoder: Sendable {
             if accountsField.value.objectValue != nil { accountAliases = accounts.map(\.alias) }
         }
         let store = fields.optional("store").map(decodeStoreSettings) ?? StoreSettings()
+        matrixClock = store.clock
         var cases: [MatrixCase] = []
         if let casesField = fields.required("cases", "an array of cases") {
             cases = decodeCases(casesField)
         }
+        let profiles = fields.optional("profiles").map { decodeProfiles($0, cases: cases) } ?? []
         fields.finish()
-        return Matrix(name: name, app: app, catalogPath: catalogPath, catalog: catalog, tiers: tiers, consumables: consumables,
-                      nonRenewing: nonRenewing, accounts: accounts, store: store, cases: cases)
+        let matrix = Matrix(name: name, app: app, catalogPath: catalogPath, catalog: catalog, tiers: tiers, consumables: consumables,
+                            nonRenewing: nonRenewing, accounts: accounts, store: store, cases: cases, profiles: profiles)
+        if checksCoverage, !(sink.diagnostics + catalogDiagnostics).hasErrors {
+            checkCoverage(matrix, catalogField: catalogField, tiersField: root.value.objectValue?["tiers"].map { JSONField($0, pointer: "/tiers") })
+        }
+        return matrix
     }
 
     // MARK: Top-level sections
@@ -131,6 +149,7 @@ struct MatrixDecoder: Sendable {
         if let id = fields.optional("appAppleId")?.int(sink, in: 1...Int.max) {
             app.appAppleId = Int64(id)
         }
+        app.bundleIdGuessed = fields.optional("bundleIdGuessed")?.bool(sink) ?? false
         fields.finish()
         return app
     }
@@ -214,7 +233,8 @@ struct MatrixDecoder: Sendable {
         for member in members {
             _ = checkProduct(member.key, member.field, at: member.keyLocation, type: .nonRenewable)
             var fields = ObjectFields(member.field, sink)
-            if let durationField = fields.required("duration", "an ISO 8601 duration such as P1Y"), let duration = decodeDuration(durationField) {
+            if let durationField = fields.required("duration", "an ISO 8601 duration such as P1Y"),
+               let duration = decodeDuration(durationField, nonZero: "a non-renewing subscription") {
                 result[member.key] = NonRenewingSpec(duration: duration)
             }
             fields.finish()
@@ -291,7 +311,10 @@ struct MatrixDecoder: Sendable {
                            hint: "App Store Connect offers billing grace periods of 3, 16 or 28 days")
             }
         }
-        settings.storefront = fields.optional("storefront")?.string(sink)
+        if let storefrontField = fields.optional("storefront"), let storefront = storefrontField.string(sink) {
+            checkStorefront(storefront, storefrontField, at: storefrontField.location)
+            settings.storefront = storefront
+        }
         if let clockField = fields.optional("clock"), let clock = clockField.string(sink) {
             if case .failure(let problem) = RenewalSchedule.parse(clock, storeKitTimeRate: nil) {
                 sink.error(.invalidValue, problem.message, pointer: clockField.pointer, at: clockField.location)
@@ -364,17 +387,20 @@ struct MatrixDecoder: Sendable {
             checkAccount(alias, accountField)
         }
         let description = fields.optional("description")?.string(sink)
+        let tags = fields.optional("tags").map(decodeTags) ?? []
         let store = fields.optional("store").map(decodeStoreSettings) ?? StoreSettings()
         var steps: [Step] = []
+        var stepDecoder = self
+        stepDecoder.caseOnXcodeClock = RenewalSchedule.environment(ofClock: store.clock ?? matrixClock) == .xcode
         if let stepsField = fields.required("steps", "an array of steps"), let elements = stepsField.array(sink) {
             if elements.isEmpty {
                 sink.error(.emptyCollection, "case \"\(id)\" has no steps", pointer: stepsField.pointer, at: stepsField.location)
             }
             // A case with more problems than are reported is not read to its end.
-            steps = elements.compactMap { sink.isFull ? nil : decodeStep($0) }
+            steps = elements.compactMap { sink.isFull ? nil : stepDecoder.decodeStep($0) }
         }
         fields.finish()
-        return MatrixCase(id: id, kind: kind, account: account, description: description, store: store, steps: steps)
+        return MatrixCase(id: id, kind: kind, account: account, description: description, tags: tags, store: store, steps: steps)
     }
 
     func checkAccount(_ alias: String, _ field: JSONField) {
@@ -400,11 +426,26 @@ struct MatrixDecoder: Sendable {
         return true
     }
 
-    func decodeDuration(_ field: JSONField) -> ISO8601Duration? {
+    /// Reports a storefront the store does not know: data would otherwise be signed as another storefront's.
+    func checkStorefront(_ storefront: String, _ field: JSONField, at location: SourceLocation) {
+        guard AppStoreStorefront.named(storefront) == nil else { return }
+        sink.error(.invalidValue, "unknown storefront \"\(storefront)\"", pointer: field.pointer, at: location,
+                   hint: Suggestion.didYouMean(storefront.uppercased(), among: AppStoreStorefront.countryCodes)
+                       ?? "write an ISO 3166-1 alpha-3 code of an App Store storefront, e.g. USA, GBR, FRA, DEU, JPN")
+    }
+
+    /// An ISO 8601 duration; `P0D` and other zero durations are durations too, refused only where nothing can
+    /// last zero (`nonZero`, naming what).
+    func decodeDuration(_ field: JSONField, nonZero: String? = nil) -> ISO8601Duration? {
         guard let text = field.string(sink) else { return nil }
-        guard let duration = ISO8601Duration(text), !duration.isZero else {
+        guard let duration = ISO8601Duration(text) else {
             sink.error(.invalidDuration, "\"\(text)\" is not an ISO 8601 duration", pointer: field.pointer, at: field.location,
                        hint: "write durations like P1W, P1M, P1Y, P3D or PT12H")
+            return nil
+        }
+        if let nonZero, duration.isZero {
+            sink.error(.invalidDuration, "\(nonZero) cannot last \(text)", pointer: field.pointer, at: field.location,
+                       hint: "give the duration the app grants, such as P1M or P1Y")
             return nil
         }
         return duration

@@ -39,6 +39,10 @@ public enum Action: String, Sendable, Hashable, Codable, CaseIterable {
     case failRenewal
     /// The billing issue is resolved; the subscription renews.
     case recoverBilling
+    /// The customer asks Apple for a refund of the latest transaction of the product: for a consumable or an
+    /// auto-renewable subscription the App Store sends `CONSUMPTION_REQUEST`; `refund` or `declineRefund` answers.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype
+    case requestRefund
     /// The App Store refunds the latest transaction of the product.
     case refund
     /// The App Store declines a refund request.
@@ -47,12 +51,24 @@ public enum Action: String, Sendable, Hashable, Codable, CaseIterable {
     case reverseRefund
     /// Family Sharing access ends for the acting member (left the family, or sharing turned off).
     case revokeFamilySharing
-    /// The developer raises the subscription price (customer consent needed).
+    /// The developer raises the subscription's price to `price` (customer consent needed).
     case requestPriceIncrease
     /// The customer consents to the price increase.
     case consentToPriceIncrease
     /// The customer declines the price increase; auto-renew turns off.
     case declinePriceIncrease
+    /// The developer extends the renewal date of the subscription by `extendByDays` (1 to 90; at most twice a
+    /// year): `RENEWAL_EXTENDED`.
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/extend-a-subscription-renewal-date
+    case extendRenewalDate
+    /// The developer extends the renewal date of every active subscriber of the product by `extendByDays`:
+    /// `RENEWAL_EXTENDED` for each, `RENEWAL_EXTENSION` / `FAILURE` for those that cannot be extended, and
+    /// `RENEWAL_EXTENSION` / `SUMMARY` to the acting account.
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/extend-subscription-renewal-dates-for-all-active-subscribers
+    case extendRenewalDatesForAllSubscribers
+    /// The developer asks the App Store Server API for a `TEST` notification.
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/request-a-test-notification
+    case requestTestNotification
     /// The developer removes the product from sale (App Store Connect, Pricing and Availability): it can no
     /// longer be bought, and a subscription that would renew to it expires at its next renewal date with
     /// `expirationIntent` 4 and `EXPIRED` / `PRODUCT_NOT_FOR_SALE`.
@@ -64,7 +80,8 @@ public enum Action: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whether the step needs `product`.
     public var requiresProduct: Bool {
         switch self {
-        case .purchase, .purchaseOutsideApp, .refund, .declineRefund, .reverseRefund, .removeFromSale: true
+        case .purchase, .purchaseOutsideApp, .requestRefund, .refund, .declineRefund, .reverseRefund, .removeFromSale,
+             .extendRenewalDatesForAllSubscribers: true
         default: false
         }
     }
@@ -72,7 +89,7 @@ public enum Action: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whether the step may name `product` (to pick the subscription acted on).
     public var acceptsProduct: Bool {
         switch self {
-        case .launch, .relaunch, .quit, .reinstall, .switchDevice, .restore, .observe: false
+        case .launch, .relaunch, .quit, .reinstall, .switchDevice, .restore, .observe, .requestTestNotification: false
         default: true
         }
     }

@@ -24,10 +24,24 @@ public struct Expectation: Sendable, Hashable, Codable {
     /// Introductory-offer eligibility per subscription group name.
     /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/iseligibleforintrooffer
     public var eligibleForIntroOffer: [String: Bool]?
+    /// The price the app shows per product ID, as StoreKit formats it (`"$4.99"`): what the customer is told
+    /// before they are charged (`transaction.price`).
+    /// Apple: https://developer.apple.com/documentation/storekit/product/displayprice
+    public var displayPrice: [String: String]?
+    /// The introductory offer StoreKit describes per auto-renewable product ID: `none`, or its payment mode
+    /// `freeTrial`, `payAsYouGo`, `payUpFront`.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/introductoryoffer
+    public var introductoryOffer: [String: String]?
+    /// Whether the environment sends App Store Server Notifications at all: `false` for StoreKit Testing in
+    /// Xcode, which has no App Store server.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/environment
+    public var serverNotifications: Bool?
 
     public init(access: [String]? = nil, entitlements: [String]? = nil, result: String? = nil,
                 subscriptionStatus: [String: String]? = nil, balance: [String: Int]? = nil, notifications: [String]? = nil,
-                renewals: Int? = nil, transaction: TransactionExpectation? = nil, renewalInfo: RenewalInfoExpectation? = nil, eligibleForIntroOffer: [String: Bool]? = nil) {
+                renewals: Int? = nil, transaction: TransactionExpectation? = nil, renewalInfo: RenewalInfoExpectation? = nil,
+                eligibleForIntroOffer: [String: Bool]? = nil, displayPrice: [String: String]? = nil,
+                introductoryOffer: [String: String]? = nil, serverNotifications: Bool? = nil) {
         self.access = access
         self.entitlements = entitlements
         self.result = result
@@ -38,6 +52,9 @@ public struct Expectation: Sendable, Hashable, Codable {
         self.transaction = transaction
         self.renewalInfo = renewalInfo
         self.eligibleForIntroOffer = eligibleForIntroOffer
+        self.displayPrice = displayPrice
+        self.introductoryOffer = introductoryOffer
+        self.serverNotifications = serverNotifications
     }
 
     /// Purchase results a `result` expectation may name.
@@ -48,6 +65,9 @@ public struct Expectation: Sendable, Hashable, Codable {
     /// Subscription states a `subscriptionStatus` expectation may name.
     /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalstate
     public static let subscriptionStates = ["subscribed", "expired", "inBillingRetryPeriod", "inGracePeriod", "revoked", "none"]
+    /// What an `introductoryOffer` expectation may name: `none`, or a payment mode.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptionoffer/paymentmode-swift.struct
+    public static let introductoryOfferModes = ["none", "freeTrial", "payAsYouGo", "payUpFront"]
 }
 
 /// Fields of the latest transaction (for the acting account) of a product.
@@ -66,9 +86,20 @@ public struct TransactionExpectation: Sendable, Hashable, Codable {
     public var transactionReason: String?
     /// 1 introductory, 2 promotional, 3 offer code, 4 win-back.
     public var offerType: Int?
+    /// The price charged, milliunits of the storefront's currency (`4990` for 4.99; 0 for a free trial).
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/price
+    public var price: Int64?
+    /// ISO 4217 code of the price's currency, e.g. `USD`.
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/currency
+    public var currency: String?
+    /// `expiresDate` is this ISO 8601 duration after `purchaseDate`, as the environment's clock counts it (a
+    /// `P1W` trial lasts three minutes at Sandbox's default rate).
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/expiresdate
+    public var expiresAfter: ISO8601Duration?
 
     public init(product: String? = nil, inAppOwnershipType: String? = nil, isUpgraded: Bool? = nil, revoked: Bool? = nil,
-                revocationReason: Int? = nil, transactionReason: String? = nil, offerType: Int? = nil) {
+                revocationReason: Int? = nil, transactionReason: String? = nil, offerType: Int? = nil, price: Int64? = nil,
+                currency: String? = nil, expiresAfter: ISO8601Duration? = nil) {
         self.product = product
         self.inAppOwnershipType = inAppOwnershipType
         self.isUpgraded = isUpgraded
@@ -76,6 +107,9 @@ public struct TransactionExpectation: Sendable, Hashable, Codable {
         self.revocationReason = revocationReason
         self.transactionReason = transactionReason
         self.offerType = offerType
+        self.price = price
+        self.currency = currency
+        self.expiresAfter = expiresAfter
     }
 }
 

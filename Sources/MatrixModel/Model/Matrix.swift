@@ -26,11 +26,13 @@ public struct Matrix: Sendable, Hashable {
     /// Store settings every case starts from (a case may override them).
     public var store: StoreSettings
     public var cases: [MatrixCase]
+    /// Named selections of cases (`--profile`), in matrix order.
+    public var profiles: [CaseProfile]
 
     public init(schemaVersion: Int = Matrix.supportedSchemaVersion, name: String, app: AppInfo, catalogPath: String? = nil,
                 catalog: StoreKitConfiguration, tiers: [Tier], consumables: [String: ConsumableSpec] = [:],
                 nonRenewing: [String: NonRenewingSpec] = [:], accounts: [Account], store: StoreSettings = .init(),
-                cases: [MatrixCase]) {
+                cases: [MatrixCase], profiles: [CaseProfile] = []) {
         self.schemaVersion = schemaVersion
         self.name = name
         self.app = app
@@ -42,6 +44,7 @@ public struct Matrix: Sendable, Hashable {
         self.accounts = accounts
         self.store = store
         self.cases = cases
+        self.profiles = profiles
     }
 
     /// The account with `alias`.
@@ -67,10 +70,14 @@ public struct AppInfo: Sendable, Hashable, Codable {
     public var bundleId: String
     /// The App Store's numeric app identifier (`appAppleId`), when known; Production data requires it.
     public var appAppleId: Int64?
+    /// `bundleId` is a guess (`matrix init` without `--bundle-id`): guided runs never show it to a tester as
+    /// the app to open.
+    public var bundleIdGuessed: Bool
 
-    public init(bundleId: String, appAppleId: Int64? = nil) {
+    public init(bundleId: String, appAppleId: Int64? = nil, bundleIdGuessed: Bool = false) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
+        self.bundleIdGuessed = bundleIdGuessed
     }
 }
 

@@ -7,15 +7,19 @@ public struct MatrixCase: Sendable, Hashable, Codable {
     /// The alias of the account the steps act on, unless a step names another.
     public var account: String
     public var description: String?
+    /// Labels for selecting cases (`--tag`, profiles), e.g. `smoke`, `release-blocker`.
+    public var tags: [String]
     /// Store settings for this case only.
     public var store: StoreSettings
     public var steps: [Step]
 
-    public init(id: String, kind: String, account: String, description: String? = nil, store: StoreSettings = .init(), steps: [Step]) {
+    public init(id: String, kind: String, account: String, description: String? = nil, tags: [String] = [], store: StoreSettings = .init(),
+                steps: [Step]) {
         self.id = id
         self.kind = kind
         self.account = account
         self.description = description
+        self.tags = tags
         self.store = store
         self.steps = steps
     }
@@ -40,7 +44,8 @@ public struct Step: Sendable, Hashable, Codable {
     public var outcome: PurchaseOutcome?
     /// For `purchase`: how many (consumables only; default 1).
     public var quantity: Int?
-    /// For `purchase`: a subscription offer, `introductory` or a promotional offer's `offerID`.
+    /// For `purchase`: a promotional or win-back offer's `offerID`; for `purchaseOutsideApp` also an offer code's.
+    /// (The introductory offer needs no asking: an eligible customer gets it.)
     public var offer: String?
     /// For `purchase`: the app account token, a UUID string.
     public var appAccountToken: String?
@@ -60,6 +65,10 @@ public struct Step: Sendable, Hashable, Codable {
     public var gracePeriod: Bool?
     /// For `refund`: Apple's `revocationReason` (0 other, 1 a problem with the app; default 0).
     public var reason: Int?
+    /// For `requestPriceIncrease`: the new price, as the catalog writes prices (`"5.99"`).
+    public var price: String?
+    /// For `extendRenewalDate` and `extendRenewalDatesForAllSubscribers`: how many days, 1 to 90.
+    public var extendByDays: Int?
     /// A failure the step's next StoreKit call of a kind meets (`Product.products(for:)`, `purchase(options:)`,
     /// `AppStore.sync()`, verification), as StoreKit Testing sets one up; embedded environments only.
     public var failNext: FailNext?
@@ -71,7 +80,8 @@ public struct Step: Sendable, Hashable, Codable {
     public init(action: Action, product: String? = nil, outcome: PurchaseOutcome? = nil, quantity: Int? = nil,
                 offer: String? = nil, appAccountToken: String? = nil, count: Int? = nil, by: ISO8601Duration? = nil,
                 to: TimePoint? = nil, account: String? = nil, device: String? = nil, terminate: TerminationPoint? = nil,
-                gracePeriod: Bool? = nil, reason: Int? = nil, failNext: FailNext? = nil, expect: Expectation? = nil, note: String? = nil) {
+                gracePeriod: Bool? = nil, reason: Int? = nil, price: String? = nil, extendByDays: Int? = nil, failNext: FailNext? = nil,
+                expect: Expectation? = nil, note: String? = nil) {
         self.action = action
         self.product = product
         self.outcome = outcome
@@ -86,6 +96,8 @@ public struct Step: Sendable, Hashable, Codable {
         self.terminate = terminate
         self.gracePeriod = gracePeriod
         self.reason = reason
+        self.price = price
+        self.extendByDays = extendByDays
         self.failNext = failNext
         self.expect = expect
         self.note = note

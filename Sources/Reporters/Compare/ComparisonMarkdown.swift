@@ -54,7 +54,8 @@ enum ComparisonMarkdown {
             lines.append("## Known environment divergences")
             lines.append("")
             for (note, environment) in cited {
-                lines.append("- **\(note.id.rawValue)** (\(environment)): \(Markdown.text(note.summary)) [Apple documentation](\(note.source))")
+                let link = note.source.map { " [Apple documentation](\($0))" } ?? ""
+                lines.append("- **\(note.id.rawValue)** (\(environment)): \(Markdown.text(note.summary))\(link)")
             }
         }
         if !comparison.unmatched.isEmpty {

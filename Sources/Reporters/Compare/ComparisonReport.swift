@@ -53,7 +53,7 @@ public enum ComparisonReport {
         var seen: Set<KnownDivergence> = []
         var result: [(Comparison.DivergenceNote, String)] = []
         for note in comparison.differences.flatMap(\.divergences) where seen.insert(note.id).inserted {
-            result.append((note, note.id.role.rawValue))
+            result.append((note, note.id.environmentNames))
         }
         return result
     }

@@ -34,7 +34,7 @@ enum ComparisonText {
             lines.append("Known environment divergences:")
             for (note, environment) in cited {
                 lines.append("  \(note.id.rawValue) (\(environment)): \(note.summary)")
-                lines.append("    \(note.source)")
+                lines.append("    " + (note.source ?? "no Apple page: the project's reading, see docs/compare.md"))
             }
         }
         let unexplained = comparison.differences.filter { !$0.classification.isExplained }

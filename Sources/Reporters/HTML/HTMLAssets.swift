@@ -10,13 +10,21 @@ enum HTMLAssets {
     code { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
     table { border-collapse: collapse; margin: 6px 0 12px; }
     th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+    table { max-width: 100%; }
+    td.wrap, td.problem { overflow-wrap: anywhere; }
+    .index td.problem { width: 40%; }
+    .steps td.wrap { min-width: 10em; }
     thead th { background: var(--bg); }
     .meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0 0 8px; }
     .meta dt { color: var(--muted); }
     .meta dd { margin: 0; overflow-wrap: anywhere; }
     .counts td { text-align: right; min-width: 56px; }
+    .failures ul { margin: 4px 0 12px; padding-left: 20px; }
+    .failures li { margin: 2px 0; overflow-wrap: anywhere; }
+    details.accounts { margin: 4px 0 8px; }
+    details.accounts summary { cursor: pointer; color: var(--muted); }
     .badge { display: inline-block; font-size: 12px; font-weight: 600; padding: 1px 7px; border-radius: 10px;
-             border: 1px solid currentColor; letter-spacing: .02em; }
+             border: 1px solid currentColor; letter-spacing: .02em; white-space: nowrap; }
     .badge.v-pass { color: var(--pass); }
     .badge.v-fail { color: var(--fail); }
     .badge.v-error { color: var(--error); background: #ffebe9; }

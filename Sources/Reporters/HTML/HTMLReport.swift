@@ -3,8 +3,9 @@ import MatrixModel
 /// Renders a run as one self-contained HTML page, `report.html`.
 ///
 /// The page has no external references (no network, no fonts, no images): CSS, SVG and script are inline.
-/// It shows the run's metadata, counts per verdict, a table of cases, and per case a ``Timeline`` picture and a
-/// table of steps with expected and observed values. Everything is readable with JavaScript off; the filters by
+/// It shows first the counts per verdict and the cases that did not pass, then the run's metadata (the accounts
+/// collapsed), a table of cases (a skipped case with its reason), and per case a ``Timeline`` picture and a
+/// table of steps with expected and observed values. Long names and reasons wrap at any width. Everything is readable with JavaScript off; the filters by
 /// verdict and by case kind need it and stay hidden without it. All text is escaped.
 public enum HTMLReport {
     /// `report.html`.
@@ -40,9 +41,10 @@ public enum HTMLReport {
         <h1>StoreKit Matrix: \(Markup.text(StepText.runName(manifest))) \(verdictBadge(overall))</h1>
 
         """
-        html += metadata(manifest)
         html += "</header>\n<main>\n"
         html += countsTable(counts)
+        html += failures(cases, detailed: detailed)
+        html += metadata(manifest)
         html += filters(cases)
         html += caseIndex(cases, detailed: detailed)
         if let note { html += "<p class=\"muted\">\(Markup.text(note))</p>\n" }
@@ -67,20 +69,49 @@ public enum HTMLReport {
             ("Run", manifest.runId), ("Status", manifest.status.rawValue), ("Environment", StepText.environment(manifest.environment)),
             ("Build", manifest.build), ("Device", manifest.device), ("OS", manifest.os),
         ]
+        if let selection = StepText.selection(manifest) { rows.append(("Selection", selection)) }
         if let shard = StepText.shard(manifest) { rows.append(("Shard", shard)) }
         if let clock = manifest.clock { rows.append(("Clock", StepText.clock(clock, environment: manifest.environment))) }
-        if let fault = manifest.appFault { rows.append(("App fault", "\(fault) (the reference app ran with this known bug)")) }
+        if let fault = manifest.appFault { rows.append(("App fault", StepText.appFault(fault))) }
         if let guidance = manifest.guidance { rows.append(("Observations", guidance)) }
         if let warnings = manifest.warnings, !warnings.isEmpty { rows.append(("Matrix warnings", warnings.joined(separator: "\n"))) }
         rows += [
             ("Matrix", "\(manifest.matrix.path) (\(manifest.matrix.name))"), ("Matrix SHA-256", manifest.matrix.sha256),
             ("Started", manifest.startedAt), ("Ended", manifest.endedAt ?? "—"), ("Tool", "matrix \(manifest.toolVersion)"),
         ]
-        for account in manifest.accounts {
-            rows.append(("Account \(account.alias)", account.state + (account.hash.map { " (hash \($0.prefix(12))…)" } ?? "")))
+        func list(_ rows: [(String, String)]) -> String {
+            "<dl class=\"meta\">\n" + rows.map { "<dt>\(Markup.text($0.0))</dt><dd>\(Markup.text($0.1))</dd>\n" }.joined() + "</dl>\n"
         }
-        return "<dl class=\"meta\">\n" + rows.map { "<dt>\(Markup.text($0.0))</dt><dd>\(Markup.text($0.1))</dd>\n" }.joined() + "</dl>\n"
+        var html = "<section class=\"run\"><h2>Run</h2>\n" + list(rows)
+        if !manifest.accounts.isEmpty {
+            // Collapsed: a real catalog's run lists dozens of accounts, which would push everything else down.
+            let accounts = manifest.accounts.map { account in
+                (account.alias, account.state + (account.hash.map { " (hash \($0.prefix(12))…)" } ?? ""))
+            }
+            html += "<details class=\"accounts\"><summary>Accounts (\(accounts.count))</summary>\n" + list(accounts) + "</details>\n"
+        }
+        return html + "</section>\n"
     }
+
+    /// The cases that did not pass, each with its first problem, before anything else a reader needs.
+    private static func failures(_ cases: [CaseOverview], detailed: (Int) -> Bool) -> String {
+        let failing = cases.enumerated().filter { $0.element.firstProblem != nil || $0.element.unfinished }
+        guard !failing.isEmpty else { return "" }
+        var html = "<section class=\"failures\"><h2>Did not pass (\(failing.count))</h2>\n<ul>\n"
+        for (index, matrixCase) in failing.prefix(failuresListed) {
+            let name = "<code>\(Markup.text(matrixCase.id))</code>"
+            let problem = matrixCase.firstProblem.map { $0.text(orElse: StepText.label) } ?? ""
+            html += "<li>\(verdictBadge(matrixCase.label)) " + (detailed(index) ? "<a href=\"#case-\(index)\">\(name)</a>" : name)
+                + (problem.isEmpty ? "" : " — \(Markup.text(problem))") + "</li>\n"
+        }
+        if failing.count > failuresListed {
+            html += "<li class=\"muted\">and \(failing.count - failuresListed) more in the table of cases below</li>\n"
+        }
+        return html + "</ul>\n</section>\n"
+    }
+
+    /// How many cases that did not pass the top of the page lists; the table of cases has them all.
+    static let failuresListed = 20
 
     private static func countsTable(_ counts: RunCounts) -> String {
         var html = "<section class=\"counts\"><h2>Counts</h2>\n<table>\n<thead><tr><th></th>"
@@ -88,7 +119,9 @@ public enum HTMLReport {
         for (name, row) in [("Cases", counts.cases), ("Steps", counts.steps)] {
             html += "<tr><th>\(name)</th>" + Verdict.allCases.map { "<td>\(row[$0])</td>" }.joined() + "<td>\(row.total)</td></tr>\n"
         }
-        return html + "</tbody>\n</table>\n</section>\n"
+        html += "</tbody>\n</table>\n"
+        html += "<p class=\"exercised\"><b>Exercised:</b> \(Markup.text(StepText.exercised(counts.steps)))</p>\n"
+        return html + "</section>\n"
     }
 
     private static func filters(_ cases: [CaseOverview]) -> String {
@@ -114,12 +147,14 @@ public enum HTMLReport {
             + "<th>Verdict</th><th>Steps</th><th>First problem</th></tr></thead>\n<tbody>\n"
         for (index, matrixCase) in cases.enumerated() {
             let problem = matrixCase.firstProblem.map { $0.text(orElse: StepText.label) }
+            // A case with no problem but a skip says why it was skipped: "skipped" alone tells QA nothing.
+            let skip = problem == nil ? matrixCase.firstSkip.map { "skipped " + $0.text(orElse: StepText.label) } : nil
             let name = "<code>\(Markup.text(matrixCase.id))</code>"
             html += "<tr class=\"case-row\" data-verdict=\"\(matrixCase.verdict.rawValue)\" data-kind=\"\(Markup.attribute(matrixCase.kind))\">"
                 + "<td>" + (detailed(index) ? "<a href=\"#case-\(index)\">\(name)</a>" : name) + "</td>"
                 + "<td>\(Markup.text(matrixCase.kind))</td><td>\(Markup.text(matrixCase.account.alias))</td>"
                 + "<td>\(verdictBadge(matrixCase.label))</td><td>\(matrixCase.counts.phrase)</td>"
-                + "<td>\(Markup.text(problem ?? ""))</td></tr>\n"
+                + (skip.map { "<td class=\"problem muted\">\(Markup.text($0))</td>" } ?? "<td class=\"problem\">\(Markup.text(problem ?? ""))</td>") + "</tr>\n"
         }
         return html + "</tbody>\n</table>\n</section>\n"
     }
@@ -165,7 +200,8 @@ public enum HTMLReport {
                 ?? "<span class=\"muted\">\(StepText.notObserved)</span>"
         } else {
             observed = rows.map {
-                "<div\($0.differs ? " class=\"differs\"" : "")><span class=\"field\">\(Markup.text($0.field))</span> \(Markup.text($0.observed))</div>"
+                let value = $0.unobserved ? "<span class=\"muted\">\(Markup.text($0.observed))</span>" : Markup.text($0.observed)
+                return "<div\($0.differs ? " class=\"differs\"" : "")><span class=\"field\">\(Markup.text($0.field))</span> \(value)</div>"
             }.joined()
         }
         if let ids = record.observed?.transactionIds, !ids.isEmpty {
@@ -174,11 +210,14 @@ public enum HTMLReport {
         if let message = record.observed?.message {
             observed += "<div class=\"muted\">app said “\(Markup.text(message))”</div>"
         }
+        if let message = record.observed?.storeMessage {
+            observed += "<div class=\"muted\">store: \(Markup.text(message))</div>"
+        }
         let reason = record.verdict == .blocked ? matrixCase.blockedMessage(for: record) : (record.reason ?? "")
         return "<tr class=\"v-\(record.verdict.rawValue)\"><td>\(record.step)</td>"
             + "<td><code>\(Markup.text(StepText.describe(record.action)))</code></td>"
             + "<td>\(verdictBadge(StepText.label(record.verdict)))</td>"
             + "<td class=\"time\">\(Markup.text(StepText.storeTimeText(StepText.storeTime(record))))</td>"
-            + "<td>\(expected)</td><td>\(observed)</td><td>\(Markup.text(reason))</td></tr>\n"
+            + "<td class=\"wrap\">\(expected)</td><td class=\"wrap\">\(observed)</td><td class=\"wrap\">\(Markup.text(reason))</td></tr>\n"
     }
 }

@@ -31,6 +31,8 @@ public enum MarkdownSummary {
             lines.append("| \(name) | " + Verdict.allCases.map { String(row[$0]) }.joined(separator: " | ") + " | \(row.total) |")
         }
         lines.append("")
+        lines.append("Exercised: " + Markdown.text(StepText.exercised(counts.steps)))
+        lines.append("")
         lines.append("## Cases")
         lines.append("")
         if cases.isEmpty {
@@ -89,9 +91,10 @@ public enum MarkdownSummary {
             ("Device", Markdown.text(manifest.device)),
             ("OS", Markdown.text(manifest.os)),
         ]
+        if let selection = StepText.selection(manifest) { rows.append(("Selection", Markdown.text(selection))) }
         if let shard = StepText.shard(manifest) { rows.append(("Shard", Markdown.text(shard))) }
         if let clock = manifest.clock { rows.append(("Clock", Markdown.text(StepText.clock(clock, environment: manifest.environment)))) }
-        if let fault = manifest.appFault { rows.append(("App fault", Markdown.text("\(fault) (the reference app ran with this known bug)"))) }
+        if let fault = manifest.appFault { rows.append(("App fault", Markdown.text(StepText.appFault(fault)))) }
         if let guidance = manifest.guidance { rows.append(("Observations", Markdown.text(guidance))) }
         if let warnings = manifest.warnings, !warnings.isEmpty { rows.append(("Matrix warnings", Markdown.text("\(warnings.count) (see run.json)"))) }
         rows += [

@@ -32,6 +32,8 @@ public struct CaseOverview: Sendable, Hashable {
     public var counts: VerdictCounts
     /// The first step that neither passed nor was skipped.
     public var firstProblem: Problem?
+    /// The first skipped step, with the reason the environment gave (reports show it for a case with no problem).
+    public var firstSkip: Problem?
     /// The wall-clock time of its steps added up, ms.
     public var wallMilliseconds: Int64
     /// The case started and did not end: the run was interrupted during it (``RunManifest/unfinishedCases``).
@@ -56,6 +58,9 @@ public struct CaseOverview: Sendable, Hashable {
         self.counts = counts
         verdict = Verdict.summarise(Verdict.allCases.filter { counts[$0] > 0 })
         firstProblem = matrixCase.firstProblem.map {
+            Problem(step: $0.step, action: $0.action.action, verdict: $0.verdict, reason: $0.reason)
+        }
+        firstSkip = matrixCase.records.first { $0.verdict == .skipped }.map {
             Problem(step: $0.step, action: $0.action.action, verdict: $0.verdict, reason: $0.reason)
         }
         wallMilliseconds = matrixCase.records.compactMap(StepText.wallMilliseconds).reduce(0, StepText.saturatingSum)

@@ -12,6 +12,8 @@ public struct FieldComparison: Sendable, Hashable {
     public var observed: String
     /// Whether the judge found a difference in this field.
     public var differs: Bool
+    /// Whether the environment could not observe the field (``Observation/notObserved``), or observed nothing.
+    public var unobserved = false
 }
 
 /// Words and numbers the reports share: step descriptions, expected-versus-observed rows, times.
@@ -25,6 +27,20 @@ public enum StepText {
     /// The shard row of a report's metadata, when the run is a shard.
     static func shard(_ manifest: RunManifest) -> String? {
         manifest.shard.map { "\($0): \(manifest.shardCases?.count ?? 0) of the matrix's cases (`matrix merge` joins the slices)" }
+    }
+
+    /// The selection row of a report's metadata, when the run took some of the matrix's cases
+    /// (`--case`, `--kind`, `--tag`, `--profile`).
+    static func selection(_ manifest: RunManifest) -> String? {
+        manifest.selection.map { "\($0.summary): \(manifest.selectedCases?.count ?? 0) cases; the matrix's other cases were not run" }
+    }
+
+    /// The app fault row of a report's metadata: `pendingUnlocks (the reference app ran with this known bug)`, or
+    /// several, comma-separated as run.json names them.
+    static func appFault(_ names: String) -> String {
+        let faults = names.split(separator: ",")
+        return faults.joined(separator: ", ") + (faults.count > 1 ? " (the reference app ran with these known bugs)"
+                                                                  : " (the reference app ran with this known bug)")
     }
 
     /// The environment as a report's metadata shows it: its name, and for the embedded environments what a
@@ -41,6 +57,14 @@ public enum StepText {
         guard clock == "real" else { return clock }
         return EnvironmentKind(environment).isEmbeddedReference
             ? "real (Apple's production renewal schedule, on the simulator's virtual clock)" : "real (Apple's production renewal schedule)"
+    }
+
+    /// How much of the run the environment performed, for the reports' counts: `every step performed`, or
+    /// `12 of 40 steps performed (30 %), 28 skipped — skipped steps test nothing`.
+    public static func exercised(_ steps: VerdictCounts) -> String {
+        var text = steps.exercised
+        if steps.skipped > 0 { text += " — skipped steps test nothing" }
+        return text
     }
 
     /// The text for a missing observation.
@@ -77,17 +101,22 @@ public enum StepText {
         let observed = record.observed
         let differing: [String]
         if let observed {
-            differing = Judge.differences(expected, observed, stepProduct: record.product) { product in
+            differing = Judge.differences(expected, observed, stepProduct: record.product,
+                                          schedule: Judge.schedule(record.clock, timeRate: nil)) { product in
                 observed.renewalInfo.first { $0.value.productId == product || $0.value.autoRenewProductId == product }?.key
             }.map(\.field)
         } else {
             differing = []
         }
         var rows: [FieldComparison] = []
+        // What the environment could not observe (a guided run's tester sees access and results only) reads "not
+        // observed", never the empty value the observation holds in its place.
+        let unobserved = Set(observed?.notObserved ?? [])
         func add(_ field: String, _ expectedText: String, _ observedText: (Observation) -> String) {
             let differs = differing.contains { $0 == field || $0.hasPrefix(field + ".") || $0.hasPrefix(field + "[") }
-            rows.append(FieldComparison(field: field, expected: expectedText, observed: observed.map(observedText) ?? notObserved,
-                                        differs: differs))
+            let missing = observed == nil || unobserved.contains(field)
+            rows.append(FieldComparison(field: field, expected: expectedText, observed: missing ? notObserved : observed.map(observedText) ?? notObserved,
+                                        differs: differs, unobserved: missing))
         }
         if let access = expected.access {
             add("access", Judge.render(access.sorted())) { Judge.render($0.access.sorted()) }
@@ -115,6 +144,21 @@ public enum StepText {
         }
         if let renewals = expected.renewals {
             add("renewals", String(renewals)) { String($0.renewals) }
+        }
+        if let prices = expected.displayPrice {
+            let products = prices.keys.sorted()
+            add("displayPrice", pairs(products.map { ($0, prices[$0] ?? "") })) { o in
+                pairs(products.map { ($0, o.displayPrice[$0] ?? "none") })
+            }
+        }
+        if let offers = expected.introductoryOffer {
+            let products = offers.keys.sorted()
+            add("introductoryOffer", pairs(products.map { ($0, offers[$0] ?? "") })) { o in
+                pairs(products.map { ($0, o.introductoryOffer[$0] ?? "unknown") })
+            }
+        }
+        if let sends = expected.serverNotifications {
+            add("serverNotifications", String(sends)) { $0.serverNotifications.map { String($0) } ?? "unknown" }
         }
         if let transaction = expected.transaction {
             let product = transaction.product ?? record.product ?? ""
@@ -196,6 +240,11 @@ public enum StepText {
         if let v = e.revocationReason { parts.append(("revocationReason", o.map { $0.revocationReason.map(String.init) ?? "none" } ?? String(v))) }
         if let v = e.transactionReason { parts.append(("transactionReason", o.map { $0.transactionReason ?? "none" } ?? v)) }
         if let v = e.offerType { parts.append(("offerType", o.map { $0.offerType.map(String.init) ?? "none" } ?? String(v))) }
+        if let v = e.price { parts.append(("price", o.map { $0.price.map(String.init) ?? "none" } ?? String(v))) }
+        if let v = e.currency { parts.append(("currency", o.map { $0.currency ?? "none" } ?? v)) }
+        if let v = e.expiresAfter {
+            parts.append(("expiresAfter", o.map { t in t.expiresDate.map { RenewalSchedule.label(milliseconds: $0 - t.purchaseDate) } ?? "none" } ?? v.description))
+        }
         return product + (parts.isEmpty ? "" : " " + pairs(parts))
     }
 

@@ -9,8 +9,12 @@ extension Product {
     /// A successful purchase's transaction is returned here and is not emitted again on this device's
     /// `Transaction.updates`; the app must deliver it and call `finish()`.
     ///
+    /// An eligible customer gets the subscription's introductory offer by itself; `options` can name a
+    /// promotional or win-back offer.
+    ///
     /// - Throws: ``PurchaseError`` (`productUnavailable` for a product taken off sale, `invalidQuantity` for a
-    ///   quantity below 1 or above 1 for anything but a consumable), ``StoreKitError`` (`unknown` for a purchase
+    ///   quantity below 1 or above 1 for anything but a consumable, `ineligibleForOffer` for a win-back offer
+    ///   to a customer who is not a churned subscriber), ``StoreKitError`` (`unknown` for a purchase
     ///   that failed or was interrupted, the error the runner set up for the call, or `systemError` with the
     ///   simulator's reason when it cannot do what was asked, such as an offer the product does not have).
     /// Apple: https://developer.apple.com/documentation/storekit/product/purchase(options:)
@@ -44,7 +48,6 @@ extension Product {
             case .appAccountToken(let value): token = value
             case .promotionalOffer(let id): offer = id
             case .winBackOffer(let id): offer = id
-            case .custom(let key, let value) where key == PurchaseOption.matrixOfferKey: offer = value
             case .custom, .simulatesAskToBuyInSandbox: break
             }
         }
@@ -75,8 +78,10 @@ extension Product {
                                                    failure: session.takeVerificationFailure()))
             case .userCancelled: return .userCancelled
             case .pending: return .pending
-            case .failed(let message) where message.hasPrefix("Product.PurchaseError.productUnavailable"):
-                throw PurchaseError.productUnavailable
+            case .failed(let message) where message.hasPrefix("Product.PurchaseError."):
+                // The store refused the purchase as StoreKit does: productUnavailable, ineligibleForOffer.
+                let name = message.dropFirst("Product.PurchaseError.".count).prefix { $0 != ":" }
+                throw PurchaseError.allCases.first { $0.name == name } ?? StoreKitError.unknown
             case .failed:
                 throw StoreKitError.unknown
             }
@@ -143,8 +148,6 @@ extension Product {
         /// A custom key and value.
         public static func custom(key: String, value: String) -> PurchaseOption { PurchaseOption(kind: .custom(key: key, value: value)) }
 
-        /// The key of the custom option by which the reference app names a matrix step's offer.
-        package static let matrixOfferKey = "storekit-matrix.offer"
     }
 }
 

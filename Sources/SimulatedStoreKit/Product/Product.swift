@@ -17,20 +17,21 @@ public struct Product: Identifiable, Hashable, Sendable {
     public let description: String
     /// The price in the storefront's currency.
     public let price: Decimal
-    /// The price as the catalog writes it, with the storefront's currency symbol (`$4.99`).
+    /// The price as the catalog writes it (or as the developer changed it), with the storefront's currency
+    /// symbol (`$4.99`).
     public let displayPrice: String
     /// Whether Family Sharing shares the product.
     public let isFamilyShareable: Bool
     /// The subscription's details, for auto-renewable subscriptions.
     public let subscription: SubscriptionInfo?
 
-    init(_ product: CatalogProduct, catalog: StoreKitConfiguration, currency: String) {
+    init(_ product: CatalogProduct, catalog: StoreKitConfiguration, currency: String, price current: String) {
         id = product.productID
         type = ProductType(product.type)
         displayName = product.displayName ?? product.referenceName ?? product.productID
         description = product.localizedDescription ?? ""
-        price = Self.decimal(milliunits: product.priceMilliunits)
-        displayPrice = Self.displayPrice(product.displayPrice, currency: currency)
+        price = Self.decimal(milliunits: CatalogProduct.milliunits(current))
+        displayPrice = Self.displayPrice(current, currency: currency)
         isFamilyShareable = product.familyShareable
         subscription = SubscriptionInfo(product, catalog: catalog, currency: currency)
     }
@@ -50,7 +51,7 @@ public struct Product: Identifiable, Hashable, Sendable {
             var seen = Set<String>()
             return wanted.compactMap { id in
                 guard seen.insert(id).inserted, let product = store.catalog.product(id) else { return nil }
-                return Product(product, catalog: store.catalog, currency: currency)
+                return Product(product, catalog: store.catalog, currency: currency, price: store.displayPrice(of: product))
             }
         }
     }
@@ -83,10 +84,9 @@ public struct Product: Identifiable, Hashable, Sendable {
         Decimal(milliunits) / Decimal(1000)
     }
 
-    /// A catalog price with its currency, the way StoreKit shows it in the common storefronts.
+    /// A catalog price with its currency, the way the simulated StoreKit shows it (``AppStoreStorefront/displayPrice(_:)``).
     static func displayPrice(_ price: String, currency: String) -> String {
-        let symbols = ["USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CAD": "CA$", "AUD": "A$"]
-        return symbols[currency].map { $0 + price } ?? "\(price) \(currency)"
+        AppStoreStorefront(countryCode: "", id: "", currency: currency).displayPrice(price)
     }
 }
 

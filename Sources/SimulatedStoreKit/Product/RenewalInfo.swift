@@ -15,7 +15,8 @@ extension Product.SubscriptionInfo {
         public let willAutoRenew: Bool
         /// The product the next renewal is for (differs after a downgrade or a deferred crossgrade).
         public let autoRenewPreference: String?
-        /// Why the subscription expired; `nil` while it is active.
+        /// Why the subscription expired, or why it is failing to renew (`billingError` in billing retry and a
+        /// billing grace period); `nil` otherwise.
         public let expirationReason: ExpirationReason?
         /// Whether the App Store is trying to renew after a billing failure.
         public let isInBillingRetry: Bool
@@ -23,10 +24,19 @@ extension Product.SubscriptionInfo {
         public let gracePeriodExpirationDate: Date?
         /// Whether the customer agreed to a price increase that needs consent.
         public let priceIncreaseStatus: PriceIncreaseStatus
-        /// When the subscription renews or expires.
+        /// When the latest period ends: the subscription renews or expires then (or expired then).
         public let renewalDate: Date?
-        /// The price of the next renewal.
+        /// The price of the next renewal: an upcoming offer's price, or a requested price increase.
         public let renewalPrice: Decimal?
+        /// The offer the next renewal uses, if any (the rest of a pay-as-you-go introductory offer, an offer
+        /// redeemed for the active subscription or with a downgrade).
+        public let offerType: Transaction.OfferType?
+        /// The upcoming offer's identifier; `nil` for introductory offers.
+        public let offerID: String?
+        /// The UUID the app attached to the purchase.
+        public let appAccountToken: UUID?
+        /// Win-back offers a churned subscriber may redeem, best first.
+        public let eligibleWinBackOfferIDs: [String]
         /// The ISO 4217 currency code of ``renewalPrice``.
         public let currencyCode: String?
         /// The start of the latest unbroken run of periods.
@@ -40,14 +50,15 @@ extension Product.SubscriptionInfo {
         let signed: SignedPayload
 
         init(_ status: StoreSubscriptionStatus, _ context: SnapshotContext, signer: (any PayloadSigner)?) {
-            let sub = status.subscription
+            let snapshot = status.renewalInfo
+            let sub = snapshot.subscription
             let info = sub.observedRenewalInfo
             originalTransactionID = UInt64(sub.originalTransactionId) ?? 0
             currentProductID = sub.productId
             willAutoRenew = sub.autoRenewStatus
             autoRenewPreference = sub.autoRenewProductId
             expirationReason = sub.expirationIntent.map(ExpirationReason.init(rawValue:))
-            isInBillingRetry = sub.isActive && info.isInBillingRetryPeriod
+            isInBillingRetry = info.isInBillingRetryPeriod
             gracePeriodExpirationDate = info.gracePeriodExpiresDate.map(Date.init(milliseconds:))
             priceIncreaseStatus = switch sub.priceIncreaseStatus {
             case 0?: .pending
@@ -55,13 +66,17 @@ extension Product.SubscriptionInfo {
             default: .noIncreasePending
             }
             renewalDate = info.renewalDate.map(Date.init(milliseconds:))
-            renewalPrice = Product.decimal(milliunits: status.renewalPrice)
+            renewalPrice = Product.decimal(milliunits: snapshot.terms.price)
+            offerType = snapshot.terms.offerType.map(Transaction.OfferType.init(rawValue:))
+            offerID = snapshot.terms.offerIdentifier
+            appAccountToken = sub.appAccountToken.flatMap(UUID.init(uuidString:))
+            eligibleWinBackOfferIDs = snapshot.eligibleWinBackOfferIds
             currencyCode = context.currency
             recentSubscriptionStartDate = Date(milliseconds: sub.recentSubscriptionStartDate)
             signedDate = Date(milliseconds: context.now)
             environment = AppStore.Environment(context.environment)
-            let payload = sub.payload(environment: context.environment.rawValue, signedDate: context.now, renewalPrice: status.renewalPrice,
-                                      currency: context.currency).compactJSON
+            let payload = snapshot.payload(environment: context.environment.rawValue, signedDate: context.now,
+                                           currency: context.currency).compactJSON
             jsonRepresentation = Data(payload)
             signed = SignedPayload(payload, signer: signer)
         }

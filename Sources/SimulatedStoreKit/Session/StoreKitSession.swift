@@ -33,6 +33,10 @@ public final class StoreKitSession: Sendable {
         var defaultBalances = false
         /// The `Transaction.updates` listeners of the app's current launch.
         var listeners: [UpdatesListener] = []
+        /// How many listeners, from the first, were found idle since updates were last delivered: a listener turns
+        /// busy only by a delivery, so the check whether all are idle goes on from there (one pass per step, not one
+        /// per listener that finishes).
+        var idlePrefix = 0
         /// Whether a listener of this launch has received what waited for the device.
         var listenedThisLaunch = false
         /// Runner waits for the listeners to finish what was delivered to them.
@@ -348,6 +352,7 @@ public final class StoreKitSession: Sendable {
             return items
         }
         listener.deliver(initial)
+        state.withLock { $0.idlePrefix = 0 }
     }
 
     /// Delivers what arrived for this device since its listeners last received updates, when the app listens:
@@ -361,6 +366,7 @@ public final class StoreKitSession: Sendable {
         }
         guard !items.isEmpty else { return 0 }
         for listener in listeners { listener.deliver(items) }
+        state.withLock { $0.idlePrefix = 0 }
         return items.count
     }
 
@@ -444,13 +450,23 @@ public final class StoreKitSession: Sendable {
         }
     }
 
+    /// Why the current launch's listeners have not settled, for the message of a step that waited too long:
+    /// e.g. "listener 1 of 1: it took an update and has not asked for the next"; `nil` when they have.
+    public var unsettledListeners: String? {
+        let listeners = state.withLock { $0.listeners }
+        let held = listeners.enumerated().compactMap { index, listener in
+            listener.holdUp.map { "listener \(index + 1) of \(listeners.count): \($0)" }
+        }
+        return held.isEmpty ? nil : held.joined(separator: "; ")
+    }
+
     private func waitUntilSettled() async {
         // Cancellation (the limit passed) must release this waiter whether it comes before or after the waiter is
         // queued: the check and the queueing happen under the lock that the release takes.
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state -> Bool in
-                    if Task.isCancelled || state.listeners.allSatisfy(\.isIdle) { return true }
+                    if Task.isCancelled || state.allListenersIdle() { return true }
                     state.settleWaiters.append(continuation)
                     return false
                 }
@@ -468,7 +484,7 @@ public final class StoreKitSession: Sendable {
     /// A listener has taken everything delivered to it or ended: wakes the runner when all have.
     func listenerBecameIdle() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard state.listeners.allSatisfy(\.isIdle) else { return [] }
+            guard !state.settleWaiters.isEmpty, state.allListenersIdle() else { return [] }
             defer { state.settleWaiters = [] }
             return state.settleWaiters
         }
@@ -480,6 +496,7 @@ public final class StoreKitSession: Sendable {
         let listeners = state.withLock { state in
             defer {
                 state.listeners = []
+                state.idlePrefix = 0
                 state.listenedThisLaunch = false
                 state.killed = false
                 state.killOnFinish = nil
@@ -571,5 +588,13 @@ public enum StoreKitFailure: Sendable, Hashable {
         case .purchase(let error): error
         case .verification(let error): error
         }
+    }
+}
+
+extension StoreKitSession.State {
+    /// Whether every listener has taken what was delivered to it and finished with it; call under the lock.
+    mutating func allListenersIdle() -> Bool {
+        while idlePrefix < listeners.count, listeners[idlePrefix].isIdle { idlePrefix += 1 }
+        return idlePrefix == listeners.count
     }
 }

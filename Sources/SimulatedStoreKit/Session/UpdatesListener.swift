@@ -29,6 +29,18 @@ final class UpdatesListener: Sendable {
         state.withLock { $0.ended || ($0.queue.isEmpty && !$0.inFlight) }
     }
 
+    /// What keeps the loop from being idle, for a message: how many updates wait for it, and whether it is still
+    /// handling one it took.
+    var holdUp: String? {
+        state.withLock { state in
+            guard !state.ended, !state.queue.isEmpty || state.inFlight else { return nil }
+            var parts: [String] = []
+            if state.inFlight { parts.append("it took an update and has not asked for the next") }
+            if !state.queue.isEmpty { parts.append("\(state.queue.count) delivered and not taken") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
     /// The next update; `nil` once the app quit (the listener ended) or the waiting task was cancelled. Asking
     /// for it means the loop finished with the one before.
     func next() async -> Element? {

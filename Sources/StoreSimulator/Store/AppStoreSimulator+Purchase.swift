@@ -20,12 +20,25 @@ extension AppStoreSimulator {
     ///   Apple: https://developer.apple.com/documentation/storekit/product/purchaseresult/pending
     /// - `interrupted` fails the purchase until ``resolveIssue(account:)``, as `SKTestSession` does with
     ///   interrupted purchases enabled. Apple: https://developer.apple.com/documentation/storekittest/sktestsession/interruptedpurchasesenabled
+    /// - `offer` is a promotional or win-back offer's identifier (`Product.PurchaseOption.promotionalOffer`,
+    ///   `.winBackOffer`); an eligible customer gets the introductory offer without asking. A win-back offer for a
+    ///   customer who is not a churned subscriber fails with `Product.PurchaseError.ineligibleForOffer`.
+    ///   Apple: https://developer.apple.com/documentation/storekit/product/purchaseoption
+    /// - Throws: ``StoreError`` for an offer code: StoreKit redeems those outside the purchase call
+    ///   (``purchaseOutsideApp(account:productID:quantity:offer:)``).
     public func purchase(account: String, productID: String, outcome: PurchaseOutcome = .success, quantity: Int = 1,
                          offer: String? = nil, appAccountToken: String? = nil, device: String) throws(StoreError) -> PurchaseResolution {
         let product = try product(productID)
         if productsNotForSale.contains(productID) {
             // Apple: https://developer.apple.com/documentation/storekit/product/purchaseerror/productunavailable
             return .failed("Product.PurchaseError.productUnavailable: \(productID) is not for sale")
+        }
+        if let offer, catalogOffer(offer, of: product)?.offerType == 3 {
+            throw StoreError("\"\(offer)\" is an offer code: the customer redeems it outside the purchase call (purchaseOutsideApp)")
+        }
+        if outcome == .success, let reason = offerIneligibility(offer, productID: productID, account: account) {
+            // Apple: https://developer.apple.com/documentation/storekit/product/purchaseerror/ineligibleforoffer
+            return .failed("Product.PurchaseError.ineligibleForOffer: \(reason)")
         }
         let request = PendingPurchase(account: account, productId: productID, quantity: quantity, offer: offer, appAccountToken: appAccountToken)
         switch outcome {
@@ -77,8 +90,10 @@ extension AppStoreSimulator {
     }
 
     /// A purchase made outside the app (another device, an offer code, the Transaction Manager): delivered to
-    /// the app only through `Transaction.updates`.
-    /// Apple: https://developer.apple.com/documentation/storekit/testing-purchases-made-outside-your-app
+    /// the app only through `Transaction.updates`. `offer` may name an offer code of the catalog's `codeOffers`
+    /// (`offerType` 3) or a win-back offer redeemed in the App Store.
+    /// Apple: https://developer.apple.com/documentation/storekit/testing-purchases-made-outside-your-app,
+    /// https://developer.apple.com/documentation/storekit/transaction/offertype-swift.struct/code
     @discardableResult
     public func purchaseOutsideApp(account: String, productID: String, quantity: Int = 1, offer: String? = nil) throws(StoreError) -> String {
         if productsNotForSale.contains(productID) { throw StoreError("\(productID) is not for sale (removeFromSale); it cannot be bought") }
@@ -141,12 +156,11 @@ extension AppStoreSimulator {
         guard let source = transaction(organizerTransactionId), source.inAppOwnershipType == "PURCHASED",
               let product = catalog.product(source.productId), product.familyShareable else { return }
         for member in familyMembers(of: source.account) {
-            // A member's own purchase takes precedence over a shared one.
-            if product.type == .autoRenewable, let group = product.subscriptionGroupID,
-               let own = subscriptions[SubscriptionKey(account: member, groupID: group)], own.isActive,
-               transaction(own.latestTransactionId)?.inAppOwnershipType == "PURCHASED" {
-                continue
-            }
+            // A member with an active subscription of their own in the group keeps it; the shared one is kept
+            // beside it (both statuses are reported).
+            let holdsOwn = product.type == .autoRenewable && product.subscriptionGroupID.flatMap {
+                subscriptions[SubscriptionKey(account: member, groupID: $0)]
+            }.map { $0.isActive && transaction($0.latestTransactionId)?.inAppOwnershipType == "PURCHASED" } == true
             let previous = lastTransaction(account: member, productID: source.productId) { $0.inAppOwnershipType == "FAMILY_SHARED" }
             let id = addTransaction(account: member, product: product, originalTransactionId: previous?.originalTransactionId,
                                     originalPurchaseDate: previous?.originalPurchaseDate, purchaseDate: source.purchaseDate,
@@ -157,7 +171,13 @@ extension AppStoreSimulator {
                 mirror.account = member
                 mirror.latestTransactionId = id
                 mirror.originalTransactionId = transaction(id)?.originalTransactionId ?? id
-                subscriptions[SubscriptionKey(account: member, groupID: group)] = mirror
+                let memberKey = SubscriptionKey(account: member, groupID: group)
+                if holdsOwn {
+                    familySharedSubscriptions[memberKey] = mirror
+                } else {
+                    subscriptions[memberKey] = mirror
+                    familySharedSubscriptions[memberKey] = nil
+                }
             }
             if shouldNotify {
                 if product.type == .autoRenewable {
@@ -176,17 +196,26 @@ extension AppStoreSimulator {
     /// Sharing, sending them the same notification.
     func mirrorToFamily(_ key: SubscriptionKey, notification: (String, String?)?) {
         guard let organizerSub = subscriptions[key] else { return }
+        /// The organizer's state with the member's own transaction IDs.
+        func following(_ mirror: SubscriptionState, member: String) -> SubscriptionState {
+            var copy = organizerSub
+            copy.account = member
+            (copy.latestTransactionId, copy.originalTransactionId) = (mirror.latestTransactionId, mirror.originalTransactionId)
+            return copy
+        }
         for member in familyMembers(of: key.account) {
             let memberKey = SubscriptionKey(account: member, groupID: key.groupID)
-            guard var mirror = subscriptions[memberKey], transaction(mirror.latestTransactionId)?.inAppOwnershipType == "FAMILY_SHARED",
-                  mirror.state != .revoked else { continue }
-            let memberIDs = (mirror.latestTransactionId, mirror.originalTransactionId)
-            mirror = organizerSub
-            mirror.account = member
-            (mirror.latestTransactionId, mirror.originalTransactionId) = memberIDs
-            subscriptions[memberKey] = mirror
-            if let (type, subtype) = notification {
-                notify(type, subtype, account: member, transactionId: memberIDs.0, groupID: key.groupID)
+            if let mirror = subscriptions[memberKey], transaction(mirror.latestTransactionId)?.inAppOwnershipType == "FAMILY_SHARED",
+               mirror.state != .revoked {
+                subscriptions[memberKey] = following(mirror, member: member)
+                if let (type, subtype) = notification {
+                    notify(type, subtype, account: member, transactionId: mirror.latestTransactionId, groupID: key.groupID)
+                }
+            } else if let shared = familySharedSubscriptions[memberKey], shared.state != .revoked {
+                familySharedSubscriptions[memberKey] = following(shared, member: member)
+                if let (type, subtype) = notification {
+                    notify(type, subtype, account: member, transactionId: shared.latestTransactionId, groupID: key.groupID)
+                }
             }
         }
     }
@@ -212,6 +241,7 @@ extension AppStoreSimulator {
                 $0.revocationDate = now
                 $0.revocationReason = 0
                 $0.revocationType = "FAMILY_REVOKE"
+                $0.revocationPercentage = 100_000
             }
             guard let revoked = transaction(id) else { continue }
             if let group = revoked.subscriptionGroupIdentifier {
@@ -219,6 +249,10 @@ extension AppStoreSimulator {
                 if subscriptions[key]?.latestTransactionId == id {
                     subscriptions[key]?.state = .revoked
                     subscriptions[key]?.autoRenewStatus = false
+                }
+                if familySharedSubscriptions[key]?.latestTransactionId == id {
+                    familySharedSubscriptions[key]?.state = .revoked
+                    familySharedSubscriptions[key]?.autoRenewStatus = false
                 }
             }
             if notifiedProducts.insert(revoked.productId).inserted {

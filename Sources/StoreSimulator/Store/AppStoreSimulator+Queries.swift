@@ -16,10 +16,15 @@ extension AppStoreSimulator {
                     result.append(latest)
                 }
             case .autoRenewable:
-                guard let group = product.subscriptionGroupID, let sub = subscriptions[SubscriptionKey(account: account, groupID: group)],
-                      sub.productId == product.productID, sub.state.grantsAccess,
-                      let latest = transaction(sub.latestTransactionId), !latest.isRevoked, !latest.isUpgraded else { continue }
-                result.append(latest)
+                // The account's own subscription first, then one shared with it in the same group.
+                guard let group = product.subscriptionGroupID else { continue }
+                let key = SubscriptionKey(account: account, groupID: group)
+                let entitling = [subscriptions[key], familySharedSubscriptions[key]].compactMap { $0 }.lazy.compactMap { sub -> StoreTransaction? in
+                    guard sub.productId == product.productID, sub.state.grantsAccess, let latest = self.transaction(sub.latestTransactionId),
+                          !latest.isRevoked, !latest.isUpgraded else { return nil }
+                    return latest
+                }.first
+                if let entitling { result.append(entitling) }
             }
         }
         return result
@@ -54,7 +59,9 @@ extension AppStoreSimulator {
     public func subscriptionStatus(account: String) -> [String: String] {
         var result: [String: String] = [:]
         for (key, sub) in subscriptions where key.account == account {
-            result[groupName(key.groupID)] = sub.state.rawValue
+            // With a shared subscription beside the account's own, the one that gives access is the group's state.
+            let shared = familySharedSubscriptions[key]
+            result[groupName(key.groupID)] = (!sub.state.grantsAccess && shared?.state.grantsAccess == true ? shared ?? sub : sub).state.rawValue
         }
         return result
     }
@@ -78,6 +85,22 @@ extension AppStoreSimulator {
         return result
     }
 
+    /// The introductory offer of every auto-renewable product, as StoreKit describes it
+    /// (`Product.SubscriptionInfo.introductoryOffer`): `none`, or its payment mode.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/introductoryoffer
+    public func introductoryOffers() -> [String: String] {
+        var result: [String: String] = [:]
+        for product in catalog.products where product.type == .autoRenewable {
+            result[product.productID] = switch product.introductoryOffer?.paymentMode {
+            case nil: "none"
+            case .freeTrial?: "freeTrial"
+            case .payAsYouGo?: "payAsYouGo"
+            case .payUpFront?: "payUpFront"
+            }
+        }
+        return result
+    }
+
     /// Renewal transactions the account holds.
     public func renewalCount(account: String) -> Int {
         renewalCounts[account] ?? 0
@@ -88,27 +111,32 @@ extension AppStoreSimulator {
     /// `Product.SubscriptionInfo.status` of every subscription group the account has subscribed in, in group
     /// order: state, latest transaction and renewal info.
     /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status
+    /// A family member who holds their own subscription and one shared with them in the same group has both, their
+    /// own first. Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status-swift.property
+    /// ("The array can have more than one subscription status if your subscription supports Family Sharing")
     public func subscriptionStatuses(account: String) -> [StoreSubscriptionStatus] {
-        subscriptions.filter { $0.key.account == account }.sorted { $0.key < $1.key }.compactMap { key, sub in
-            guard let transaction = transaction(sub.latestTransactionId) else { return nil }
-            return StoreSubscriptionStatus(groupID: key.groupID, subscription: sub, transaction: transaction,
-                                           renewalPrice: catalog.product(sub.autoRenewProductId)?.priceMilliunits ?? 0)
+        subscriptions.filter { $0.key.account == account }.sorted { $0.key < $1.key }.flatMap { key, sub in
+            [sub, familySharedSubscriptions[key]].compactMap { $0 }.compactMap { held -> StoreSubscriptionStatus? in
+                guard let transaction = transaction(held.latestTransactionId) else { return nil }
+                return StoreSubscriptionStatus(groupID: key.groupID, transaction: transaction, renewalInfo: renewalInfoSnapshot(of: held))
+            }
         }
     }
 }
 
-/// One subscription group's status: its subscription, latest transaction and the price of its next renewal.
+/// One subscription group's status: its latest transaction and its renewal info (state, next renewal's price
+/// and offer).
 /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status
 public struct StoreSubscriptionStatus: Sendable, Hashable {
     /// The subscription group's identifier.
     public var groupID: String
-    /// The subscription: its state and renewal info.
-    public var subscription: SubscriptionState
     /// The subscription's latest transaction.
     public var transaction: StoreTransaction
-    /// The price of the next renewal, milliunits.
-    public var renewalPrice: Int64
+    /// The subscription's renewal info.
+    public var renewalInfo: RenewalInfoSnapshot
 
+    /// The subscription: its state and renewal info fields.
+    public var subscription: SubscriptionState { renewalInfo.subscription }
     /// `Product.SubscriptionInfo.RenewalState`.
     public var state: RenewalState { subscription.state }
 }

@@ -7,9 +7,10 @@ extension AppStoreSimulator {
     /// Payload shapes: Apple's JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload and
     /// ResponseBodyV2DecodedPayload.
     ///
-    /// Everything a step signs has the same `signedDate` (the store's clock does not move while it signs), so a
-    /// transaction or renewal info that a notification embeds is the very JWS signed for the step, not a second
-    /// signature of the same payload.
+    /// Transactions and renewal info are signed as they are at the end of the step, at the store's time then.
+    /// Each notification embeds the transaction and renewal info as they were at its own event, signed at its
+    /// time: a notification sent at the end of the step embeds the very JWS signed for the step (a payload is
+    /// signed once per step), one sent earlier in the step (the first of twelve renewals) its own snapshot.
     /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/responsebodyv2decodedpayload
     /// - Throws: ``SigningFailure`` when an item cannot be signed: the step is then an `error`, never evidence with
     ///   an item left out.
@@ -34,66 +35,83 @@ extension AppStoreSimulator {
         return items
     }
 
-    /// What one step has signed so far, by transaction id and by account and subscription group.
+    /// What one step has signed so far, by payload: a payload is signed once per step.
     public struct SignedThisStep {
         public init() {}
 
-        var transactions: [String: String] = [:]
-        var renewalInfos: [SubscriptionKey: String] = [:]
+        var byPayload: [[UInt8]: String] = [:]
     }
 
-    /// Signs a payload's compact JSON.
+    /// Signs a payload's compact JSON, once per step.
     /// - Throws: ``SigningFailure`` naming what could not be signed and why.
-    func sign(_ payload: [UInt8], _ signer: any PayloadSigner, what: String) throws(SigningFailure) -> String {
+    func sign(_ payload: [UInt8], _ signer: any PayloadSigner, what: String, _ signed: inout SignedThisStep) throws(SigningFailure) -> String {
+        if let jws = signed.byPayload[payload] { return jws }
+        let jws: String
         do {
-            return try signer.sign(Data(payload))
+            jws = try signer.sign(Data(payload))
         } catch {
             throw SigningFailure(message: "cannot sign the \(what): \(error)")
         }
+        signed.byPayload[payload] = jws
+        return jws
     }
 
+    /// Signs a transaction as it is now.
     public func signedTransaction(_ transaction: StoreTransaction, _ signer: any PayloadSigner, _ signed: inout SignedThisStep) throws(SigningFailure) -> String {
-        if let jws = signed.transactions[transaction.transactionId] { return jws }
         let payload = transaction.payload(bundleId: configuration.bundleId, environment: configuration.signedEnvironment.rawValue,
                                           signedDate: now)
-        let jws = try sign(payload.compactJSON, signer, what: "transaction \(transaction.transactionId)")
-        signed.transactions[transaction.transactionId] = jws
-        return jws
+        return try sign(payload.compactJSON, signer, what: "transaction \(transaction.transactionId)", &signed)
     }
 
+    /// Signs an account's renewal info in a group as it is now; `nil` when the account never subscribed there.
     public func signedRenewalInfo(account: String, groupID: String, _ signer: any PayloadSigner, _ signed: inout SignedThisStep) throws(SigningFailure) -> String? {
-        let key = SubscriptionKey(account: account, groupID: groupID)
-        if let jws = signed.renewalInfos[key] { return jws }
-        guard let sub = subscriptions[key] else { return nil }
-        let price = catalog.product(sub.autoRenewProductId)?.priceMilliunits ?? 0
-        let payload = sub.payload(environment: configuration.signedEnvironment.rawValue, signedDate: now, renewalPrice: price,
-                                  currency: configuration.currencyAndStorefrontId.currency)
-        let jws = try sign(payload.compactJSON, signer, what: "renewal info of \(account) in group \(groupID)")
-        signed.renewalInfos[key] = jws
-        return jws
+        guard let snapshot = renewalInfoSnapshot(SubscriptionKey(account: account, groupID: groupID)) else { return nil }
+        let payload = snapshot.payload(environment: configuration.signedEnvironment.rawValue, signedDate: now,
+                                       currency: configuration.currencyAndStorefrontId.currency)
+        return try sign(payload.compactJSON, signer, what: "renewal info of \(account) in group \(groupID)", &signed)
     }
 
     func signedNotification(_ notification: StoreNotification, _ signer: any PayloadSigner, _ signed: inout SignedThisStep) throws(SigningFailure) -> String {
-        var data = ResponseBodyV2DecodedPayload.NotificationData()
-        data.appAppleId = configuration.appAppleId
-        data.bundleId = configuration.bundleId
-        data.bundleVersion = "1"
-        data.environment = configuration.signedEnvironment.rawValue
-        if let id = notification.transactionId, let transaction = transaction(id) {
-            data.signedTransactionInfo = try signedTransaction(transaction, signer, &signed)
-        }
-        if let group = notification.groupID {
-            data.signedRenewalInfo = try signedRenewalInfo(account: notification.account, groupID: group, signer, &signed)
-            data.status = subscriptions[SubscriptionKey(account: notification.account, groupID: group)]?.state.statusCode
-        }
         var payload = ResponseBodyV2DecodedPayload()
         payload.notificationType = notification.notificationType
         payload.subtype = notification.subtype
         payload.notificationUUID = notification.notificationUUID
-        payload.data = data
         payload.version = "2.0"
         payload.signedDate = MillisecondsDate(notification.signedDate)
-        return try sign(payload.compactJSON, signer, what: "notification \(notification.notificationUUID)")
+        let environment = configuration.signedEnvironment.rawValue
+        if let summary = notification.summary {
+            // RENEWAL_EXTENSION / SUMMARY carries a summary instead of data.
+            // Apple: https://developer.apple.com/documentation/appstoreservernotifications/summary
+            var body = ResponseBodyV2DecodedPayload.Summary()
+            body.requestIdentifier = summary.requestIdentifier
+            body.environment = environment
+            body.appAppleId = configuration.appAppleId
+            body.bundleId = configuration.bundleId
+            body.productId = summary.productId
+            body.storefrontCountryCodes = summary.storefrontCountryCodes
+            body.succeededCount = Int64(summary.succeededCount)
+            body.failedCount = Int64(summary.failedCount)
+            payload.summary = body
+        } else {
+            var data = ResponseBodyV2DecodedPayload.NotificationData()
+            data.appAppleId = configuration.appAppleId
+            data.bundleId = configuration.bundleId
+            data.bundleVersion = "1"
+            data.environment = environment
+            data.consumptionRequestReason = notification.consumptionRequestReason
+            if let transaction = notification.transaction {
+                let inner = transaction.payload(bundleId: configuration.bundleId, environment: environment, signedDate: notification.signedDate)
+                data.signedTransactionInfo = try sign(inner.compactJSON, signer, what: "transaction \(transaction.transactionId)", &signed)
+            }
+            if let info = notification.renewalInfo {
+                let inner = info.payload(environment: environment, signedDate: notification.signedDate,
+                                         currency: configuration.currencyAndStorefrontId.currency)
+                data.signedRenewalInfo = try sign(inner.compactJSON, signer, what: "renewal info of \(notification.account)", &signed)
+            }
+            data.status = notification.status
+            payload.data = data
+        }
+        return try sign(payload.compactJSON, signer, what: "notification \(notification.notificationUUID)", &signed)
     }
 }
 

@@ -53,9 +53,11 @@ extension AppStoreSimulator {
         guard let sub = subscriptions[key] else { return }
         switch sub.state {
         case .subscribed:
-            if sub.priceIncreaseStatus == 0 && !sub.autoRenewStatus {
-                // A declined (or unanswered) price increase ends the subscription at the period's end.
-                // Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/price_increase
+            if sub.priceIncreaseStatus == 0 && sub.autoRenewProductId == sub.productId {
+                // A price increase the customer declined or never answered ends the subscription at the period's
+                // end: EXPIRED / PRICE_INCREASE, expirationIntent 3.
+                // Apple: https://developer.apple.com/documentation/appstoreserverapi/expirationintent,
+                // https://developer.apple.com/documentation/appstoreservernotifications/subtype (PRICE_INCREASE)
                 expire(key, intent: 3, subtype: "PRICE_INCREASE")
             } else if !sub.autoRenewStatus {
                 expire(key, intent: 1, subtype: "VOLUNTARY")
@@ -87,12 +89,16 @@ extension AppStoreSimulator {
     }
 
     /// A renewal fails with a billing issue: billing retry starts; with a grace period the customer keeps access.
-    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/did_fail_to_renew
+    /// Renewal info then has `expirationIntent` 2 (billing error) with `isInBillingRetryPeriod` true, as the decision
+    /// table of `isInBillingRetry` has it for billing retry and the grace period.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/did_fail_to_renew,
+    /// https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalinfo/isinbillingretry
     func failRenewal(_ key: SubscriptionKey) {
         guard var sub = subscriptions[key], let product = catalog.product(sub.autoRenewProductId),
               let period = product.recurringSubscriptionPeriod else { return }
         let graceDays = sub.pendingBillingIssueGrace ? (configuration.gracePeriodDays > 0 ? configuration.gracePeriodDays : 16) : 0
         sub.pendingBillingIssue = false
+        sub.expirationIntent = 2
         sub.billingRetryEndsDate = sub.expiresDate + configuration.schedule.billingRetryPeriod(for: period)
         if graceDays > 0 {
             sub.state = .inGracePeriod
@@ -156,6 +162,8 @@ extension AppStoreSimulator {
             $0.revocationDate = now
             $0.revocationReason = reason
             $0.revocationType = "REFUND_FULL"
+            // Apple: https://developer.apple.com/documentation/appstoreserverapi/revocationpercentage (100000 = 100 %)
+            $0.revocationPercentage = 100_000
         }
         if let group = target.subscriptionGroupIdentifier {
             let key = SubscriptionKey(account: account, groupID: group)
@@ -195,6 +203,7 @@ extension AppStoreSimulator {
             $0.revocationDate = nil
             $0.revocationReason = nil
             $0.revocationType = nil
+            $0.revocationPercentage = nil
         }
         if let group = target.subscriptionGroupIdentifier {
             let key = SubscriptionKey(account: account, groupID: group)
@@ -206,30 +215,29 @@ extension AppStoreSimulator {
         deliver(id, to: account)
     }
 
-    // MARK: Price increases
+    // MARK: Refund requests and test notifications
 
-    /// The developer raises the price of a subscription that needs the customer's consent (`PRICE_INCREASE` /
-    /// `PENDING`; `priceIncreaseStatus` 0).
-    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype/price_increase
-    public func requestPriceIncrease(account: String, productID: String?) throws(StoreError) {
-        let key = try subscriptionKey(account: account, productID: productID)
-        guard let sub = subscriptions[key], sub.isActive else { throw StoreError("the subscription is not active") }
-        subscriptions[key]?.priceIncreaseStatus = 0
-        notify("PRICE_INCREASE", "PENDING", account: account, transactionId: sub.latestTransactionId, groupID: key.groupID)
+    /// The customer asks Apple for a refund of the latest transaction of a product. For a consumable or an
+    /// auto-renewable subscription the App Store asks the developer for consumption data (`CONSUMPTION_REQUEST`,
+    /// `consumptionRequestReason` `OTHER`); other products send nothing. Nothing changes until the App Store
+    /// answers with `refund` or `declineRefund`.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/notificationtype (CONSUMPTION_REQUEST),
+    /// https://developer.apple.com/documentation/appstoreservernotifications/consumptionrequestreason
+    public func requestRefund(account: String, productID: String) throws(StoreError) {
+        guard let target = lastTransaction(account: account, productID: productID, where: {
+            !$0.isRevoked && $0.inAppOwnershipType == "PURCHASED"
+        }) else {
+            throw StoreError("account \"\(account)\" has no refundable transaction for \"\(productID)\"")
+        }
+        guard target.productType == .consumable || target.productType == .autoRenewable else { return }
+        notify("CONSUMPTION_REQUEST", account: account, transactionId: target.transactionId, groupID: target.subscriptionGroupIdentifier,
+               consumptionRequestReason: "OTHER")
     }
 
-    /// The customer consents (`PRICE_INCREASE` / `ACCEPTED`; `priceIncreaseStatus` 1) or declines (auto-renew
-    /// turns off; the subscription expires at the period's end with `expirationIntent` 3).
-    public func respondToPriceIncrease(consent: Bool, account: String, productID: String?) throws(StoreError) {
-        let key = try subscriptionKey(account: account, productID: productID)
-        guard let sub = subscriptions[key], sub.priceIncreaseStatus == 0 else {
-            throw StoreError("there is no price increase waiting for consent")
-        }
-        if consent {
-            subscriptions[key]?.priceIncreaseStatus = 1
-            notify("PRICE_INCREASE", "ACCEPTED", account: account, transactionId: sub.latestTransactionId, groupID: key.groupID)
-        } else {
-            try setAutoRenew(false, account: account, productID: productID)
-        }
+    /// The developer asks the App Store Server API for a test notification (Request a Test Notification): `TEST`,
+    /// with the app's data and no transaction.
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/request-a-test-notification
+    public func requestTestNotification(account: String) {
+        notify("TEST", account: account, transactionId: nil)
     }
 }

@@ -22,6 +22,11 @@ public final class AppStoreSimulator {
     var unfinishedIndices: [String: [Int]] = [:]
     /// Subscriptions by account and group ID.
     public internal(set) var subscriptions: [SubscriptionKey: SubscriptionState] = [:]
+    /// A family member's shared subscription in a group where the member also holds one of their own (which
+    /// ``subscriptions`` keeps): StoreKit then reports both statuses, and the shared subscription follows the
+    /// organizer's as any shared one does.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status-swift.property
+    public internal(set) var familySharedSubscriptions: [SubscriptionKey: SubscriptionState] = [:]
     /// Every notification sent, in order.
     public internal(set) var notifications: [StoreNotification] = []
     /// Transaction updates to deliver to devices, in order (see ``Device``).
@@ -36,6 +41,13 @@ public final class AppStoreSimulator {
     public internal(set) var familyOrganizer: [String: String] = [:]
     /// Accounts that used an introductory offer in a group: "account|groupID".
     var introductoryOfferUsed: Set<String> = []
+    /// Prices the developer changed (``requestPriceIncrease(account:productID:price:)``), as the catalog writes
+    /// prices, by product ID: what the product costs new customers and what StoreKit shows.
+    public internal(set) var changedPrices: [String: String] = [:]
+    /// Each account's `appTransactionId`, made at its first transaction.
+    var appTransactionIds: [String: String] = [:]
+    var nextAppTransaction: Int64 = 7_040_000_000_000_001
+    var nextRequest = 1
     var nextNumber: Int64 = 2_000_000_000_000_001
     var nextWebOrder: Int64 = 2_000_000_000_500_001
     var nextNotification = 1
@@ -116,6 +128,27 @@ public final class AppStoreSimulator {
         change(&transactions[index])
     }
 
+    /// What `productID` costs now, as the catalog writes prices (`"4.99"`): the catalog's price unless the
+    /// developer changed it.
+    public func displayPrice(of product: CatalogProduct) -> String {
+        changedPrices[product.productID] ?? product.displayPrice
+    }
+
+    /// What `product` costs now, milliunits.
+    func currentPrice(of product: CatalogProduct) -> Int64 {
+        CatalogProduct.milliunits(displayPrice(of: product))
+    }
+
+    /// The account's `appTransactionId`, made the first time it is needed.
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/apptransactionid
+    func appTransactionId(of account: String) -> String {
+        if let id = appTransactionIds[account] { return id }
+        defer { nextAppTransaction += 1 }
+        let id = String(nextAppTransaction)
+        appTransactionIds[account] = id
+        return id
+    }
+
     func product(_ productID: String) throws(StoreError) -> CatalogProduct {
         guard let product = catalog.product(productID) else {
             throw StoreError("the catalog has no product \"\(productID)\"")
@@ -151,11 +184,12 @@ public final class AppStoreSimulator {
     func addTransaction(account: String, product: CatalogProduct, originalTransactionId: String? = nil,
                         originalPurchaseDate: Int64? = nil, purchaseDate: Int64? = nil, expiresDate: Int64? = nil,
                         quantity: Int = 1, ownership: String = "PURCHASED", reason: String = "PURCHASE",
-                        offer: SubscriptionOfferUse? = nil, appAccountToken: String? = nil, finished: Bool = false) -> String {
+                        offer: SubscriptionOfferUse? = nil, price regular: Int64? = nil, appAccountToken: String? = nil,
+                        finished: Bool = false) -> String {
         let id = makeID()
         let (currency, storefrontId) = configuration.currencyAndStorefrontId
         let date = purchaseDate ?? now
-        var price = product.priceMilliunits * Int64(quantity)
+        var price = (regular ?? currentPrice(of: product)) * Int64(quantity)
         if let offer { price = offer.priceMilliunits }
         let transaction = StoreTransaction(
             transactionId: id, originalTransactionId: originalTransactionId ?? id,
@@ -164,10 +198,11 @@ public final class AppStoreSimulator {
             subscriptionGroupIdentifier: product.subscriptionGroupID, purchaseDate: date,
             originalPurchaseDate: originalPurchaseDate ?? date, expiresDate: expiresDate, quantity: quantity,
             inAppOwnershipType: ownership, transactionReason: reason, revocationDate: nil, revocationReason: nil,
-            revocationType: nil, isUpgraded: false, offerType: offer?.offerType, offerIdentifier: offer?.offerIdentifier,
-            offerDiscountType: offer?.discountType, offerPeriod: offer?.period, appAccountToken: appAccountToken,
-            price: ownership == "FAMILY_SHARED" ? 0 : price, currency: currency, storefront: configuration.storefront,
-            storefrontId: storefrontId, finished: finished)
+            revocationType: nil, revocationPercentage: nil, isUpgraded: false, offerType: offer?.offerType,
+            offerIdentifier: offer?.offerIdentifier, offerDiscountType: offer?.discountType, offerPeriod: offer?.period,
+            appAccountToken: appAccountToken, price: ownership == "FAMILY_SHARED" ? 0 : price, currency: currency,
+            storefront: configuration.storefront, storefrontId: storefrontId, appTransactionId: appTransactionId(of: account),
+            finished: finished)
         transactionIndex[id] = transactions.count
         transactionIndices[account, default: [:]][product.productID, default: []].append(transactions.count)
         if reason == "RENEWAL" { renewalCounts[account, default: 0] += 1 }
@@ -176,13 +211,25 @@ public final class AppStoreSimulator {
         return id
     }
 
-    /// Sends a notification (App Store Server Notifications V2).
-    func notify(_ type: String, _ subtype: String? = nil, account: String, transactionId: String?, groupID: String? = nil) {
+    /// Sends a notification (App Store Server Notifications V2) with what it embeds as it is now, at its event:
+    /// the transaction, the subscription's renewal info and status. Nothing is sent where no App Store server
+    /// takes part (``StoreConfiguration/sendsServerNotifications``).
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/responsebodyv2decodedpayload
+    func notify(_ type: String, _ subtype: String? = nil, account: String, transactionId: String?, groupID: String? = nil,
+                summary: RenewalExtensionSummary? = nil, consumptionRequestReason: String? = nil) {
+        guard configuration.sendsServerNotifications else { return }
         let uuid = String(format: "%08x-0000-4000-8000-%012d", UInt32(truncatingIfNeeded: configuration.identifierSpace), nextNotification)
         nextNotification += 1
+        // The subscription the notification is about: the one shared with a member who also holds their own, when
+        // its transaction is the shared one's.
+        let sub = groupID.map { SubscriptionKey(account: account, groupID: $0) }.flatMap { key in
+            familySharedSubscriptions[key].flatMap { $0.latestTransactionId == transactionId ? $0 : nil } ?? subscriptions[key]
+        }
         notifications.append(StoreNotification(
             notificationUUID: uuid, notificationType: type, subtype: subtype, account: account, transactionId: transactionId,
-            groupID: groupID, signedDate: now))
+            groupID: groupID, signedDate: now, transaction: transactionId.flatMap { transaction($0) },
+            renewalInfo: sub.map { renewalInfoSnapshot(of: $0) }, status: sub?.state.statusCode,
+            summary: summary, consumptionRequestReason: consumptionRequestReason))
     }
 
     /// Queues a transaction for `Transaction.updates` on the account's devices.
@@ -202,7 +249,13 @@ public final class AppStoreSimulator {
 
     /// Sets up the accounts' starting state: family memberships, then the products each already owns (bought a
     /// day before the case starts, finished).
+    /// - Throws: ``StoreError`` when the storefront is not one the store knows (data would otherwise be signed
+    ///   as another storefront's), or an account's products cannot be bought.
     public func prepare(_ accounts: [Account]) throws(StoreError) {
+        guard AppStoreStorefront.named(configuration.storefront) != nil else {
+            throw StoreError("unknown storefront \"\(configuration.storefront)\"; use an ISO 3166-1 alpha-3 code the App Store sells in, "
+                             + "such as USA, GBR, FRA, DEU or JPN")
+        }
         for account in accounts {
             if let organizer = account.familyOrganizer { familyOrganizer[account.alias] = organizer }
         }
@@ -218,7 +271,9 @@ public final class AppStoreSimulator {
         let start = configuration.startTime
         var lead: Int64 = 86_400_000
         for productID in account.owns {
-            if let period = try product(productID).recurringSubscriptionPeriod {
+            let owned = try product(productID)
+            // The first period is the introductory offer's when the account is eligible for it.
+            for period in [owned.recurringSubscriptionPeriod, owned.introductoryOffer?.totalDuration].compactMap({ $0 }) {
                 lead = min(lead, max(1, (configuration.schedule.periodEnd(period, from: start) - start) / 2))
             }
         }
@@ -245,12 +300,19 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// An offer applied to a purchase.
+/// An offer applied to a purchase or a renewal: its terms for one transaction.
 struct SubscriptionOfferUse: Sendable, Hashable {
+    /// 1 introductory, 2 promotional, 3 offer code, 4 win-back.
     var offerType: Int
     var offerIdentifier: String?
     /// `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`.
     var discountType: String
+    /// `offerPeriod`: one period of the offer, ISO 8601.
     var period: String
+    /// What one transaction under the offer lasts: one period paying as you go, the whole offer otherwise.
+    var duration: ISO8601Duration
+    /// Milliunits charged for one transaction.
     var priceMilliunits: Int64
+    /// How many transactions the offer covers (pay as you go: its number of periods; otherwise 1).
+    var transactions: Int
 }

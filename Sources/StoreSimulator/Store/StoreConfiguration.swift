@@ -55,21 +55,24 @@ public struct StoreConfiguration: Sendable, Hashable {
             schedule: schedule)
     }
 
-    /// Currency and App Store storefront ID of a storefront.
+    /// The storefront's App Store identifier and currency. A storefront the table does not know keeps its code
+    /// and has neither (the loader and ``AppStoreSimulator/prepare(_:)`` refuse it first): data is never signed as
+    /// another storefront's.
     /// Apple: https://developer.apple.com/documentation/storekit/storefront
-    public var currencyAndStorefrontId: (currency: String, storefrontId: String) {
-        Self.storefronts[storefront] ?? ("USD", "143441")
+    public var storefrontDetails: AppStoreStorefront {
+        AppStoreStorefront.named(storefront) ?? AppStoreStorefront(countryCode: storefront, id: "", currency: "")
     }
 
-    static let storefronts: [String: (currency: String, storefrontId: String)] = [
-        "USA": ("USD", "143441"), "FRA": ("EUR", "143442"), "DEU": ("EUR", "143443"), "GBR": ("GBP", "143444"),
-        "AUT": ("EUR", "143445"), "BEL": ("EUR", "143446"), "FIN": ("EUR", "143447"), "GRC": ("EUR", "143448"),
-        "IRL": ("EUR", "143449"), "ITA": ("EUR", "143450"), "LUX": ("EUR", "143451"), "NLD": ("EUR", "143452"),
-        "PRT": ("EUR", "143453"), "ESP": ("EUR", "143454"), "CAN": ("CAD", "143455"), "SWE": ("SEK", "143456"),
-        "NOR": ("NOK", "143457"), "DNK": ("DKK", "143458"), "CHE": ("CHF", "143459"), "AUS": ("AUD", "143460"),
-        "NZL": ("NZD", "143461"), "JPN": ("JPY", "143462"), "HKG": ("HKD", "143463"), "SGP": ("SGD", "143464"),
-        "CHN": ("CNY", "143465"), "KOR": ("KRW", "143466"), "IND": ("INR", "143467"), "MEX": ("MXN", "143468"),
-        "RUS": ("RUB", "143469"), "TWN": ("TWD", "143470"), "BRA": ("BRL", "143503"), "COL": ("COP", "143501"),
-        "TUR": ("TRY", "143480"), "POL": ("PLN", "143478"), "ISR": ("ILS", "143491"), "ZAF": ("ZAR", "143472"),
-    ]
+    /// Whether App Store servers take part, so that App Store Server Notifications are sent: not with StoreKit
+    /// Testing in Xcode (its clock, or data it signs), whose purchases never reach an App Store server; a
+    /// notification's `environment` can only be Sandbox or Production.
+    /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/environment
+    public var sendsServerNotifications: Bool {
+        signedEnvironment.sendsServerNotifications && schedule.environment != .xcode
+    }
+
+    /// Currency and App Store storefront ID of the storefront.
+    public var currencyAndStorefrontId: (currency: String, storefrontId: String) {
+        (storefrontDetails.currency, storefrontDetails.id)
+    }
 }

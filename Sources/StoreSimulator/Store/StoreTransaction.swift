@@ -26,6 +26,9 @@ public struct StoreTransaction: Sendable, Hashable {
     public var revocationReason: Int?
     /// `REFUND_FULL` or `FAMILY_REVOKE`.
     public var revocationType: String?
+    /// Milliunits of the part refunded or revoked: 100000 for a full refund or a Family Sharing revocation.
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/revocationpercentage
+    public var revocationPercentage: Int?
     public var isUpgraded: Bool
     /// 1 introductory, 2 promotional, 3 offer code, 4 win-back.
     public var offerType: Int?
@@ -38,6 +41,9 @@ public struct StoreTransaction: Sendable, Hashable {
     public var currency: String
     public var storefront: String
     public var storefrontId: String
+    /// The identifier of the account's download of the app, the same on all its transactions.
+    /// Apple: https://developer.apple.com/documentation/appstoreserverapi/apptransactionid
+    public var appTransactionId: String?
     /// Whether the app called `finish()`.
     public var finished: Bool
 
@@ -50,7 +56,7 @@ public struct StoreTransaction: Sendable, Hashable {
             transactionId: transactionId, originalTransactionId: originalTransactionId, productId: productId,
             purchaseDate: purchaseDate, expiresDate: expiresDate, inAppOwnershipType: inAppOwnershipType,
             isUpgraded: isUpgraded, revocationDate: revocationDate, revocationReason: revocationReason,
-            transactionReason: transactionReason, offerType: offerType, quantity: quantity)
+            transactionReason: transactionReason, offerType: offerType, quantity: quantity, price: price, currency: currency)
     }
 
     /// The payload Apple signs for this transaction, with `signedDate` and `environment` filled in.
@@ -73,6 +79,7 @@ public struct StoreTransaction: Sendable, Hashable {
         p.revocationReason = revocationReason
         p.revocationDate = revocationDate.map { MillisecondsDate($0) }
         p.revocationType = revocationType
+        p.revocationPercentage = revocationPercentage
         p.isUpgraded = isUpgraded ? true : nil
         p.offerType = offerType
         p.offerIdentifier = offerIdentifier
@@ -84,6 +91,7 @@ public struct StoreTransaction: Sendable, Hashable {
         p.storefrontId = storefrontId
         p.price = price
         p.currency = currency
+        p.appTransactionId = appTransactionId
         return p
     }
 }

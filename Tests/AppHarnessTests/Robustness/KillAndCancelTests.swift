@@ -21,7 +21,7 @@ struct KillAndCancelTests {
 
         override func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
             guard let product = try await Product.products(for: [request.productID]).first else { return nil }
-            switch try await product.purchase(options: request.options) {
+            switch try await product.purchase(options: request.options(for: product)) {
             case .userCancelled: throw CancellationError()
             case .success(.verified(let transaction)): await transaction.finish()
             default: break
@@ -66,10 +66,10 @@ struct KillAndCancelTests {
         override func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
             guard let product = try await Product.products(for: [request.productID]).first else { return nil }
             do {
-                _ = try await product.purchase(options: request.options)
+                _ = try await product.purchase(options: request.options(for: product))
             } catch {
                 notes.add("purchase() returned into the app after the kill: \(error)")
-                let again = try? await product.purchase(options: request.options)
+                let again = try? await product.purchase(options: request.options(for: product))
                 if case .success(let verification)? = again {
                     notes.add("the killed process bought again: transaction \(verification.unsafePayloadValue.id)")
                 }
@@ -113,7 +113,7 @@ struct KillAndCancelTests {
 
         override func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
             guard let product = try await Product.products(for: [request.productID]).first else { return nil }
-            if case .success(.verified(let transaction)) = try await product.purchase(options: request.options) {
+            if case .success(.verified(let transaction)) = try await product.purchase(options: request.options(for: product)) {
                 await transaction.finish()
                 notes.add("code after the killed finish() ran")
                 credit(transaction)

@@ -11,7 +11,7 @@ struct PurchaseReportTests {
         override func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
             let wrong = request.productID == Probe.plus ? Probe.premium : request.productID
             guard let product = try await Product.products(for: [wrong]).first else { return nil }
-            if case .success(.verified(let transaction)) = try await product.purchase(options: request.options) {
+            if case .success(.verified(let transaction)) = try await product.purchase(options: request.options(for: product)) {
                 await transaction.finish()
             }
             return nil

@@ -7,4 +7,7 @@ import AppHarness
 import Foundation
 import StoreAppsHarness
 
+// Store code may print as it likes: serveDriver keeps stdout for the protocol and sends what is printed to stderr,
+// the driver's log (`matrix run --verbose` shows it).
+print("careful-store-driver: serving the careful store")
 exit(await AppHarness.serveDriver { CarefulStoreApp() })

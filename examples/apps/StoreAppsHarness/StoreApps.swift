@@ -35,7 +35,7 @@ public final class CarefulStoreApp: AppUnderTest {
 
     public func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
         guard let store, let product = try await Product.products(for: [request.productID]).first else { return nil }
-        try await store.purchase(product, options: request.options)
+        try await store.purchase(product, options: request.options(for: product))
         return nil
     }
 
@@ -74,7 +74,7 @@ public final class TutorialStoreApp: AppUnderTest {
 
     public func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
         guard let store, let product = store.products.first(where: { $0.id == request.productID }) else { return nil }
-        try await store.purchase(product, options: request.options)
+        try await store.purchase(product, options: request.options(for: product))
         return nil
     }
 

@@ -9,6 +9,10 @@ It does what Apple advises a server to do with notifications:
   - ignores a notificationUUID it has handled (duplicates are normal: retries, lost answers);
   - lets the latest signedDate win for each original transaction (notifications can arrive out of order);
   - keeps its state in SQLite;
+  - when a notification is for an original transaction it does not know, asks the App Store Server API for the
+    customer's whole history (Get Transaction History v2, every page) and subscription statuses (Get All
+    Subscription Statuses), with Apple's AppStoreServerAPIClient pointed at the runner's loopback server
+    (MATRIX_API_BASE_URL; the library hard-wires Apple's URLs, so the base URL is set on the client);
   - answers GET /access/original/{originalTransactionId} and /access/token/{appAccountToken} with
     {"access": [tier, ...]} as of the store time the runner sends in the Matrix-Store-Time header.
 
@@ -19,6 +23,8 @@ Run it as the runner starts it:
 
 --variant ignores-refund   acknowledges REFUND and REVOKE and does nothing with them (a known bug)
 --variant counts-duplicates counts one-time purchases and refunds instead of keeping state, duplicates included
+--variant probes-api       the reference, and for every notification calls each App Store Server API endpoint the
+                           runner serves and decodes the answers with the library's models (answers 500 if one fails)
 """
 import argparse
 import base64
@@ -29,7 +35,10 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient, GetTransactionHistoryVersion
 from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -100,9 +109,85 @@ class Backend:
         self.non_renewing_days = products.get("nonRenewingDays", {})
         self.variant = args.variant
         self.store = Store(args.database)
+        self.api = None
+        self.broken = None
+        if args.api_base_url and args.api_key:
+            with open(args.api_key, "rb") as handle:
+                key = handle.read()
+            self.api = AppStoreServerAPIClient(key, args.api_key_id, args.api_issuer_id, args.bundle_id, environment)
+            # Apple's library hard-wires https://api.storekit(-sandbox).apple.com; point it at the loopback server.
+            self.api._base_url = args.api_base_url.rstrip("/")
+
+    def knows(self, original):
+        with self.store.lock:
+            return self.store.db.execute("SELECT 1 FROM originals WHERE original_transaction_id = ?", (original,)).fetchone() is not None
+
+    def learn_customer(self, transaction_id):
+        """Asks the App Store Server API for everything the customer of `transaction_id` has, and stores it."""
+        if self.api is None:
+            return
+        statuses = {}
+        response = self.api.get_all_subscription_statuses(transaction_id)
+        for group in response.data or []:
+            for item in group.lastTransactions or []:
+                statuses[item.originalTransactionId] = item.rawStatus
+        revision = None
+        while True:
+            page = self.api.get_transaction_history(transaction_id, revision, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+            for signed in page.signedTransactions or []:
+                transaction = self.verifier.verify_and_decode_signed_transaction(signed)
+                with self.store.lock:
+                    self.store.record(f"history:{transaction.transactionId}", transaction.signedDate, transaction,
+                                      statuses.get(transaction.originalTransactionId))
+            if not page.hasMore:
+                break
+            revision = page.revision
+        log(f"learned the history of the customer of {transaction_id} from the App Store Server API")
+
+    def probe(self, transaction, notification):
+        """Calls every endpoint the loopback App Store Server API serves; raises if an answer does not decode."""
+        any_id = transaction.transactionId
+        info = self.api.get_transaction_info(any_id)
+        assert self.verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo).transactionId == any_id
+        history = self.api.get_transaction_history(any_id, None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+        assert history.revision is not None and history.hasMore is not None and history.signedTransactions is not None
+        self.api.get_transaction_history(any_id, None, TransactionHistoryRequest(revoked=False), GetTransactionHistoryVersion.V2)
+        for group in self.api.get_all_subscription_statuses(any_id).data or []:
+            for item in group.lastTransactions or []:
+                self.verifier.verify_and_decode_signed_transaction(item.signedTransactionInfo)
+                self.verifier.verify_and_decode_renewal_info(item.signedRenewalInfo)
+        for signed in self.api.get_refund_history(any_id, None).signedTransactions or []:
+            self.verifier.verify_and_decode_signed_transaction(signed)
+        window = NotificationHistoryRequest(startDate=notification.signedDate - 86_400_000, endDate=notification.signedDate + 1,
+                                            transactionId=any_id, onlyFailures=False)
+        for item in self.api.get_notification_history(None, window).notificationHistory or []:
+            self.verifier.verify_and_decode_notification(item.signedPayload)
+        try:
+            self.api.get_transaction_info("not-a-number")
+            raise AssertionError("an invalid transaction id was answered")
+        except APIException as error:
+            assert error.raw_api_error == 4000006, error.raw_api_error
+
+    def test_notification(self):
+        """Request a Test Notification, then its status once the runner has posted it."""
+        token = self.api.request_test_notification().testNotificationToken
+        for _ in range(200):
+            try:
+                status = self.api.get_test_notification_status(token)
+                self.verifier.verify_and_decode_notification(status.signedPayload)
+                results = [attempt.rawSendAttemptResult for attempt in status.sendAttempts]
+                assert results == ["SUCCESS"], results
+                return results
+            except APIException as error:
+                if error.raw_api_error != 4040008:
+                    raise
+                threading.Event().wait(0.05)
+        raise AssertionError("the test notification's status never became available")
 
     def notification(self, body):
         """Handles one POST; returns the HTTP status to answer."""
+        if self.broken:
+            return 500
         try:
             signed_payload = json.loads(body)["signedPayload"]
             notification = self.verifier.verify_and_decode_notification(signed_payload)
@@ -125,6 +210,18 @@ class Backend:
         except VerificationException as error:
             log(f"refused: {kind} {uuid} carries data that does not verify ({error.status})")
             return 400
+        if self.api is not None and not self.knows(transaction.originalTransactionId):
+            try:
+                self.learn_customer(transaction.transactionId)
+            except (APIException, VerificationException) as error:
+                log(f"could not learn the customer of {transaction.transactionId} from the App Store Server API: {error}")
+                return 500
+        if self.variant == "probes-api":
+            try:
+                self.probe(transaction, notification)
+            except Exception as error:  # any failure to call or decode is the finding
+                log(f"probe failed for {kind} {uuid}: {type(error).__name__}: {error}")
+                return 500
         with self.store.lock:
             if self.variant == "counts-duplicates" and transaction.rawType == "Non-Consumable":
                 if kind == "ONE_TIME_CHARGE":
@@ -212,12 +309,27 @@ def main():
     parser.add_argument("--app-apple-id", type=int, default=int(os.environ["MATRIX_APP_APPLE_ID"]) if "MATRIX_APP_APPLE_ID" in os.environ else None)
     parser.add_argument("--products", default=os.path.join(HERE, "products.json"))
     parser.add_argument("--database", default=":memory:")
-    parser.add_argument("--variant", choices=["reference", "ignores-refund", "counts-duplicates"], default="reference")
+    parser.add_argument("--variant", choices=["reference", "ignores-refund", "counts-duplicates", "probes-api"], default="reference")
+    parser.add_argument("--api-base-url", default=os.environ.get("MATRIX_API_BASE_URL"), help="the loopback App Store Server API")
+    parser.add_argument("--api-key", default=os.environ.get("MATRIX_API_KEY"), help="the .p8 key for its tokens")
+    parser.add_argument("--api-key-id", default=os.environ.get("MATRIX_API_KEY_ID"))
+    parser.add_argument("--api-issuer-id", default=os.environ.get("MATRIX_API_ISSUER_ID"))
     args = parser.parse_args()
     if not args.root:
         parser.error("--root (or MATRIX_ROOT_CERTIFICATE) is required: the DER certificate of the root to trust")
     backend = Backend(args)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), handler_for(backend))
+    if args.variant == "probes-api":
+        if backend.api is None:
+            parser.error("--variant probes-api needs the App Store Server API (MATRIX_API_BASE_URL and MATRIX_API_KEY)")
+        # The runner posts the test notification while this call waits: the server is bound, so ask now.
+        def ask():
+            try:
+                log(f"test notification: {backend.test_notification()}")
+            except Exception as error:  # the probe's finding: every later notification is refused
+                backend.broken = f"{type(error).__name__}: {error}"
+                log(f"test notification probe failed: {backend.broken}")
+        threading.Thread(target=ask, daemon=True).start()
     log(f"listening on 127.0.0.1:{args.port} ({args.variant})")
     try:
         server.serve_forever()

@@ -120,6 +120,8 @@ class ToyDriver:
             return {"unsupported": "the toy store has no Ask to Buy"}
         if params.get("account", {}).get("familyOrganizer"):
             return {"unsupported": "the toy store has no Family Sharing"}
+        if params.get("store", {}).get("storefront", "USA") != "USA":
+            return {"unsupported": "the toy store sells in the United States storefront only"}
         return {}
 
     def perform(self, params):

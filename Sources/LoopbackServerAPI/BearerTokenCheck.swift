@@ -1,0 +1,89 @@
+import Foundation
+import SignedData
+
+/// Who may call the loopback App Store Server API: the key id, issuer id and bundle id a team configures, and the
+/// public half of its private key. Requests carry `Authorization: Bearer JWT`, checked as Apple checks them.
+///
+/// Apple: https://developer.apple.com/documentation/appstoreserverapi/generating-json-web-tokens-for-api-requests
+public struct ServerAPICredentials: Sendable {
+    /// The `kid` a token's header must name.
+    public var keyId: String
+    /// The `iss` a token must carry.
+    public var issuerId: String
+    /// The `bid` a token must carry: the matrix's `app.bundleId`.
+    public var bundleId: String
+    /// Verifies the token's ES256 signature.
+    public var publicKey: P256PublicKey
+
+    public init(keyId: String, issuerId: String, bundleId: String, publicKey: P256PublicKey) {
+        self.keyId = keyId
+        self.issuerId = issuerId
+        self.bundleId = bundleId
+        self.publicKey = publicKey
+    }
+}
+
+/// Checks an App Store Server API bearer token: header `alg` ES256, `kid` the configured key id, `typ` JWT;
+/// claims `iss`, `aud` `appstoreconnect-v1`, `bid` and `exp`, where `exp` is in the future and at most 60 minutes
+/// after `iat` ("Tokens that expire more than 60 minutes after the time in iat are not valid"), and `iat` not in
+/// the future (a minute of clock skew is allowed; Apple states no tolerance, this is a choice). Apple's Python and
+/// Node libraries send no `iat` and Apple accepts their tokens: without one, `exp` is held to 60 minutes from now.
+///
+/// Apple: https://developer.apple.com/documentation/appstoreserverapi/generating-json-web-tokens-for-api-requests
+struct BearerTokenCheck: Sendable {
+    let credentials: ServerAPICredentials
+    /// Seconds since 1970, now. Tokens are made from the wall clock by the backend, so they are checked against it.
+    let now: @Sendable () -> Int64
+
+    static let audience = "appstoreconnect-v1"
+    static let maximumLifetime: Int64 = 3600
+    static let skew: Int64 = 60
+    /// A token is a few hundred bytes; anything longer is not one.
+    static let maximumLength = 8192
+
+    private struct Claims: Decodable {
+        var iss: String?
+        var iat: Int64?
+        var exp: Int64?
+        var aud: String?
+        var bid: String?
+    }
+
+    /// `nil` when the request may proceed, else why it gets 401.
+    func problem(authorization: String?) -> String? {
+        guard let authorization else { return "the request has no Authorization header; send Authorization: Bearer JWT" }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].caseInsensitiveCompare("Bearer") == .orderedSame else {
+            return "the Authorization header is not Bearer JWT"
+        }
+        let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        guard token.utf8.count <= Self.maximumLength else { return "the bearer token is longer than \(Self.maximumLength) bytes" }
+        let decoded: DecodedJWS
+        do {
+            decoded = try JWS.decode(token)
+        } catch {
+            return "the bearer token is not a compact JWS: \(error)"
+        }
+        guard decoded.header.alg == "ES256" else { return "the token's alg is \(decoded.header.alg ?? "missing"), not ES256" }
+        guard decoded.header.kid == credentials.keyId else {
+            return "the token's kid \(decoded.header.kid.map { "\"\($0)\"" } ?? "is missing"); this server accepts key \(credentials.keyId)"
+        }
+        if let typ = decoded.header.typ, typ != "JWT" { return "the token's typ is \(typ), not JWT" }
+        guard credentials.publicKey.isValidSignature(decoded.signature, for: Array(decoded.signingInput.utf8)) else {
+            return "the token's signature does not verify with key \(credentials.keyId)"
+        }
+        guard let claims = try? JSONDecoder().decode(Claims.self, from: decoded.payload) else {
+            return "the token's claims are not a JSON object with iss, iat, exp, aud and bid"
+        }
+        guard claims.iss == credentials.issuerId else { return "the token's iss is not the issuer id \(credentials.issuerId)" }
+        guard claims.aud == Self.audience else { return "the token's aud is not \(Self.audience)" }
+        guard claims.bid == credentials.bundleId else { return "the token's bid is not the bundle id \(credentials.bundleId)" }
+        guard let exp = claims.exp else { return "the token has no exp" }
+        let now = now()
+        guard exp > now else { return "the token expired (exp \(exp), now \(now))" }
+        // Apple's own libraries send no iat (Python's sets exp 5 minutes ahead): then exp is held to 60 minutes from now.
+        guard exp - (claims.iat ?? now) <= Self.maximumLifetime else { return "the token's exp is more than 60 minutes after its iat (or now)" }
+        if let iat = claims.iat, iat > now + Self.skew { return "the token's iat is in the future" }
+        return nil
+    }
+}
