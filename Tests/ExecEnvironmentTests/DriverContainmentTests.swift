@@ -35,7 +35,7 @@ struct DriverContainmentTests {
 
     #if os(Linux)
     @Test("A driver that exits while a setsid() helper holds its stdout is reported as exited, and the helper is ended",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func exitedWhileHeld() async throws {
         // A timeout this long would outlast the time limit: only the driver's exit can end the step.
         let (run, helper) = try await Self.run("holder", timeout: .seconds(600))
@@ -45,7 +45,7 @@ struct DriverContainmentTests {
         #expect(await DriverHarness.unreapedChildren([helper]).isEmpty, "the helper was left a zombie")
     }
 
-    @Test("A setsid() daemon a driver started is ended when the driver is shut down", .timeLimit(.minutes(1)))
+    @Test("A setsid() daemon a driver started is ended when the driver is shut down", .timeLimit(.minutes(5)))
     func daemonEnded() async throws {
         let (run, helper) = try await Self.run("daemon", timeout: .seconds(10))
         #expect(run.records.allSatisfy { $0.verdict == .pass }, "\(run.records.map(\.reason))")

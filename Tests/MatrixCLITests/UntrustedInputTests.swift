@@ -22,7 +22,7 @@ struct UntrustedInputTests {
     }
 
     @Test("A FIFO as evidence.jsonl: verify, report, compare and --resume refuse it (65) instead of waiting for a writer",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func fifo() async throws {
         let release = try await ReleaseRun.copy()
         defer { release.remove() }
