@@ -3,7 +3,7 @@
 # for SECONDS. See fuzz/README.md.
 #
 # usage: fuzz/run.sh TARGET SECONDS [libFuzzer options…]
-#   TARGET: matrix | storekit | jws | driver
+#   TARGET: matrix | storekit | jws | driver | evidence
 # Outputs (git-ignored): fuzz/.build/TARGET/ (modules, the fuzzer binary, fuzz.log), fuzz/corpus/TARGET/ (kept
 # between runs), fuzz/artifacts/TARGET/ (crashing or slow inputs).
 # Exit status: 0 no crash in the time given; libFuzzer's status (non-zero) when it found a crash, a timeout or
@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: fuzz/run.sh matrix|storekit|jws|driver SECONDS [libFuzzer options…]" >&2; exit 64; }
+usage() { echo "usage: fuzz/run.sh matrix|storekit|jws|driver|evidence SECONDS [libFuzzer options…]" >&2; exit 64; }
 [[ $# -ge 2 ]] || usage
 target=$1
 seconds=$2
@@ -101,6 +101,52 @@ PY
                 { printf "\\x$(printf %02x "$selector")"; cat "$file"; } > "$corpus/seed-$(basename "$file")-$selector"
             done
         done
+        ;;
+    evidence)
+        module MatrixJSON Sources/MatrixJSON
+        module AppStoreModels Sources/AppStoreModels
+        module MatrixModel Sources/MatrixModel
+        module MatrixEngine Sources/MatrixEngine
+        module FileIO Sources/FileIO
+        module MatrixComparison Sources/MatrixComparison
+        module Reporters Sources/Reporters
+        module SignedData Sources/SignedData "${openssl[@]}"
+        # The harness is compiled into one module with Sources/EvidenceStore, to read a tar stream from memory.
+        find Sources/EvidenceStore -name '*.swift' | sort > "$build/sources"
+        "$swiftc" "${flags[@]}" "${openssl[@]}" -I "$build" -module-name FuzzEvidence -o "$build/fuzzer" fuzz/evidence.swift @"$build/sources" \
+            "$build/libReporters.a" "$build/libMatrixComparison.a" "$build/libFileIO.a" "$build/libSignedData.a" \
+            "$build/libMatrixEngine.a" "$build/libMatrixModel.a" "$build/libAppStoreModels.a" "$build/libMatrixJSON.a" -lcrypto
+        # Seeds: a release run of the simulator, as a tar stream (selector 0) and as a run directory's files (1).
+        binary=.build/debug/matrix
+        if [[ -x "$binary" ]]; then
+            runs="$build/runs"
+            rm -rf "$runs"
+            # The release matrix's first three cases keep the seeds small (about 100 KB), so each input is quick.
+            python3 - "$build/small.json" <<'PY'
+import json, os, sys
+matrix = json.load(open("matrices/release.json"))
+matrix["cases"] = matrix["cases"][:3]
+matrix["catalog"] = os.path.abspath("matrices/Products.storekit")
+json.dump(matrix, open(sys.argv[1], "w"))
+PY
+            "$binary" run "$build/small.json" --out "$runs" --quiet || true
+            run=$(find "$runs" -name run.json -printf '%h\n' | head -1)
+            if [[ -n "$run" ]]; then
+                "$binary" archive "$run" --out "$build/seed.tar.gz" --force --quiet
+                { printf '\x00'; gzip -dc "$build/seed.tar.gz"; } > "$corpus/seed-archive"
+                {
+                    printf '\x01'
+                    first=1
+                    for name in run.json evidence.jsonl junit.xml summary.md report.html; do
+                        [[ $first == 1 ]] || printf '\n--next file--\n'
+                        first=0
+                        cat "$run/$name"
+                    done
+                } > "$corpus/seed-run-directory"
+            fi
+        else
+            echo "warning: $binary is not built (swift build); the evidence corpus starts from nothing" >&2
+        fi
         ;;
     *)
         usage

@@ -18,6 +18,9 @@ actor DriverConnection {
     private var roomWaiter: CheckedContinuation<Void, Never>?
     /// Bytes of lines that may wait for a request.
     static let queueLimit = 16 << 20
+    /// How long lines written before a driver exited may take to arrive before its exit is taken as the end of
+    /// its output.
+    static let exitGrace: Duration = .milliseconds(250)
     private var ended = false
     private var waiter: Waiter?
     private var waiterToken = 0
@@ -57,6 +60,14 @@ actor DriverConnection {
         let connection = DriverConnection(process: process, logLine: logLine)
         Task {
             for await event in process.output { await connection.deliver(event) }
+        }
+        // A driver that exited while something it started holds its stdout open never sends the end of its
+        // output: its exit ends the conversation instead, once what it wrote before has had time to arrive.
+        process.whenExited {
+            Task {
+                try? await Task.sleep(for: exitGrace)
+                await connection.deliver(.end)
+            }
         }
         return connection
     }
@@ -173,7 +184,11 @@ actor DriverConnection {
     }
 
     private func deliver(_ event: LineEvent) async {
-        if case .end = event { ended = true }
+        if case .end = event {
+            // The real end and the one the driver's exit stands for: whichever comes second is no news.
+            if ended { return }
+            ended = true
+        }
         if let waiter {
             self.waiter = nil
             waiter.continuation.resume(returning: .event(event))

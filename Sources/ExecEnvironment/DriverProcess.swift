@@ -8,7 +8,8 @@ import DriverKit
 /// The child is started with `posix_spawn` in a new process group, with an empty signal mask and every signal
 /// at its default disposition (the runner itself ignores and blocks SIGINT and SIGTERM while it runs, and a
 /// child would otherwise inherit that and never see the SIGTERM of protocol section 7). A thread of its own
-/// reaps it. ``kill()`` signals the whole process group so that whatever the driver started goes too.
+/// reaps it. ``kill()`` signals the whole process group, and every process the driver started that left it
+/// (``DriverContainment``), so that whatever the driver started goes too.
 final class DriverProcess: Sendable {
     /// The driver's process ID, which is also its process group ID.
     let pid: Int32
@@ -16,13 +17,16 @@ final class DriverProcess: Sendable {
     let output: LineEvents
     let log: OutputTail
     private let termination: TerminationBox
+    /// The value of ``DriverContainment/tokenVariable`` in the driver's environment.
+    let token: String
 
-    private init(pid: Int32, input: LineWriter, output: LineEvents, log: OutputTail, termination: TerminationBox) {
+    private init(pid: Int32, input: LineWriter, output: LineEvents, log: OutputTail, termination: TerminationBox, token: String) {
         self.pid = pid
         self.input = input
         self.output = output
         self.log = log
         self.termination = termination
+        self.token = token
     }
 
     /// Starts `arguments` (the executable first) with the environment of this process.
@@ -68,8 +72,20 @@ final class DriverProcess: Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable.path] + arguments.dropFirst()).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // The driver's environment is this one's, with a token that marks it and everything it starts.
+        DriverContainment.becomeSubreaper()
+        let token = DriverContainment.makeToken()
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var index = 0
+        while let entry = environ[index] {
+            if !String(cString: entry).hasPrefix(DriverContainment.tokenVariable + "=") { environment.append(strdup(entry)) }
+            index += 1
+        }
+        environment.append(strdup("\(DriverContainment.tokenVariable)=\(token)"))
+        environment.append(nil)
+        defer { environment.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environ)
+        let status = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environment)
         for fd in [childIn, childOut, childErr] { close(fd) }
         guard status == 0 else {
             for fd in [parentIn, parentOut, parentErr] { close(fd) }
@@ -100,7 +116,7 @@ final class DriverProcess: Sendable {
                 }
             }
         }
-        return DriverProcess(pid: pid, input: writer, output: output, log: log, termination: termination)
+        return DriverProcess(pid: pid, input: writer, output: output, log: log, termination: termination, token: token)
     }
 
     /// Adds actions that close every descriptor above stderr in the child, so that a driver never holds another
@@ -122,6 +138,12 @@ final class DriverProcess: Sendable {
     /// How the process ended ("exited with status 3", "was killed by signal 9"), or `nil` while it runs.
     var exitDescription: String? { termination.value }
 
+    /// Calls `body` once the driver process has ended (at once when it has): its output may still be open, held
+    /// by something it started.
+    func whenExited(_ body: @escaping @Sendable () -> Void) {
+        termination.whenSet(body)
+    }
+
     /// Waits up to `limit` for the process to end; returns how it ended, or `nil` if it still runs.
     func waitForExit(upTo limit: Duration) async -> String? {
         let deadline = ContinuousClock.now + limit
@@ -132,9 +154,10 @@ final class DriverProcess: Sendable {
         }
     }
 
-    /// Sends `SIGKILL` to the driver's process group.
+    /// Sends `SIGKILL` to the driver's process group and to every process it started that left the group.
     func kill() {
         signalGroup(SIGKILL)
+        DriverContainment.end(driver: pid, token: token)
     }
 
     /// Sends `signal` to the driver's process group (and to the driver, should it have left the group).
@@ -177,10 +200,33 @@ final class OutputTail: Sendable {
     }
 }
 
-/// How the process ended, set once by the termination handler.
+/// How the process ended, set once by the termination handler, and what to do then.
 final class TerminationBox: Sendable {
-    private let state = Mutex<String?>(nil)
+    private struct State {
+        var value: String?
+        var waiting: [@Sendable () -> Void] = []
+    }
 
-    func set(_ value: String) { state.withLock { $0 = value } }
-    var value: String? { state.withLock { $0 } }
+    private let state = Mutex(State())
+
+    func set(_ value: String) {
+        let waiting = state.withLock { state -> [@Sendable () -> Void] in
+            state.value = value
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for body in waiting { body() }
+    }
+
+    var value: String? { state.withLock { $0.value } }
+
+    /// Calls `body` once the value is set (at once when it is).
+    func whenSet(_ body: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.value != nil { return true }
+            state.waiting.append(body)
+            return false
+        }
+        if now { body() }
+    }
 }

@@ -23,9 +23,10 @@ package final class BufferedFileWriter {
 
     /// Creates (or truncates) the file at `path`.
     ///
+    /// - Parameter exclusive: fail when anything, a symbolic link included, is at `path` already.
     /// - Throws: ``EvidenceWriteError`` with code `cannotWrite` when it cannot be created.
-    package init(creating path: String) throws {
-        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    package init(creating path: String, exclusive: Bool = false) throws {
+        let fd = open(path, O_RDWR | O_CREAT | (exclusive ? O_EXCL | O_NOFOLLOW : O_TRUNC) | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw EvidenceWriteError.system(.cannotWrite, path: path, doing: "create", errno: errno) }
         self.path = path
         self.fd = fd

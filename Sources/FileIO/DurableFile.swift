@@ -80,7 +80,10 @@ package enum DurableFile {
     package static func replace(_ url: URL, writing body: (BufferedFileWriter) throws -> Void) throws {
         let directory = url.deletingLastPathComponent().path
         let temporary = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".tmp").path
-        let writer = try BufferedFileWriter(creating: temporary)
+        // A file already at the temporary name is what a killed process left, or a link planted to make this
+        // write land elsewhere: it is removed, and the new one created exclusively, never through a link.
+        _ = unlink(temporary)
+        let writer = try BufferedFileWriter(creating: temporary, exclusive: true)
         do {
             try body(writer)
             try writer.sync()

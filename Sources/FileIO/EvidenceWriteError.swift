@@ -70,7 +70,8 @@ public struct EvidenceWriteError: Error, Sendable, Hashable, CustomStringConvert
 /// Evidence could not be read back.
 ///
 /// A file that cannot be opened or read has code `unreadable` (the command line's exit 66 when the user named
-/// it); evidence with a damaged line before the last has code `corrupt` (exit 65).
+/// it); evidence with a damaged line before the last has code `corrupt`, a file that is not a regular file
+/// `notRegularFile`, a line over the cap `lineTooLong` (exit 65).
 public struct EvidenceReadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Which read failed. Extensible: new codes may be added.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
@@ -83,6 +84,11 @@ public struct EvidenceReadError: Error, Sendable, Hashable, CustomStringConverti
         public static let corrupt = Code(name: "corrupt")
         /// `run.json` is not a manifest this version can read.
         public static let unsupportedManifest = Code(name: "unsupportedManifest")
+        /// A file of the run is a symbolic link, a FIFO, a device or a directory: `matrix` writes only regular
+        /// files, and reading one of the others could hang, never end, or read outside the run directory.
+        public static let notRegularFile = Code(name: "notRegularFile")
+        /// A line of `evidence.jsonl` is longer than any record `matrix` writes.
+        public static let lineTooLong = Code(name: "lineTooLong")
 
         public var description: String { name }
     }
@@ -105,4 +111,13 @@ public struct EvidenceReadError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     public var description: String { message }
+
+    /// The error for a file of a run that cannot be opened: `notRegularFile` or `unreadable`, in a message
+    /// naming the file and saying what to do.
+    package static func opening(_ path: String, _ problem: InputFile.Unreadable) -> EvidenceReadError {
+        problem.isNotRegularFile
+            ? EvidenceReadError(.notRegularFile, path: path,
+                                message: "\(problem.about(path)); matrix writes only regular files in a run directory, so it was not written by matrix")
+            : EvidenceReadError(.unreadable, path: path, message: "cannot read \(problem.about(path)); check the path and its permissions")
+    }
 }

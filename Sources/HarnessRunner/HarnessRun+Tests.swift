@@ -8,10 +8,11 @@ import XCTest
 #if canImport(Testing)
 extension AppHarnessResult {
     /// Records a Swift Testing issue for every step that failed or errored, at that step's line and column in the
-    /// matrix file (an editor shows it there), and one when the run was interrupted.
+    /// matrix file (an editor shows it there), and one when the run was interrupted. The text is escaped
+    /// (``AppHarnessResult/Failure/issueText``): a reason comes from the app under test.
     public func recordIssues() {
         for failure in failures where failure.verdict != "blocked" {
-            Issue.record(Comment(rawValue: "\(failure.caseID) #\(failure.step) \(failure.action): \(failure.reason)"),
+            Issue.record(Comment(rawValue: failure.issueText),
                          sourceLocation: SourceLocation(fileID: "matrix/\(failure.file.split(separator: "/").last ?? "")",
                                                         filePath: failure.file, line: failure.line, column: failure.column))
         }

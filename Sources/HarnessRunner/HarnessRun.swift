@@ -82,9 +82,9 @@ public enum HarnessRun {
         let runID = RunDirectory.makeRunID()
         let context = RunContext(runID: runID, environment: adapter.description.name, build: options.build,
                                  device: adapter.description.device ?? "embedded simulator", os: adapter.description.os ?? "n/a")
-        let runner = Runner(matrix: matrix, adapter: adapter, context: context, jobs: options.jobs)
         let locator = StepLocator(bytes: file.bytes, file: path)
         guard let reportsDirectory = options.reportsDirectory else {
+            let runner = Runner(matrix: matrix, adapter: adapter, context: context, jobs: options.jobs)
             let sink = KeptRecords()
             let summary = try await runner.run(into: sink)
             return AppHarnessResult(summary: summary, records: await sink.records, runDirectory: nil, locator: locator)
@@ -95,12 +95,18 @@ public enum HarnessRun {
         if options.signing { manifest.signedEnvironment = options.signedEnvironment.rawValue }
         do {
             var written = manifest
-            let directory = try RunDirectory.create(root: URL(fileURLWithPath: reportsDirectory), environment: context.environment,
-                                                    build: options.build, runID: runID) { staging in
+            // Another run sharing the reports directory may draw the same id at the same moment: then it draws again.
+            let directory = try RunDirectory.createNew(root: URL(fileURLWithPath: reportsDirectory), environment: context.environment,
+                                                       build: options.build) { staging, id in
+                var identified = manifest
+                identified.runId = id
                 try staging.createEmptyEvidence()
-                written = try staging.writeManifest(manifest)
+                written = try staging.writeManifest(identified)
             }
             manifest = written
+            var identified = context
+            identified.runID = written.runId
+            let runner = Runner(matrix: matrix, adapter: adapter, context: identified, jobs: options.jobs)
             let writer = try EvidenceWriter(directory: directory)
             let kept = KeptRecords()
             let summary = try await runner.run(into: TeeSink(writer: writer, kept: kept))
@@ -131,9 +137,16 @@ public struct AppHarnessResult: Sendable, CustomStringConvertible {
         public var line: Int
         public var column: Int
 
-        /// `file:line:column: case #step action: verdict: reason`.
+        /// `file:line:column: case #step action: verdict: reason`, on one line: the case id comes from the matrix
+        /// and the reason from the app under test, so control characters, bidirectional overrides and line breaks
+        /// in them are written as `\u{…}` (``TerminalText``) and cannot rewrite a test log shown on a terminal.
         public var description: String {
-            "\(file):\(line):\(column): \(caseID) #\(step) \(action): \(verdict): \(reason)"
+            TerminalText.visible("\(file):\(line):\(column): \(caseID) #\(step) \(action): \(verdict): \(reason)")
+        }
+
+        /// `case #step action: reason`, escaped as ``description`` is: the text of a test issue.
+        public var issueText: String {
+            TerminalText.visible("\(caseID) #\(step) \(action): \(reason)")
         }
     }
 
@@ -163,7 +176,7 @@ public struct AppHarnessResult: Sendable, CustomStringConvertible {
     /// A summary line, then each failure on a line of its own.
     public var description: String {
         let steps = summary.steps.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
-        var lines = ["\(records.count) steps: \(steps)" + (runDirectory.map { " · evidence: \($0.path)" } ?? "")]
+        var lines = [TerminalText.visible("\(records.count) steps: \(steps)" + (runDirectory.map { " · evidence: \($0.path)" } ?? ""))]
         lines += failures.map(\.description)
         return lines.joined(separator: "\n")
     }

@@ -64,10 +64,11 @@ public enum MatrixCommand {
     static func report(_ diagnostics: [Diagnostic], on console: Console) -> Bool {
         for diagnostic in diagnostics {
             console.annotate(GitHubAnnotations.command(for: diagnostic))
-            let line = Console.visible(diagnostic.rendered)
+            // One line each: a diagnostic quotes the file, whose newlines must not start lines of their own.
+            let line = TerminalText.visible(diagnostic.rendered)
             switch diagnostic.severity {
-            case .error: console.info(console.paint(line, .red), always: true)
-            case .warning: if !console.quiet { console.info(console.paint(line, .yellow)) }
+            case .error: console.info([.painted(line, .red)], always: true)
+            case .warning: if !console.quiet { console.info([.painted(line, .yellow)]) }
             case .note: console.info(line)
             }
         }

@@ -55,9 +55,9 @@ public final class ChildProcess: Sendable {
     private let stderrFile: URL?
 
     /// Starts `executable` with `arguments` in `directory` (the test's own when `nil`) with `environment`
-    /// (the test's own when `nil`), standard input from `/dev/null`.
+    /// (the test's own when `nil`), standard input from `standardInput` (a path, `/dev/null` by default).
     public init(_ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
-                stdout: Output = .discard, stderr: Output = .discard) throws {
+                standardInput: String = "/dev/null", stdout: Output = .discard, stderr: Output = .discard) throws {
         func file(_ output: Output, _ name: String) -> URL? {
             guard case .capture = output else { return nil }
             return FileManager.default.temporaryDirectory.appendingPathComponent("matrix-child-\(UUID().uuidString).\(name)")
@@ -68,7 +68,7 @@ public final class ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutFile?.path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderrFile?.path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // Nothing else the test process has open (another test's pipes) reaches the child.
@@ -151,8 +151,9 @@ public final class ChildProcess: Sendable {
 
     /// Runs `executable` to its end and returns what it printed.
     public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
-                           environment: [String: String]? = nil) async throws -> Result {
-        try await ChildProcess(executable, arguments, in: directory, environment: environment, stdout: .capture, stderr: .capture).finish()
+                           environment: [String: String]? = nil, standardInput: String = "/dev/null") async throws -> Result {
+        try await ChildProcess(executable, arguments, in: directory, environment: environment, standardInput: standardInput,
+                               stdout: .capture, stderr: .capture).finish()
     }
 
     /// Closes every descriptor above `lowest` in the child: in one action where glibc has it (2.34 and

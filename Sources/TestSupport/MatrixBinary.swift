@@ -51,8 +51,12 @@ public enum MatrixBinary {
 
     /// Runs `matrix` with `arguments` in `directory`, with `NO_COLOR` set, and waits for it without blocking a
     /// thread.
-    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) async throws -> Result {
-        let result = try await ChildProcess.run(url, arguments, in: directory, environment: self.environment(environment))
+    ///
+    /// - Parameter standardInput: the path of what the process reads on stdin; `/dev/null` by default.
+    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                           standardInput: String = "/dev/null") async throws -> Result {
+        let result = try await ChildProcess.run(url, arguments, in: directory, environment: self.environment(environment),
+                                                standardInput: standardInput)
         return Result(status: result.exit.status, stdout: result.stdout, stderr: result.stderr)
     }
 

@@ -220,4 +220,17 @@ struct ErrorHandlingTests {
         #expect(!error.description.contains(token))
         #expect(error.appleErrorMessage == "bad Bearer <redacted> for <redacted>")
     }
+
+    @Test("An App Store Connect error that quotes a tester's e-mail address keeps the address out of the error")
+    func emailInConnectError() async throws {
+        let server = StubHTTPServer([.json(409, object: ["errors": [["status": "409", "code": "ENTITY_ERROR",
+                                                                     "title": "Conflict", "detail": "The account Tester.One@Example.com cannot be changed."]]])])
+        let client = try APIFixtures.connectClient(server)
+        let error = await #expect(throws: AppStoreAPIError.self) {
+            try await client.updateSandboxTester(id: "47be9e57", interruptPurchases: true)
+        }
+        let description = try #require(error).description
+        #expect(!description.lowercased().contains("tester.one@example.com"), "\(description)")
+        #expect(description.contains("The account <e-mail address> cannot be changed."), "\(description)")
+    }
 }

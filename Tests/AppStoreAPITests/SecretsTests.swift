@@ -16,6 +16,36 @@ struct SecretsTests {
         #expect(redaction.scrub("version 1.2.3 of eyJ") == "version 1.2.3 of eyJ")
     }
 
+    static let issuer = "5f3b1c9e-8a2d-4d00-9e7a-7a1e44c2b901"
+    /// The base64 body of a PKCS #8 P-256 key (the test key's shape; not a key anyone uses).
+    static let keyBody = "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgevZzL1gdAFr88hb2\nOF/2NxApJCzGCEDdfSp6VQO30hyhRANCAAQRWz+jn65BtOMvdyHKcvjBeBSDZH2r\n1RTwjmYSi9R/zpBnuQ4EiMnCqfMPWiZqB4QdbAd0E7oH50VpuZ1P087G"
+
+    @Test("What the scrubber missed: an unsigned header.payload token, a cut token, the issuer id in other case or without dashes, a bare key body, e-mail addresses",
+          arguments: [
+            ("token eyJhbGciOiJub25lIn0.eyJpc3MiOiI1ZjNiIn0 here", "token <redacted> here"),
+            ("token eyJhbGciOiJub25lIn0.eyJpc3MiOiI1ZjNiIn0. here", "token <redacted> here"),
+            ("cut eyJhbGciOiJFUzI1NiIsImtpZCI6 here", "cut <redacted> here"),
+            ("cut eyJhbGciOiJFUzI1NiIsImtpZCI6IlRFU1RL.eyJpc3Mi", "cut <redacted>"),
+            ("issuer 5F3B1C9E-8A2D-4D00-9E7A-7A1E44C2B901 refused", "issuer <redacted> refused"),
+            ("issuer 5f3b1c9e8a2d4d009e7a7a1e44c2b901 refused", "issuer <redacted> refused"),
+            ("issuer 5F3B1C9E8A2D4D009E7A7A1E44C2B901 refused", "issuer <redacted> refused"),
+            ("key " + SecretsTests.keyBody + " end", "key <redacted> end"),
+            ("key MHcCAQEEIHv2cy9YHQBa/PIW9jhf9jcQKSQsxhAg3X0qelUDt9IcoAoGCCqGSM49 end", "key <redacted> end"),
+            ("The email 'Tester.One@Example.com' is taken", "The email '<e-mail address>' is taken"),
+            ("to a+b_c.d-e@mail.example.co.uk, cc x@y.io.", "to <e-mail address>, cc <e-mail address>."),
+          ])
+    func missed(text: String, scrubbed: String) {
+        #expect(Redaction(secrets: [Self.issuer]).scrub(text) == scrubbed)
+    }
+
+    @Test("Text that only looks close is kept", arguments: [
+        "version 1.2.3", "eyJonly.two", "MIGHT be fine", "an @ sign and user@localhost", "build 1.4 (212) of com.example.app",
+        "SKU MIGRATION-2026 done",
+    ])
+    func kept(text: String) {
+        #expect(Redaction(secrets: [Self.issuer]).scrub(text) == text)
+    }
+
     @Test("Evidence written from answers and errors of a whole session holds no issuer id, key or token")
     func evidenceHasNoSecrets() async throws {
         let transaction = try APIFixtures.signedTransaction()

@@ -220,13 +220,13 @@ struct CrashSafetyTests {
             return copy
         }
         let resumed = try stopped("resumed")
-        let result = try await MatrixBinary.run(["run", "--resume", resumed.path, "--quiet"])
+        let result = try await MatrixBinary.run(["run", "--resume", resumed.path, "--driver", driver, "--quiet"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try await normalised(resumed) == (try await normalised(reference)))
         #expect(try await MatrixBinary.run(["verify", resumed.path, "--quiet", "--root", "simulator"]).status == 0)
 
         let elsewhere = try stopped("elsewhere", device: "iPhone 99")
-        let refused = try await MatrixBinary.run(["run", "--resume", elsewhere.path, "--quiet"])
+        let refused = try await MatrixBinary.run(["run", "--resume", elsewhere.path, "--driver", driver, "--quiet"])
         #expect(refused.status == 69)
         #expect(refused.stderr.contains(#"the driver now reports device "embedded simulator"; the run's evidence records "iPhone 99""#), "\(refused.stderr)")
         #expect(try String(contentsOf: elsewhere.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n").count == 40)

@@ -51,7 +51,7 @@ struct HelpCompletionTests {
         let help = try await CommandHarness.run(["help", "run"])
         #expect(help.status == 0)
         #expect(help.stderr.isEmpty)
-        #expect(help.stdout.hasPrefix("USAGE: matrix run MATRIX [options]\n       matrix run [MATRIX] --resume RUN_DIR [--jobs N]\n"))
+        #expect(help.stdout.hasPrefix("USAGE: matrix run MATRIX [options]\n       matrix run [MATRIX] --resume RUN_DIR [--driver CMD] [--jobs N]\n"))
         #expect(help.stdout.contains("  --resume RUN_DIR "))
         #expect(!help.stdout.contains("COMMANDS:"))
         #expect(try await CommandHarness.run(["run", "--help"]).stdout == help.stdout)

@@ -21,8 +21,11 @@ public struct AppStoreConnectAPIClient: Sendable {
         public var retry: RetryPolicy
         /// Time and waiting.
         public var clock: any APIClock
-        /// The session requests go through.
+        /// The session requests go through (its configuration: each request gets a session of its own, made
+        /// from it, that bounds the answer and refuses redirects to another origin).
         public var session: URLSession
+        /// The most bytes one answer's body may have (16 MB); a larger one is `.invalidResponse`.
+        public var maximumAnswerBytes: Int = APITransport.defaultMaximumAnswerBytes
         /// The most pages read when listing.
         public var maximumPages: Int
 
@@ -54,7 +57,8 @@ public struct AppStoreConnectAPIClient: Sendable {
             api: .appStoreConnect, session: configuration.session, baseURL: configuration.baseURL ?? Self.appleBaseURL,
             tokens: APITokenFactory(issuerId: credentials.issuerId, key: key, audience: .appStoreConnectAPI),
             retry: configuration.retry, clock: configuration.clock, timeout: configuration.timeout,
-            redaction: Redaction(secrets: credentials.secrets), interpret: ConnectAPIFailure.interpret)
+            redaction: Redaction(secrets: credentials.secrets), maximumAnswerBytes: configuration.maximumAnswerBytes,
+            interpret: ConnectAPIFailure.interpret)
     }
 
     /// List Sandbox Testers: `GET /v2/sandboxTesters`, every page (`links.next`).

@@ -8,7 +8,9 @@ import FoundationNetworking
 ///
 /// Every attempt gets a new token (``APITokenFactory``) and the headers `Authorization: Bearer …`,
 /// `Accept: application/json`, `User-Agent` and, with a body, `Content-Type: application/json`. The timeout is
-/// enforced here, whatever the session does. Non-2xx answers are turned into ``AppStoreAPIError`` by the
+/// enforced here, whatever the session does; so are the size of an answer (``maximumAnswerBytes``) and the rule
+/// that a redirect is followed only to the base URL's own origin, never carrying the token anywhere else
+/// (``BoundedExchange``). Non-2xx answers are turned into ``AppStoreAPIError`` by the
 /// API's `interpret` function; ``RetryPolicy`` decides about retrying.
 struct APITransport: Sendable {
     let api: AppStoreAPIError.API
@@ -20,10 +22,16 @@ struct APITransport: Sendable {
     /// Seconds one attempt may take.
     let timeout: Double
     let redaction: Redaction
+    /// The most bytes an answer's body may have.
+    var maximumAnswerBytes: Int = APITransport.defaultMaximumAnswerBytes
     /// Turns a non-2xx answer into an error whose `isRetryable` and `retryAfter` say whether and when to retry.
     let interpret: @Sendable (HTTPAnswer, APIRequest, Redaction, Date) -> AppStoreAPIError
 
     static let userAgent = "storekit-matrix"
+
+    /// 16 MB: a page of the largest answer Apple documents (transaction history, sandbox testers) is a few
+    /// hundred kilobytes.
+    static let defaultMaximumAnswerBytes = 16 << 20
 
     /// Sends `request`, retrying as ``RetryPolicy`` allows.
     ///
@@ -102,21 +110,17 @@ struct APITransport: Sendable {
         case cancelled
         case network(String)
         case notHTTP
+        case refused(BoundedExchange.Refusal)
     }
 
     private func perform(_ request: URLRequest) async throws(TransportFailure) -> HTTPAnswer {
         let session = self.session
+        let limit = maximumAnswerBytes
         let nanoseconds = UInt64(max(0.001, min(timeout, 3600)) * 1_000_000_000)
         do {
             return try await withThrowingTaskGroup(of: HTTPAnswer.self) { group in
                 group.addTask {
-                    let (data, response) = try await session.data(for: request)
-                    guard let http = response as? HTTPURLResponse else { throw TransportFailure.notHTTP }
-                    var headers: [String: String] = [:]
-                    for (name, value) in http.allHeaderFields {
-                        if let name = name as? String, let value = value as? String { headers[name] = value }
-                    }
-                    return HTTPAnswer(status: http.statusCode, headers: headers, body: data)
+                    try await BoundedExchange.send(request, like: session, maximumBytes: limit)
                 }
                 group.addTask {
                     try await Task.sleep(nanoseconds: nanoseconds)
@@ -128,6 +132,8 @@ struct APITransport: Sendable {
             }
         } catch let failure as TransportFailure {
             throw failure
+        } catch let refusal as BoundedExchange.Refusal {
+            throw .refused(refusal)
         } catch let error as URLError {
             switch error.code {
             case .timedOut: throw .timedOut
@@ -153,11 +159,29 @@ struct APITransport: Sendable {
                                     isRetryable: request.isIdempotent, cause: cause)
         case .notHTTP:
             return AppStoreAPIError(.invalidResponse, "the answer is not an HTTP response")
+        case .refused(.tooLarge(let limit, let announced)):
+            let size = announced.map { "is \(Self.megabytes(Int($0)))" } ?? "grew past \(Self.megabytes(limit))"
+            return AppStoreAPIError(.invalidResponse, "the answer \(size), more than the \(Self.megabytes(limit)) an answer may have; "
+                                    + "no answer Apple documents is this large: if --api-base-url points to a proxy or mock, check what it returns")
+        case .refused(.crossOriginRedirect(let from, let to)):
+            return AppStoreAPIError(.invalidResponse, "the server redirected the request from \(Self.origin(from)) to \(Self.origin(to)), another origin; "
+                                    + "it was not sent there, because its credentials are for \(Self.origin(from)) alone; "
+                                    + "if that server is the one to use, give it as the base URL (--api-base-url)")
         }
     }
 
     private func cancelled(_ request: APIRequest, attempts: Int) -> AppStoreAPIError {
         AppStoreAPIError(.cancelled, "the request was cancelled", api: api, endpoint: request.endpoint, attempts: attempts)
+    }
+
+    /// `scheme://host:port` of `url`: where a request goes, without its path or query.
+    static func origin(_ url: URL) -> String {
+        guard let scheme = url.scheme, let host = url.host else { return "an address that is not a URL" }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(bytes) bytes"
     }
 
     static func seconds(_ value: Double) -> String {

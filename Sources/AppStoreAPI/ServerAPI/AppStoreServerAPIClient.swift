@@ -28,8 +28,11 @@ public struct AppStoreServerAPIClient: Sendable {
         public var clock: any APIClock
         /// Trust anchors for signed data; `nil` means Apple Root CA - G3.
         public var rootCertificates: [X509Certificate]?
-        /// The session requests go through.
+        /// The session requests go through (its configuration: each request gets a session of its own, made
+        /// from it, that bounds the answer and refuses redirects to another origin).
         public var session: URLSession
+        /// The most bytes one answer's body may have (16 MB); a larger one is `.invalidResponse`.
+        public var maximumAnswerBytes: Int = APITransport.defaultMaximumAnswerBytes
         /// The most pages read from one paged endpoint.
         public var maximumPages: Int
 
@@ -84,7 +87,8 @@ public struct AppStoreServerAPIClient: Sendable {
             api: .appStoreServer, session: configuration.session, baseURL: baseURL,
             tokens: APITokenFactory(issuerId: credentials.issuerId, key: key, audience: .appStoreServerAPI(bundleId: bundleId)),
             retry: configuration.retry, clock: clock, timeout: configuration.timeout,
-            redaction: Redaction(secrets: credentials.secrets), interpret: ServerAPIFailure.interpret)
+            redaction: Redaction(secrets: credentials.secrets), maximumAnswerBytes: configuration.maximumAnswerBytes,
+            interpret: ServerAPIFailure.interpret)
     }
 
     // MARK: - Transactions

@@ -20,6 +20,10 @@ public struct FileFinding: Sendable, Hashable, Codable {
         /// run that has not ended lists its evidence as it was when the run started. Nothing shows its bytes
         /// unaltered.
         case unverifiable
+        /// Present but not listed, in a run that has not ended: a report, or the temporary file of one
+        /// (`.junit.xml.tmp`), that the run was writing when it stopped. No digest covers it; resuming the run
+        /// writes it again.
+        case unfinished
     }
 
     /// The path relative to the checked directory, `/`-separated.

@@ -1,4 +1,6 @@
 import Foundation
+import FileIO
+import MatrixJSON
 import MatrixModel
 
 /// Packs a run directory into one `.tar.gz` with a top-level `archive.json`, and unpacks one for checking.
@@ -32,12 +34,13 @@ public enum RunArchive {
     ///   - toolVersion: The `matrix` version, recorded in `archive.json`.
     ///   - bundleId: The app's bundle id, recorded for later signed-data checks, when known.
     ///   - now: The packing time, from the caller's clock.
+    ///   - interruption: ends `tar` when it comes; the partial archive and the temporary directory are removed.
     /// - Returns: The `archive.json` written into the archive.
     /// - Throws: ``RunArchiveError`` (`outputExists`, `unsupportedFile`, `cannotWrite`, `tarUnavailable`,
-    ///   `tarFailed`) or ``EvidenceWriteError`` `cannotHash` when a file of the run cannot be read.
+    ///   `tarFailed`, `interrupted`) or ``EvidenceWriteError`` `cannotHash` when a file of the run cannot be read.
     @discardableResult
     public static func create(run: RunDirectory, manifest: RunManifest, output: URL, overwrite: Bool, toolVersion: String,
-                              bundleId: String?, now: Date) throws -> ArchiveManifest {
+                              bundleId: String?, now: Date, interruption: Interruption = .never) throws -> ArchiveManifest {
         let fm = FileManager.default
         if !overwrite, fm.fileExists(atPath: output.path) {
             throw RunArchiveError(.outputExists, path: output.path,
@@ -66,7 +69,8 @@ public enum RunArchive {
         let prefix = name.hasPrefix("-") ? "./" + name : name
         let members = files.keys.sorted().map { prefix + "/" + $0 }
         _ = try Tar.run(["-czf", partial.path, "-C", staging.path, ArchiveManifest.fileName,
-                         "-C", run.url.deletingLastPathComponent().path] + members, path: run.url.path)
+                         "-C", run.url.deletingLastPathComponent().path] + members, path: run.url.path, interruption: interruption)
+        if interruption.isInterrupted { throw RunArchiveError.interrupted(run.url.path) }
         // rename(2) replaces an existing file atomically; without --force the check above has already refused one.
         guard rename(partial.path, output.path) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -83,53 +87,59 @@ public enum RunArchive {
 
     /// Unpacks `archive` into `directory` (which should be new and empty) and reads its `archive.json`.
     ///
-    /// Every member name is checked first: an absolute name or one with a `..` component is refused, so
-    /// nothing lands outside `directory`.
+    /// The gzip stream is decompressed by the system `gzip` and the tar stream read here (``TarReader``): only
+    /// regular files and directories are written, every member name is checked first (an absolute name or one
+    /// with a `..` component is refused, so nothing lands outside `directory`), and `limits` bound what the
+    /// archive may expand to and how long unpacking may take. On `interruption` `gzip` is ended and unpacking
+    /// stops; the caller removes `directory`.
     ///
-    /// - Throws: ``RunArchiveError`` `notAnArchive` when `archive` is not a gzip tar with a valid
-    ///   `archive.json`, `unsafeEntry` for a member name that would escape `directory`, `tarUnavailable`.
-    public static func unpack(_ archive: URL, into directory: URL) throws -> Unpacked {
-        let listing: Data
-        do {
-            listing = try Tar.run(["-tzf", archive.path], path: archive.path)
-        } catch let error as RunArchiveError where error.code == .tarFailed {
-            throw RunArchiveError(.notAnArchive, path: archive.path,
-                                  message: "\(archive.path) is not a readable gzip tar archive (\(error.message))")
-        }
-        let names = String(decoding: listing, as: UTF8.self).split(separator: "\n").map(String.init)
-        var seen: Set<String> = []
-        for name in names {
-            let components = name.split(separator: "/")
-            if name.hasPrefix("/") || components.contains("..") {
-                throw RunArchiveError(.unsafeEntry, path: archive.path,
-                                      message: "\(archive.path) has a member \"\(name)\" that would be written outside the directory it is unpacked into; it was not made by matrix archive")
+    /// - Throws: ``RunArchiveError`` `notAnArchive` when `archive` is not a gzip tar with a valid `archive.json`,
+    ///   `unsafeEntry` for a member a run archive never holds, `limitExceeded`, `interrupted`, `gzipUnavailable`,
+    ///   `cannotWrite` when `directory` cannot be written.
+    public static func unpack(_ archive: URL, into directory: URL, limits: ArchiveLimits = .standard,
+                              interruption: Interruption = .never) throws -> Unpacked {
+        let display = archive.path
+        let input = try GzipInput(archive, display: display)
+        defer { input.stop() }
+        return try interruption.watching(input.pid) { () throws -> Unpacked in
+            let unpacked: Unpacked
+            do {
+                unpacked = try unpack(tarStream: input, into: directory, limits: limits, interruption: interruption, display: display)
+            } catch let error as RunArchiveError where error.code == .notAnArchive {
+                // A tar stream cut short is what gzip gives for a damaged or foreign file: gzip's verdict says more.
+                if input.reachedEnd { try input.finish() }
+                throw error
             }
-            // Two members of one name: tar keeps the last, another reader may keep the first.
-            let normalised = components.filter { $0 != "." }.joined(separator: "/")
-            if !seen.insert(normalised).inserted {
-                throw RunArchiveError(.unsafeEntry, path: archive.path,
-                                      message: "\(archive.path) holds \"\(normalised)\" twice, so what it contains depends on the reader; it was not made by matrix archive")
-            }
+            try input.finish()
+            return unpacked
         }
+    }
+
+    /// Unpacks an uncompressed tar stream as ``unpack(_:into:limits:interruption:)`` does; for the gzip stream
+    /// of an archive, and for tests and fuzzing from memory.
+    static func unpack(tarStream: some TarByteSource, into directory: URL, limits: ArchiveLimits, interruption: Interruption,
+                       display: String) throws -> Unpacked {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw RunArchiveError(.cannotWrite, path: directory.path, message: "cannot create \(directory.path): \(error.localizedDescription)")
+            throw RunArchiveError(.cannotWrite, path: directory.path, message: "cannot create \(directory.path): \(error.localizedDescription); check TMPDIR")
         }
-        _ = try Tar.run(["-xzf", archive.path, "-C", directory.path, "--no-same-owner"], path: archive.path)
+        var reader = TarReader(source: tarStream, directory: directory, limits: limits, interruption: interruption, display: display)
+        _ = try reader.unpack()
         if let link = firstNonRegularEntry(under: directory) {
-            throw RunArchiveError(.unsafeEntry, path: archive.path,
-                                  message: "\(archive.path) has a member \"\(link)\" that is neither a file nor a directory (a link or a device); it was not made by matrix archive")
+            throw RunArchiveError(.unsafeEntry, path: display,
+                                  message: "\(display) has a member \"\(TerminalText.visible(link))\" that is neither a file nor a directory (a link or a device); it was not made by matrix archive")
         }
 
         let manifestURL = directory.appendingPathComponent(ArchiveManifest.fileName)
-        var info = stat()
-        guard lstat(manifestURL.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-              let data = try? Data(contentsOf: manifestURL) else {
-            throw RunArchiveError(.notAnArchive, path: archive.path,
-                                  message: "\(archive.path) has no \(ArchiveManifest.fileName) at its top level, so it was not made by matrix archive")
+        let data: [UInt8]
+        do {
+            data = try InputFile.read(manifestURL.path, followingLinks: false)
+        } catch {
+            throw RunArchiveError(.notAnArchive, path: display,
+                                  message: "\(display) has no \(ArchiveManifest.fileName) at its top level, so it was not made by matrix archive")
         }
-        let manifest = try ArchiveManifest.decode(data, path: "\(archive.lastPathComponent):\(ArchiveManifest.fileName)")
+        let manifest = try ArchiveManifest.decode(Data(data), path: "\((display as NSString).lastPathComponent):\(ArchiveManifest.fileName)")
         let top = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         let stray = top.filter { $0 != ArchiveManifest.fileName && $0 != manifest.directory }.sorted()
         return Unpacked(manifest: manifest, root: directory, runDirectory: directory.appendingPathComponent(manifest.directory),

@@ -19,8 +19,15 @@ public struct RunArchiveError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let unsupportedFile = Code(name: "unsupportedFile")
         /// The file is not a `matrix archive` (not a gzip tar, or no readable `archive.json`).
         public static let notAnArchive = Code(name: "notAnArchive")
-        /// An archive entry would land outside the directory it is unpacked into.
+        /// An archive entry would land outside the directory it is unpacked into, or is a link, a device or
+        /// anything else a run archive never holds.
         public static let unsafeEntry = Code(name: "unsafeEntry")
+        /// The archive would expand past its ``ArchiveLimits``, or took too long to unpack.
+        public static let limitExceeded = Code(name: "limitExceeded")
+        /// Packing or unpacking stopped on a signal; nothing it wrote is left.
+        public static let interrupted = Code(name: "interrupted")
+        /// No `gzip` executable on `PATH` to decompress an archive.
+        public static let gzipUnavailable = Code(name: "gzipUnavailable")
 
         public var description: String { name }
     }
@@ -40,4 +47,9 @@ public struct RunArchiveError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     public var description: String { message }
+
+    /// The work on `path` stopped on a signal.
+    static func interrupted(_ path: String) -> RunArchiveError {
+        RunArchiveError(.interrupted, path: path, message: "stopped on a signal while working on \(path); nothing it wrote is left")
+    }
 }

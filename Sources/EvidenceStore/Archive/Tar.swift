@@ -2,11 +2,11 @@ import Foundation
 
 /// Runs the system `tar` (GNU tar or bsdtar) as a child process with an argument vector, never through a shell.
 enum Tar {
-    /// The first executable `tar` on `PATH` (or `/usr/bin/tar`, `/bin/tar` when `PATH` is unset).
-    static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+    /// The first executable `name` (`tar`, `gzip`) on `PATH` (or in `/usr/bin`, `/bin` when `PATH` is unset).
+    static func locate(_ name: String = "tar", environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         let path = environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") where !directory.isEmpty {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("tar")
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
         return nil
@@ -14,9 +14,10 @@ enum Tar {
 
     /// Runs `tar arguments…` and returns its standard output.
     ///
+    /// - Parameter interruption: ends `tar` at once when it comes.
     /// - Throws: ``RunArchiveError`` `tarUnavailable` when there is no `tar`, `tarFailed` with tar's own
-    ///   message when it exits non-zero or cannot start.
-    static func run(_ arguments: [String], path: String) throws -> Data {
+    ///   message when it exits non-zero or cannot start, `interrupted`.
+    static func run(_ arguments: [String], path: String, interruption: Interruption = .never) throws -> Data {
         guard let executable = locate() else {
             throw RunArchiveError(.tarUnavailable, path: path, message: "no tar executable on PATH; install tar (GNU tar or bsdtar) and try again")
         }
@@ -45,8 +46,12 @@ enum Tar {
         } catch {
             throw RunArchiveError(.tarFailed, path: path, message: "cannot start \(executable.path): \(error.localizedDescription)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = interruption.watching(process.processIdentifier) { () -> Data in
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
+        if interruption.isInterrupted { throw RunArchiveError.interrupted(path) }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let text = String(decoding: (try? Data(contentsOf: errorsURL)) ?? Data(), as: UTF8.self)
             let reason = text.trimmingCharacters(in: .whitespacesAndNewlines)

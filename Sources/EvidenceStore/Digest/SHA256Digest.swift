@@ -35,11 +35,12 @@ struct LibcryptoSHA256: SHA256Digesting {
     func hexDigest(ofFileAt url: URL) throws -> String {
         let handle: FileHandle
         do {
-            handle = try FileHandle(forReadingFrom: url)
+            // Only the files of a run are hashed: a link could lead out of it, a FIFO or a device never ends.
+            handle = FileHandle(fileDescriptor: try InputFile.openRegular(url.path, followingLinks: false), closeOnDealloc: true)
         } catch {
             throw EvidenceWriteError(.cannotHash, path: url.path,
-                                     message: "cannot read \(url.path) to compute its SHA-256: \(error.localizedDescription); "
-                                         + "check that the run directory is readable")
+                                     message: "cannot compute the SHA-256 of \(error.about(url.path)); "
+                                         + "a run directory holds only regular files that matrix can read")
         }
         defer { try? handle.close() }
         var context = Context()

@@ -18,12 +18,14 @@ public final class EvidenceFile {
 
     /// Opens `url` for reading.
     ///
-    /// - Throws: ``EvidenceReadError`` with code `unreadable` when the file cannot be opened.
+    /// - Throws: ``EvidenceReadError`` with code `unreadable` when the file cannot be opened, `notRegularFile`
+    ///   when it is not a regular file or is a symbolic link.
     public init(url: URL) throws {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw EvidenceReadError(.unreadable, path: url.path,
-                                    message: "cannot open \(url.path): \(String(cString: strerror(errno))); check the path and its permissions")
+        let fd: Int32
+        do {
+            fd = try InputFile.openRegular(url.path, followingLinks: false)
+        } catch {
+            throw EvidenceReadError.opening(url.path, error)
         }
         self.url = url
         self.fd = fd

@@ -9,9 +9,17 @@ import MatrixModel
 /// or one cut short, which is not JSON. That line is dropped and reported; everything before it is kept. A damaged
 /// line anywhere else means the file was altered, and reading fails; so does any line that is whole JSON but not a
 /// record, or that names a key twice (``StrictJSON``): no crash writes one.
+///
+/// The file is read as an untrusted input: it must be a regular file and is never opened through a symbolic
+/// link (a FIFO would hang the reader, `/dev/zero` would never end, a link could lead out of the run
+/// directory), and no line may be longer than ``maximumLineLength``.
 public enum EvidenceReader {
     /// Bytes read per chunk.
     static let chunkSize = 1 << 16
+    /// The longest line read: twice the longest line a driver may send (a record holds one observation and
+    /// what the runner adds to it). A longer line is refused before it is held whole, so a file of one endless
+    /// line (a sparse file, say) cannot exhaust memory.
+    public static let maximumLineLength = 32 * 1024 * 1024
 
     /// Every record of the file, in file order.
     ///
@@ -59,10 +67,9 @@ public enum EvidenceReader {
     static func scanLines(_ url: URL, _ body: (EvidenceRecord, Range<Int64>) throws -> Void) throws -> Scan {
         let handle: FileHandle
         do {
-            handle = try FileHandle(forReadingFrom: url)
+            handle = FileHandle(fileDescriptor: try InputFile.openRegular(url.path, followingLinks: false), closeOnDealloc: true)
         } catch {
-            throw EvidenceReadError(.unreadable, path: url.path,
-                                    message: "cannot open \(url.path): \(error.localizedDescription); check the path and its permissions")
+            throw EvidenceReadError.opening(url.path, error)
         }
         defer { try? handle.close() }
         var buffer: [UInt8] = []
@@ -119,6 +126,11 @@ public enum EvidenceReader {
             buffer.removeFirst(lineStart)
             bufferStart += Int64(lineStart)
             searched = buffer.count
+            if buffer.count > maximumLineLength {
+                throw EvidenceReadError(.lineTooLong, path: url.path, line: lineNumber + 1,
+                                        message: "\(url.path):\(lineNumber + 1): the line is longer than \(maximumLineLength / 1024 / 1024) MB, "
+                                            + "more than any evidence record matrix writes; the file was not written by matrix")
+            }
         }
         let tail = buffer.allSatisfy(isWhitespace) ? 0 : buffer.count
         if tail > 0, let bad = badLine { throw corrupt(bad) }

@@ -110,13 +110,22 @@ public actor EvidenceWriter: EvidenceSink {
     /// Only what a resumed run needs of the records is kept (``RecordedEvidence``), so resuming a large run
     /// does not hold its evidence in memory.
     /// - Returns: the writer, the steps already recorded, and whether a torn last line was cut off.
-    /// - Throws: ``EvidenceReadError`` when the file cannot be read or is corrupt; ``EvidenceWriteError`` with
-    ///   code `cannotWrite` or `cannotSync` when it cannot be opened for appending or truncated.
+    /// - Throws: ``EvidenceReadError`` when the file cannot be read or is corrupt, or when the directory holds
+    ///   a symbolic link, FIFO or device (`notRegularFile`); ``EvidenceWriteError`` with code `cannotWrite` or
+    ///   `cannotSync` when it cannot be opened for appending or truncated.
     public static func resuming(directory: RunDirectory, syncInterval: Duration = defaultSyncInterval) throws
         -> (writer: EvidenceWriter, recorded: RecordedEvidence, droppedTornLine: Bool) {
         let url = directory.evidenceURL
-        let fd = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { throw EvidenceWriteError.system(.cannotWrite, path: url.path, doing: "open", errno: errno) }
+        // A run directory to resume may come from anywhere (a CI artifact): it must hold only regular files, and
+        // its evidence is never opened through a link that would append to a file outside it.
+        try directory.checkOnlyRegularFiles()
+        let fd: Int32
+        do {
+            fd = try InputFile.openRegular(url.path, flags: O_WRONLY | O_APPEND, followingLinks: false)
+        } catch {
+            throw error.isNotRegularFile ? EvidenceReadError.opening(url.path, error)
+                                         : EvidenceWriteError(.cannotWrite, path: url.path, message: "cannot open \(error.about(url.path)) to append to it")
+        }
         do {
             try lock(fd, path: url.path)
             var recorded = RecordedEvidence()

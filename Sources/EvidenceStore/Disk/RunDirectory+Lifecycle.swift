@@ -34,19 +34,18 @@ extension RunDirectory {
         try DurableFile.sync(fd, path: evidenceURL.path)
     }
 
-    /// Reads `run.json`.
+    /// Reads `run.json`: a regular file, never through a symbolic link, of at most ``InputFile/maximumSize``
+    /// bytes.
     ///
-    /// - Throws: ``EvidenceReadError`` with code `unreadable` or `unsupportedManifest`.
+    /// - Throws: ``EvidenceReadError`` with code `unreadable`, `notRegularFile` or `unsupportedManifest`.
     public func readManifest() throws -> RunManifest {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: manifestURL)
+            bytes = try InputFile.read(manifestURL.path, followingLinks: false)
         } catch {
-            throw EvidenceReadError(.unreadable, path: manifestURL.path,
-                                    message: "cannot read \(manifestURL.path): \(error.localizedDescription); "
-                                        + "check that \(url.path) is a run directory")
+            throw EvidenceReadError.opening(manifestURL.path, error)
         }
-        return try RunManifest.decode(data, path: manifestURL.path)
+        return try RunManifest.decode(Data(bytes), path: manifestURL.path)
     }
 
     /// Reads `evidence.jsonl`; see ``EvidenceReader/read(_:)``.

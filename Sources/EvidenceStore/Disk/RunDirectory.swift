@@ -150,23 +150,41 @@ public struct RunDirectory: Sendable, Hashable {
     /// As ``fileDigests()``, taking the digests in `known` (by relative path) as they are, for files whose bytes
     /// were hashed as they were written.
     func fileDigests(known: [String: String]) throws -> [String: String] {
-        let paths: [String]
-        do {
-            paths = try FileManager.default.subpathsOfDirectory(atPath: url.path)
-        } catch {
-            throw EvidenceWriteError(.cannotHash, path: url.path,
-                                     message: "cannot list \(url.path): \(error.localizedDescription); check that the run directory is readable")
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw EvidenceWriteError(.cannotHash, path: url.path, message: "cannot list \(url.path); check that the run directory is readable")
         }
         var digests: [String: String] = [:]
-        for path in paths.sorted() {
-            if path == Self.manifestFileName { continue }
-            if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-            let file = url.appendingPathComponent(path)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            digests[path] = try known[path] ?? Digests.sha256.hexDigest(ofFileAt: file)
+        var irregular: String?
+        FileIntegrity.walk(url, prefix: "") { path, isRegular in
+            if path == Self.manifestFileName || path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { return }
+            if isRegular { digests[path] = known[path] ?? "" } else if irregular == nil { irregular = path }
+        }
+        if let irregular {
+            throw EvidenceWriteError(.cannotHash, path: url.appendingPathComponent(irregular).path,
+                                     message: "\(url.appendingPathComponent(irregular).path) is not a regular file (a symbolic link, FIFO or device); "
+                                         + "a run directory holds only regular files, so move it out first")
+        }
+        for (path, digest) in digests where digest.isEmpty {
+            digests[path] = try Digests.sha256.hexDigest(ofFileAt: url.appendingPathComponent(path))
         }
         return digests
+    }
+
+    /// Checks that every entry below the directory is a regular file or a directory, as `matrix` writes them.
+    ///
+    /// - Throws: ``EvidenceReadError`` with code `notRegularFile` naming the first symbolic link, FIFO, device
+    ///   or socket.
+    public func checkOnlyRegularFiles() throws {
+        var irregular: String?
+        FileIntegrity.walk(url, prefix: "") { path, isRegular in
+            if !isRegular, irregular == nil { irregular = path }
+        }
+        if let irregular {
+            let path = url.appendingPathComponent(irregular).path
+            throw EvidenceReadError(.notRegularFile, path: path,
+                                    message: "\(path) is not a regular file (a symbolic link, FIFO or device); matrix writes only regular files "
+                                        + "in a run directory, so this one was not written by matrix; move it out first")
+        }
     }
 
     /// Replaces (or creates) the file `name` in the run directory atomically.
@@ -185,10 +203,53 @@ public struct RunDirectory: Sendable, Hashable {
         }
     }
 
-    /// A new run's id, `20261129T130950Z-3f2a`: sortable, unique enough for one machine.
+    /// A new run's id, `20261129T130950Z-3f2a9c01`: sortable by its start second, then 32 random bits, so runs
+    /// started in the same second (CI jobs sharing `--out`) almost never draw the same one; ``createNew(root:environment:build:runID:attempts:makeID:preparing:)``
+    /// draws again when they do.
     public static func makeRunID(now: Date = Date()) -> String {
         let stamp = Date.ISO8601FormatStyle(dateSeparator: .omitted, dateTimeSeparator: .standard, timeSeparator: .omitted)
             .format(now)
-        return stamp + "-" + String(format: "%04x", UInt16.random(in: 0...UInt16.max))
+        return stamp + "-" + String(format: "%08x", UInt32.random(in: 0...UInt32.max))
+    }
+
+    /// Whether `text` may be given as a run id (`--run-id`): 1 to 64 ASCII letters, digits, `.`, `_` and `-`,
+    /// not starting with `.` or `-`. A run id names a directory and appears in every record and on terminals.
+    public static func isValidRunID(_ text: String) -> Bool {
+        guard (1...64).contains(text.utf8.count), let first = text.utf8.first, first != UInt8(ascii: "."), first != UInt8(ascii: "-") else {
+            return false
+        }
+        return text.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+
+    /// Creates a new run's directory as ``create(root:environment:build:runID:preparing:)`` does, under `runID`
+    /// when one is given, else under a fresh ``makeRunID(now:)``, drawn again (up to `attempts` times) when
+    /// another process creates a run of that id at the same moment.
+    ///
+    /// Creation is atomic (a staging directory made with `mkdir(2)`, then `rename(2)`), so of two processes
+    /// that draw the same id exactly one gets it; the other draws again.
+    ///
+    /// - Parameters:
+    ///   - makeID: draws an id when none is given.
+    ///   - prepare: writes the first files into the staging directory, given the run id it is for.
+    /// - Throws: ``EvidenceWriteError`` `runDirectoryExists` when the given `runID` is taken (or, without one,
+    ///   `attempts` ids in a row were), and what ``create(root:environment:build:runID:preparing:)`` throws.
+    public static func createNew(root: URL, environment: String, build: String, runID: String? = nil, attempts: Int = 16,
+                                 makeID: () -> String = { makeRunID() },
+                                 preparing prepare: (RunDirectory, String) throws -> Void) throws -> RunDirectory {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let id = runID ?? makeID()
+            do {
+                return try create(root: root, environment: environment, build: build, runID: id) { staging in
+                    try prepare(staging, id)
+                }
+            } catch let error as EvidenceWriteError where error.code == .runDirectoryExists && runID == nil && attempt < max(1, attempts) {
+                continue
+            }
+        }
     }
 }

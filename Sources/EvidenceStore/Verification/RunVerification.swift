@@ -44,6 +44,8 @@ package struct RunVerificationReport {
     package var warnings: [String] = []
     /// The trust roots used, for the summary.
     var roots: String = ""
+    /// The run has not ended (`run.json` has no `endedAt`): it is running, or it stopped.
+    var interrupted = false
 
     var badFiles: [FileLine] { files.filter { $0.finding.status != .ok } }
     var failedRecords: [RecordLine] { records.filter { !$0.failed.isEmpty } }
@@ -83,14 +85,20 @@ package struct RunVerification {
     var matrixPath: String? = nil
     /// Reads and loads a matrix file and its catalog; `nil` when the file cannot be read.
     var loadMatrix: (String) -> MatrixSources?
+    /// What an archive may expand to.
+    var limits: ArchiveLimits = .standard
+    /// Stops the work (a signal): checked between records, and it ends `gzip` while an archive is unpacked.
+    package var interruption: Interruption = .never
 
     package init(rootNames: [String], bundleId: String?, environment: String?, appAppleId: Int64?, matrixPath: String? = nil,
-                 loadMatrix: @escaping (String) -> MatrixSources?) {
+                 limits: ArchiveLimits = .standard, interruption: Interruption = .never, loadMatrix: @escaping (String) -> MatrixSources?) {
         self.rootNames = rootNames
         self.bundleId = bundleId
         self.environment = environment
         self.appAppleId = appAppleId
         self.matrixPath = matrixPath
+        self.limits = limits
+        self.interruption = interruption
         self.loadMatrix = loadMatrix
     }
 
@@ -116,24 +124,35 @@ package struct RunVerification {
     /// Unpacks an archive into a temporary directory and checks it against `archive.json`, then as a run
     /// directory against its `run.json`.
     ///
-    /// - Throws: ``VerificationFailure`` 65 when the file is not a run archive, 69 without `tar`, 74 when it cannot
-    ///   be unpacked.
+    /// - Throws: ``VerificationFailure`` 65 when the file is not a run archive or expands past ``limits``, 69
+    ///   without `gzip`, 74 when it cannot be unpacked, `interrupted` on ``interruption``; the temporary
+    ///   directory is removed in every case.
     package func verifyArchive(_ url: URL, display: String) throws(VerificationFailure) -> RunVerificationReport {
-        var report = RunVerificationReport(target: display, targetKind: "archive")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("matrix-verify-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let unpacked: RunArchive.Unpacked
         do {
-            unpacked = try RunArchive.unpack(url, into: scratch)
-        } catch let error as RunArchiveError {
-            switch error.code {
-            case .notAnArchive, .unsafeEntry: throw VerificationFailure(.invalidInput, error.message)
-            case .tarUnavailable: throw VerificationFailure(.unavailable, error.message)
-            default: throw VerificationFailure(.cannotUnpack, error.message)
-            }
+            unpacked = try RunArchive.unpack(url, into: scratch, limits: limits, interruption: interruption)
         } catch {
-            throw VerificationFailure(.cannotUnpack, "cannot unpack \(display): \(error)")
+            throw Self.failure(error, display: display)
         }
+        return try verifyUnpacked(unpacked, display: display)
+    }
+
+    /// The verification failure for an archive that could not be unpacked.
+    static func failure(_ error: any Error, display: String) -> VerificationFailure {
+        guard let error = error as? RunArchiveError else { return VerificationFailure(.cannotUnpack, "cannot unpack \(display): \(error)") }
+        switch error.code {
+        case .notAnArchive, .unsafeEntry, .limitExceeded: return VerificationFailure(.invalidInput, error.message)
+        case .tarUnavailable, .gzipUnavailable: return VerificationFailure(.unavailable, error.message)
+        case .interrupted: return VerificationFailure(.interrupted, error.message)
+        default: return VerificationFailure(.cannotUnpack, error.message)
+        }
+    }
+
+    /// Checks an unpacked archive against its `archive.json`, then its run directory against its `run.json`.
+    func verifyUnpacked(_ unpacked: RunArchive.Unpacked, display: String) throws(VerificationFailure) -> RunVerificationReport {
+        var report = RunVerificationReport(target: display, targetKind: "archive")
         let archived = unpacked.manifest
         report.runId = archived.runId
         for finding in FileIntegrity.check(directory: unpacked.runDirectory, expected: archived.files) {
@@ -170,6 +189,18 @@ package struct RunVerification {
             // unverifiable, never matching. (Deleting endedAt from a finished run's run.json lands here too.)
             // The records themselves are still checked below.
             findings[index].status = .unverifiable
+        }
+        if manifest.hasNotEnded {
+            report.interrupted = true
+            // What the run was writing when it stopped: its reports, and the temporary file each is written to first.
+            let reports = Set(RunDirectory.reportFormats.map(\.fileName))
+            for index in findings.indices where findings[index].status == .extra {
+                let path = findings[index].path
+                let written = path.hasPrefix(".") && path.hasSuffix(".tmp") ? String(path.dropFirst().dropLast(4)) : path
+                if reports.contains(written) || (path != written && written == RunDirectory.manifestFileName) {
+                    findings[index].status = .unfinished
+                }
+            }
         }
         for finding in findings where showAllFiles || finding.status != .ok {
             report.files.append(.init(source: RunDirectory.manifestFileName, finding: finding))
@@ -214,6 +245,7 @@ package struct RunVerification {
         }
         do {
             let torn = try EvidenceReader.forEachRecord(in: directory.evidenceURL) { record in
+                if interruption.isInterrupted { throw RunArchiveError.interrupted(directory.url.path) }
                 consistency.add(record)
                 var line = RunVerificationReport.RecordLine(seq: record.seq, caseID: record.case, step: record.step,
                                                             action: record.action.action.rawValue, items: [])
@@ -257,6 +289,8 @@ package struct RunVerification {
             if torn {
                 report.note("\(RunDirectory.evidenceFileName) ends with a torn line (the run stopped while writing it); that line was left out")
             }
+        } catch let error as RunArchiveError where error.code == .interrupted {
+            throw VerificationFailure(.interrupted, "verification stopped on a signal; nothing was written")
         } catch {
             report.problems.append("\(RunDirectory.evidenceFileName) cannot be read: \(error)")
         }

@@ -3,7 +3,15 @@ import MatrixJSON
 
 extension RunVerificationReport {
     /// One line per file and per record, for stdout; `onlyProblems` keeps the lines that are not ok.
+    ///
+    /// Each line is one line whatever the evidence holds: run ids, case ids, paths and messages quoting them
+    /// come from files an attacker may have written, so every character a terminal would act on (escape
+    /// sequences, carriage returns, newlines, bidirectional overrides) is shown as `\u{…}` (``TerminalText``).
     package func lines(onlyProblems: Bool) -> [String] {
+        rawLines(onlyProblems: onlyProblems).map { TerminalText.visible($0) }
+    }
+
+    private func rawLines(onlyProblems: Bool) -> [String] {
         var lines: [String] = []
         for line in files where !onlyProblems || line.finding.status != .ok {
             let finding = line.finding
@@ -32,8 +40,12 @@ extension RunVerificationReport {
         return lines
     }
 
-    /// The closing sentence for stderr.
+    /// The closing sentence for stderr, on one line (see ``lines(onlyProblems:)``).
     package var summary: String {
+        TerminalText.visible(rawSummary)
+    }
+
+    private var rawSummary: String {
         let subject = "\(targetKind) \(target)" + (runId.map { " (run \($0))" } ?? "")
         if passed {
             let fileCount = Set(files.map(\.finding.path)).count
@@ -61,6 +73,12 @@ extension RunVerificationReport {
             reasons.append("the evidence is inconsistent (see the lines marked inconsistent)")
         }
         reasons += problems
+        // A run that stopped (killed, or while writing its reports) is interrupted, not tampered with: what it was
+        // writing is UNFINISHED, not EXTRA, and the sentence says what to do. Nothing covers its final files, so
+        // it still does not verify.
+        if interrupted {
+            reasons.append("the run was interrupted (run.json has no endedAt): resume it to finish it")
+        }
         return "\(subject) does not verify; " + reasons.joined(separator: "; ")
     }
 
@@ -120,6 +138,7 @@ extension RunVerificationReport {
         case .notRegularFile: "NOT-FILE"
         case .unreadable: "UNREADABLE"
         case .unverifiable: "UNVERIFIABLE"
+        case .unfinished: "UNFINISHED"
         }
     }
 
@@ -131,6 +150,8 @@ extension RunVerificationReport {
         case .extra: ": present but not listed in \(source)"
         case .notRegularFile: ": not a regular file (a symbolic link or device)"
         case .unreadable: ": cannot be read"
+        case .unfinished: ": written while the run was stopping, before \(source) listed it; no SHA-256 covers it, and resuming the run "
+            + "writes it again"
         case .unverifiable: ": \(source) lists it as it was when the run started, and the run has not ended (no endedAt), so no SHA-256 of "
             + "its final bytes was recorded and nothing shows its records unaltered; resume the run to finish it"
         }

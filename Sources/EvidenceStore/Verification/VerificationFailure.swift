@@ -7,12 +7,14 @@ public struct VerificationFailure: Error, Sendable, Hashable, CustomStringConver
         case invalidInput
         /// A file named on the command line cannot be read (exit 66).
         case unreadableInput
-        /// A tool verification needs is missing (`tar`; exit 69).
+        /// A tool verification needs is missing (`gzip`; exit 69).
         case unavailable
         /// The input cannot be unpacked or written to a temporary folder (exit 74).
         case cannotUnpack
         /// Something embedded in `matrix` is broken (exit 70).
         case internalError
+        /// A signal stopped the work; its temporary files are removed (exit 130).
+        case interrupted
     }
 
     public var reason: Reason

@@ -21,7 +21,9 @@ struct ArchiveCommand {
             --allow-running; FILE is never replaced unless --force.
 
             Exit status: 0 written, 64 usage (including an existing FILE without --force), 65 RUN_DIR is not an ended \
-            run directory, 66 RUN_DIR cannot be read, 69 tar is unavailable, 74 FILE cannot be written.
+            run directory or holds something other than regular files, 66 RUN_DIR cannot be read, 69 tar is \
+            unavailable, 74 FILE cannot be written (tar failed, or the disk is full), 130 interrupted (no partial \
+            FILE is left).
             """,
         positionals: [Positional("RUN_DIR", "the run directory to archive")],
         options: [
@@ -71,12 +73,18 @@ struct ArchiveCommand {
         let out = args.value(.out) ?? run.url.lastPathComponent + ".tar.gz"
         let output = URL(fileURLWithPath: out)
         let archived: ArchiveManifest
+        // A signal ends tar; the partial archive and the temporary directory are removed, and the exit is 130.
+        let trap = SignalTrap()
+        defer { trap.release() }
+        let interruption = Interruption()
+        trap.whenSignalled { interruption.interrupt() }
         do {
             archived = try RunArchive.create(run: run, manifest: manifest, output: output, overwrite: args.has(.force),
                                              toolVersion: MatrixCommand.version, bundleId: RunVerification.matrixBundleId(of: manifest, runDirectory: run.url, load: InputFiles.matrixSources),
-                                             now: Date())
+                                             now: Date(), interruption: interruption)
         } catch let error as RunArchiveError {
             switch error.code {
+            case .interrupted: throw CommandFailure(error.message, code: .interrupted)
             case .tarUnavailable: throw CommandFailure(error.message, code: .unavailable)
             // As `init` and `merge`: replacing a file takes --force.
             case .outputExists: throw CommandFailure(error.message, code: .usage)

@@ -42,7 +42,9 @@ struct CompareCommand {
             // The text table carries its warnings itself; other formats may go to a file or a job summary.
             for warning in comparison.warnings { console.warning(warning) }
         }
-        console.outputData(ComparisonReport.render(comparison, as: format))
+        let rendered = ComparisonReport.render(comparison, as: format)
+        // The text table is for a person at a terminal; the other formats are artifacts, written as rendered.
+        if format == .text { console.outputText(String(decoding: rendered, as: UTF8.self)) } else { console.outputData(rendered) }
         return comparison.unexplained > 0 ? .failure : .success
     }
 }

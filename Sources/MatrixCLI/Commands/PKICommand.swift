@@ -94,7 +94,7 @@ struct PKICommand {
         let bytes: [UInt8]
         if source == "-" {
             guard isatty(STDIN_FILENO) != 1 else { throw .usage("missing PAYLOAD (a JSON file, or - with the JSON on stdin)") }
-            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+            bytes = try InputFiles.readStandardInput(what: "the payload")
         } else {
             bytes = try InputFiles.readArgument(source, what: "payload")
         }

@@ -86,7 +86,7 @@ struct PlanCommand {
                 throw CommandFailure("cannot encode the plan: \(error)", code: .software)
             }
         } else {
-            console.output(plan.text)
+            console.outputText(plan.text)
         }
         return .success
     }

@@ -1,6 +1,7 @@
 import Foundation
 import ExecEnvironment
 import LoopbackHTTP
+import MatrixJSON
 import LoopbackServerAPI
 import MatrixModel
 import ServerEnvironment
@@ -170,7 +171,7 @@ struct ServerRunOptions {
         console.info("starting the backend: \(command.joined(separator: " "))")
         do {
             let process = try await BackendProcess.start(command, environment: environment, port: settings.notifyURL.port, timeout: .seconds(30)) { line in
-                console.detail("    backend: \(Console.visible(line))")
+                console.detail("    backend: \(TerminalText.visible(line))")
             }
             adapter.attach(process, scratch: scratch)
         } catch {

@@ -5,6 +5,7 @@ import ExecEnvironment
 import GuidedEnvironment
 import LocalEnvironment
 import MatrixEngine
+import MatrixJSON
 import MatrixModel
 import ReferenceApp
 import ServerEnvironment
@@ -16,7 +17,7 @@ struct RunCommand {
 
     static let spec = CommandSpec(
         ["run"], summary: "Run a matrix (default environment: the embedded local simulator)",
-        usage: ["MATRIX [options]", "[MATRIX] --resume RUN_DIR [--jobs N]"],
+        usage: ["MATRIX [options]", "[MATRIX] --resume RUN_DIR [--driver CMD] [--jobs N]"],
         discussion: """
             Runs every case of MATRIX and writes evidence to <out>/<environment>/<build>/<run-id>/. Each record is on \
             disk when its step ends; Ctrl-C stops at the next step, keeps everything and exits 130. --resume finishes \
@@ -31,7 +32,8 @@ struct RunCommand {
             error, 74 cannot write evidence, 130 interrupted (evidence kept).
 
             With --env exec, an external driver performs the steps (docs/driver-protocol.md); --driver is split into \
-            arguments without a shell: '…' and "…" quote, \\ escapes the next character.
+            arguments without a shell: '…' and "…" quote, \\ escapes the next character. A run directory is data, \
+            never code: --resume of an exec run starts its driver only when --driver gives the same command again.
 
             With --env server, the embedded App Store posts its App Store Server Notifications V2 to your backend \
             (--notify-url) and each step observes the tiers your backend answers (--access-url); --server starts the \
@@ -62,6 +64,7 @@ struct RunCommand {
             .value(.device, "DEVICE", "device, e.g. \"iPhone 16\""),
             .value(.os, "OS", "OS version, e.g. \"iOS 26.1\""),
             .value(.out, "DIR", "reports root (default: reports)"),
+            .value(.runID, "ID", "the run's id, its directory's name (default: start time and 32 random bits); letters, digits, . _ -"),
             .value(.jobs, "N", "cases run at once (default: number of cores; 1 for exec and guided runs)"),
             .value(.shard, "K/N", "run slice K of N of the (selected) cases (see `matrix merge`)"),
             .value(.resume, "RUN_DIR", "finish an interrupted run in RUN_DIR from its first unrecorded step"),
@@ -159,6 +162,9 @@ struct RunCommand {
             guard let parsed = Shard(text) else { throw .usage("--shard must be K/N with 1 ≤ K ≤ N, e.g. 2/4; got \"\(text)\"") }
             shard = parsed
         }
+        if let runID = args.value(.runID), !RunDirectory.isValidRunID(runID) {
+            throw .usage("--run-id must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'; got \"\(runID)\"")
+        }
         let environment = args.value(.env).map(EnvironmentKind.init) ?? .local
         let exec = try ExecOptions(args, environment: environment)
         let server = try ServerRunOptions(args, environment: environment)
@@ -187,8 +193,8 @@ struct RunCommand {
                                       signedEnvironment: signedEnvironment, faults: faults, guided: guided, args: args)
         }
         let describedBuild = args.value(.build) ?? adapter.description.build
-        let context = RunContext(
-            runID: RunDirectory.makeRunID(),
+        var context = RunContext(
+            runID: args.value(.runID) ?? RunDirectory.makeRunID(),
             environment: adapter.description.name,
             build: describedBuild ?? (environment == .local ? "unspecified (local run)" : "unspecified"),
             device: args.value(.device) ?? adapter.description.device ?? "unspecified",
@@ -232,12 +238,13 @@ struct RunCommand {
         do throws(CommandFailure) {
             session = try EvidenceSession.start(
                 root: URL(fileURLWithPath: args.value(.out) ?? "reports"), build: describedBuild ?? RunDirectory.unspecifiedBuild,
-                manifest: manifest)
+                manifest: manifest, runID: args.value(.runID))
         } catch {
             await (adapter as? ExecAdapter)?.shutdown()
             await (adapter as? ServerAdapter)?.shutdown()
             throw error
         }
+        context.runID = session.manifest.runId
         return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: session, prior: [:], lastSeq: 0,
                      locations: MatrixLocations(file: path, bytes: bytes))
     }
@@ -256,10 +263,10 @@ struct RunCommand {
     /// accounts and App Store Server API credentials are needed again.
     static func resumeCommand(_ directory: URL, args: Arguments) -> String {
         var command = "matrix run --resume \(shellWord(displayPath(directory)))"
-        for option: OptionKey in [.answers, .accounts, .credentials] {
+        for option: OptionKey in [.driver, .answers, .accounts, .credentials] {
             if let value = args.value(option) { command += " \(option) \(shellWord(value))" }
         }
-        return Console.visible(command)
+        return TerminalText.visible(command)
     }
 
     /// `text` as one shell word: as it is when it has no character a shell treats specially, else in single
@@ -272,7 +279,7 @@ struct RunCommand {
     }
 
     func resume(_ args: Arguments) async throws(CommandFailure) -> Setup {
-        for option: OptionKey in [.env, .build, .device, .os, .out, .shard, .appFault, .clock, .signedEnvironment] + SelectionOptions.keys
+        for option: OptionKey in [.env, .build, .device, .os, .out, .runID, .shard, .appFault, .clock, .signedEnvironment] + SelectionOptions.keys
         where args.value(option) != nil {
             throw .usage("--resume takes the run's own settings from its run.json; drop \(option)")
         }
@@ -320,11 +327,13 @@ struct RunCommand {
                                      build: manifest.build, device: manifest.device, os: manifest.os)
         let adapter: any EnvironmentAdapter
         if let driver = manifest.driver {
+            try Self.checkResumedDriver(driver, given: args.value(.driver), runPath: runPath)
             let exec = ExecOptions(arguments: driver, stepTimeout: try ExecOptions.stepTimeout(args))
             adapter = try await exec.start(matrix: matrix, path: path, bytes: bytes, catalogBytes: catalogBytes, console: console,
                                            resumed: manifest)
         } else {
             if args.value(.stepTimeout) != nil { throw .usage("--step-timeout is for runs of --env exec") }
+            if args.value(.driver) != nil { throw .usage("--driver is for runs of --env exec; \(runPath) is a \(manifest.environment) run") }
             adapter = try makeAdapter(EnvironmentKind(manifest.environment), schedule: schedule, clockGiven: manifest.clock != nil,
                                       signedEnvironment: manifest.signedEnvironment.flatMap(SignedEnvironment.init(rawValue:)) ?? .sandbox, faults: faults, guided: guided, args: args)
         }
@@ -341,6 +350,29 @@ struct RunCommand {
         console.info("resuming \(Self.displayPath(directory.url)): \(recorded) step\(recorded == 1 ? "" : "s") already recorded")
         return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: resumed.session,
                      prior: resumed.recorded.steps, lastSeq: resumed.recorded.lastSeq, locations: MatrixLocations(file: path, bytes: bytes))
+    }
+
+    /// A run directory is data, never code: the driver command its run.json records (which anyone who wrote the
+    /// directory chose) is started only when the person resuming gives the same command again with `--driver`.
+    ///
+    /// - Throws: ``CommandFailure`` (usage) without `--driver`, or with another command than the recorded one;
+    ///   the message shows the recorded command, escaped, to compare and paste.
+    static func checkResumedDriver(_ recorded: [String], given: String?, runPath: String) throws(CommandFailure) {
+        let shown = recorded.map(shellWord).joined(separator: " ")
+        guard let given else {
+            throw .usage("\(runPath) was run by the driver `\(TerminalText.visible(shown))`, which its run.json names; a run directory never "
+                         + "starts a program by itself: if that is the driver you mean to run, resume with --driver \(TerminalText.visible(shellWord(shown)))")
+        }
+        let parsed: [String]
+        do {
+            parsed = try DriverCommandLine.split(given)
+        } catch {
+            throw .usage("--driver: \(error.message)")
+        }
+        guard parsed == recorded else {
+            throw .usage("--driver `\(TerminalText.visible(parsed.map(shellWord).joined(separator: " ")))` is not the driver \(runPath) was run by "
+                         + "(`\(TerminalText.visible(shown))`); a resumed run continues with the same driver")
+        }
     }
 
     /// The matrix, its file's bytes and its `.storekit` file's bytes (external drivers receive both files).
@@ -393,13 +425,13 @@ struct RunCommand {
             let scripted: ScriptedPrompter
             do {
                 scripted = try ScriptedPrompter(jsonLines: Data(bytes), path: answers, log: { console.detail($0) },
-                                                stopped: { console.info(console.paint("stopped:", .yellow) + " " + $0, always: true) })
+                                                stopped: { console.info("stopped:", .yellow, $0, always: true) })
             } catch {
                 throw CommandFailure((error as? AdapterError)?.message ?? "\(error)", code: .dataError)
             }
             let (errors, warnings) = scripted.problems(against: matrix)
             for warning in warnings { console.warning(warning) }
-            for error in errors { console.info(console.paint(Console.visible(error), .red), always: true) }
+            for error in errors { console.info([.painted(Console.visible(error), .red)], always: true) }
             guard errors.isEmpty else {
                 throw CommandFailure("\(answers) has \(errors.count) problem\(errors.count == 1 ? "" : "s"); nothing was run", code: .dataError)
             }
@@ -482,8 +514,10 @@ struct RunCommand {
                 }
                 guidedSchedule = schedule
             }
+            // The instructions name an account's e-mail address only to a person at a terminal, never in a CI log.
             return GuidedAdapter(environment: environment, schedule: guidedSchedule, build: guided.build, device: guided.device,
-                                 os: guided.os, accounts: guided.identifiers, prompter: guided.prompter, serverCheck: guided.serverCheck)
+                                 os: guided.os, accounts: console.errIsTerminal ? guided.identifiers : [:], prompter: guided.prompter,
+                                 serverCheck: guided.serverCheck)
         case .app:
             // The team's own StoreKit code is compiled into its own tests or driver, not into this tool.
             throw CommandFailure("the app environment runs your own StoreKit code, which this tool cannot load: run the matrix from your "

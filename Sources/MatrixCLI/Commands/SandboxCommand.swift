@@ -149,7 +149,7 @@ struct SandboxCommand {
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
             let line = row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
-            console.output(line.trimmingCharacters(in: .whitespaces) + "\n")
+            console.outputText(line.trimmingCharacters(in: .whitespaces) + "\n")
         }
         console.info("\(testers.count) sandbox tester\(testers.count == 1 ? "" : "s")")
         if !showsAccountNames, !testers.isEmpty {

@@ -71,10 +71,10 @@ struct ScoreCommand {
             if !problems.isEmpty {
                 // The reference is the expectation's check: where it fails, the matrix contradicts StoreKit, and no
                 // fault is credited there.
-                console.info(console.paint("reference app FAILS", .red) + " \(problems.count) step\(problems.count == 1 ? "" : "s"); "
-                             + "the matrix contradicts StoreKit there, and faults are credited only at the steps it passes:", always: true)
+                console.info([.painted("reference app FAILS", .red), .text(" \(problems.count) step\(problems.count == 1 ? "" : "s"); "
+                             + "the matrix contradicts StoreKit there, and faults are credited only at the steps it passes:")], always: true)
                 for problem in problems { console.info("  " + Console.visible(problem), always: true) }
-                console.output("reference app    FAILS \(problems.count) step\(problems.count == 1 ? "" : "s") (see above); "
+                console.outputText("reference app    FAILS \(problems.count) step\(problems.count == 1 ? "" : "s") (see above); "
                                + "the score below counts only steps it passes\n")
             } else {
                 console.output("reference app    passes every step\n")
@@ -90,7 +90,7 @@ struct ScoreCommand {
                 } else {
                     verdict = "MISSED — \(result.summary)" + (result.wouldCatch.map { "; \($0) would catch it" } ?? "")
                 }
-                console.output(name + verdict + "\n")
+                console.outputText(name + verdict + "\n")
             }
             let skipped = score.results.count - score.applicable
             console.output("score: \(score.caught)/\(score.applicable) faults caught (\(score.percent) %)"

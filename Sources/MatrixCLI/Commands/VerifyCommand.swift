@@ -30,7 +30,9 @@ package struct VerifyCommand {
             (no endedAt) has no SHA-256 of its final evidence: evidence.jsonl is UNVERIFIABLE and the run \
             does not verify until it is resumed to its end (its records are still checked).
               ARCHIVE      a file written by `matrix archive`: unpacked to a temporary directory and checked against \
-            archive.json (every file, run.json included), then as a run directory.
+            archive.json (every file, run.json included), then as a run directory. Only regular files and directories \
+            are unpacked, at most 10,000 members, 1 GiB a member, 2 GiB in all, within 10 minutes; a link, a device, a \
+            sparse file, a name outside the directory or past a limit refuses the archive (65).
 
             Without --environment each JWS is checked against the environment its payload names (a run's against \
             the signedEnvironment its run.json records), and without --bundle-id the bundle id is not compared; notes \
@@ -48,7 +50,8 @@ package struct VerifyCommand {
             and archive.json that name a JSON key twice are refused.
 
             Exit status: 0 everything verified, 1 something did not, 64 usage, 65 the input is not a JWS, run \
-            directory or archive, 66 the input cannot be read, 69 tar is unavailable.
+            directory or archive (or an archive past a limit), 66 the input cannot be read, 69 gzip is unavailable, 74 \
+            the temporary directory cannot be written, 130 interrupted (the temporary directory is removed).
             """,
         positionals: [Positional("INPUT", "a JWS, a file holding one, a run directory or an archive (- reads stdin)")],
         options: [
@@ -89,16 +92,24 @@ package struct VerifyCommand {
             throw .usage(args.positionals.isEmpty ? "missing what to verify (a JWS, a file, a run directory or an archive)"
                                                   : "verify takes one input, got \(args.positionals.count)")
         }
-        switch try Self.classify(input) {
-        case .jws(let text, let source):
-            return try verifyOne(text, source: source, settings: settings)
-        case .runDirectory(let url):
-            guard kind == nil else { throw .usage("--kind applies to a JWS; a run's evidence names the kind of each item") }
-            return report(try Self.verifying { () throws(VerificationFailure) in try settings.runVerification.verifyDirectory(url, display: input) }, settings: settings)
-        case .archive(let url):
-            guard kind == nil else { throw .usage("--kind applies to a JWS; a run's evidence names the kind of each item") }
-            return report(try Self.verifying { () throws(VerificationFailure) in try settings.runVerification.verifyArchive(url, display: input) }, settings: settings)
+        let target = try Self.classify(input)
+        if case .jws(let text, let source) = target { return try verifyOne(text, source: source, settings: settings) }
+        guard kind == nil else { throw .usage("--kind applies to a JWS; a run's evidence names the kind of each item") }
+        // A signal stops the work where it is: gzip is ended, the temporary directory removed, and the exit is 130.
+        let trap = SignalTrap()
+        defer { trap.release() }
+        let interruption = Interruption()
+        trap.whenSignalled { interruption.interrupt() }
+        var verification = settings.runVerification
+        verification.interruption = interruption
+        let result = try Self.verifying { () throws(VerificationFailure) in
+            switch target {
+            case .runDirectory(let url): try verification.verifyDirectory(url, display: input)
+            case .archive(let url): try verification.verifyArchive(url, display: input)
+            case .jws: throw VerificationFailure(.internalError, "internal: a JWS is not a run")
+            }
         }
+        return report(result, settings: settings)
     }
 
     /// What the command line asked to check with.
@@ -158,11 +169,11 @@ package struct VerifyCommand {
         let kind = outcome.kind?.rawValue ?? "JWS"
         switch outcome.status {
         case .verified:
-            console.info(console.paint("verified:", .green) + " \(kind) from \(source); \(outcome.signature ?? "")", always: true)
+            console.info("verified:", .green, "\(kind) from \(source); \(outcome.signature ?? "")", always: true)
             return .success
         case .notChecked:
             let environment = outcome.environment ?? "unsigned"
-            console.info(console.paint("decoded:", .yellow) + " \(kind) from \(source); signature NOT checked "
+            console.info("decoded:", .yellow, "\(kind) from \(source); signature NOT checked "
                          + "(\(environment) data, accepted unsigned by --environment \(environment))", always: true)
             return .success
         case .failed:
@@ -184,13 +195,14 @@ package struct VerifyCommand {
             // A summary by default: the lines of what did not verify, then the closing sentence; every file and
             // record with --verbose.
             let lines = report.lines(onlyProblems: !console.verbose)
-            if !lines.isEmpty { console.output(lines.joined(separator: "\n") + "\n") }
+            if !lines.isEmpty { console.outputText(lines.joined(separator: "\n") + "\n") }
         }
-        for note in report.notes { console.info("note: \(note)") }
+        // One line each, whatever the run's files put in them.
+        for note in report.notes { console.info("note: " + TerminalText.visible(note)) }
         // Shown even with --quiet: what a pass does not cover.
-        for warning in report.warnings { console.info(console.paint("warning:", .yellow) + " " + warning, always: true) }
+        for warning in report.warnings { console.info("warning:", .yellow, TerminalText.visible(warning), always: true) }
         if report.passed {
-            console.info(console.paint("verified:", .green) + " " + report.summary, always: true)
+            console.info("verified:", .green, report.summary, always: true)
             return .success
         }
         console.error(report.summary)
@@ -210,7 +222,7 @@ package struct VerifyCommand {
     /// - Throws: ``CommandFailure`` 66 when the input names nothing readable, 65 when it is something else.
     static func classify(_ input: String) throws(CommandFailure) -> Target {
         if input == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
+            let data = try InputFiles.readStandardInput(what: "the JWS")
             let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard looksLikeJWS(text) else { throw CommandFailure("standard input does not hold a compact JWS", code: .dataError) }
             return .jws(text, source: "stdin")

@@ -19,7 +19,7 @@ struct BatchVerification {
     func run(_ path: String) throws(CommandFailure) -> ExitCode {
         let bytes: [UInt8]
         if path == "-" {
-            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+            bytes = try InputFiles.readStandardInput(what: "the batch")
         } else {
             bytes = try InputFiles.readArgument(path, what: "batch file")
         }
@@ -79,14 +79,14 @@ struct BatchVerification {
             console.output(document.text(.expanded) + "\n")
         } else if !failures.isEmpty {
             let text = failures.map { "line \($0.line): \($0.outcome.kind?.rawValue ?? "JWS"): \($0.outcome.failureText)" }
-            console.output(text.joined(separator: "\n") + "\n")
+            console.outputText(text.joined(separator: "\n") + "\n")
         }
         for note in notes { console.info("note: \(note)") }
         let timing = String(format: "%.3f s, %.0f per second", seconds, rate)
         var summary = "\(lines.count) JWS from \(path): \(verified) verified"
         if unchecked > 0 { summary += ", \(unchecked) decoded without signature check" }
         if failures.isEmpty {
-            console.info(console.paint("verified:", .green) + " \(summary) (\(timing))", always: true)
+            console.info("verified:", .green, "\(summary) (\(timing))", always: true)
             return .success
         }
         console.error("\(summary), \(failures.count) failed (\(timing))")

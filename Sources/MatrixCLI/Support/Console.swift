@@ -1,14 +1,21 @@
 import Foundation
+import MatrixJSON
 
 /// Where a command writes: artifacts to stdout, diagnostics, progress and summaries to stderr.
 ///
 /// Colour only on a terminal and never when `NO_COLOR` is set; `--quiet` keeps only errors and the summary.
+/// Every text line it writes passes through ``TerminalText/visible(_:keepingLineBreaks:)`` first (newlines and
+/// tabs kept), so nothing read from a file, a driver, a server or an archive reaches the terminal as an escape
+/// sequence, a carriage return or a bidirectional override; colour is the console's own, added after escaping
+/// (``Part/painted(_:_:)``). Only ``output(_:)`` and ``outputData(_:)`` write artifacts (JSON, Markdown,
+/// certificates) byte for byte.
 public final class Console: @unchecked Sendable {
     // @unchecked Sendable: all mutable state is guarded by `lock`; the file handles are thread-safe.
     private let lock = NSLock()
     private let out: FileHandle
     private let err: FileHandle
-    public let colour: Bool
+    /// Whether lines are coloured: on a terminal, without `NO_COLOR`, and not for `TERM=dumb`.
+    public let colourful: Bool
     public let errIsTerminal: Bool
     public var quiet = false
     public var verbose = false
@@ -31,7 +38,7 @@ public final class Console: @unchecked Sendable {
         self.err = err
         self.outputClosed = outputClosed
         errIsTerminal = isatty(err.fileDescriptor) == 1
-        colour = errIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        colourful = errIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         width = Self.terminalWidth(environment: environment, descriptor: out.fileDescriptor)
         annotates = GitHubAnnotations.isEnabled(environment)
     }
@@ -90,36 +97,52 @@ public final class Console: @unchecked Sendable {
         lock.withLock { outputError == EPIPE }
     }
 
+    /// Text for a person on stdout (a verification report's lines), escaped like every stderr line.
+    public func outputText(_ text: String) {
+        write(TerminalText.visible(text, keepingLineBreaks: true), to: out)
+    }
+
     /// A progress or summary line on stderr (suppressed by `--quiet` unless `always`).
     /// `text` is only built when the line is shown.
     public func info(_ text: @autoclosure () -> String, always: Bool = false) {
         guard !quiet || always else { return }
-        write(text() + "\n", to: err)
+        write(render([.text(text())]) + "\n", to: err)
+    }
+
+    /// A line on stderr made of parts, some in colour (suppressed by `--quiet` unless `always`).
+    public func info(_ parts: [Part], always: Bool = false) {
+        guard !quiet || always else { return }
+        write(render(parts) + "\n", to: err)
+    }
+
+    /// `label text` on stderr with `label` in `colour`, shown even with `--quiet` when `always`.
+    public func info(_ label: String, _ colour: Colour, _ text: String, always: Bool = false) {
+        info([.painted(label, colour), .text(" " + text)], always: always)
     }
 
     /// Text for a person at the terminal (a guided run's instructions and questions), never suppressed.
     public func prompt(_ text: String) {
-        write(text, to: err)
+        write(render([.text(text)]), to: err)
     }
 
     /// A line shown only with `--verbose`; `text` is only built then.
     public func detail(_ text: @autoclosure () -> String) {
         guard verbose else { return }
-        write(text() + "\n", to: err)
+        write(render([.text(text())]) + "\n", to: err)
     }
 
     /// `error: message` on stderr.
     public func error(_ text: String) {
-        write(paint("error:", .red) + " " + text + "\n", to: err)
+        write(render([.painted("error:", .red), .text(" " + text)]) + "\n", to: err)
     }
 
     /// `warning: message` on stderr.
     public func warning(_ text: String) {
         guard !quiet else { return }
-        write(paint("warning:", .yellow) + " " + text + "\n", to: err)
+        write(render([.painted("warning:", .yellow), .text(" " + text)]) + "\n", to: err)
     }
 
-    public enum Colour: String {
+    public enum Colour: String, Sendable {
         case red = "31"
         case green = "32"
         case yellow = "33"
@@ -127,8 +150,28 @@ public final class Console: @unchecked Sendable {
         case bold = "1"
     }
 
-    public func paint(_ text: String, _ colour: Colour) -> String {
-        self.colour ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
+    /// A piece of a line: text as it is, or text in a colour (on a terminal that shows colour).
+    public enum Part: Sendable {
+        case text(String)
+        case painted(String, Colour)
+    }
+
+    /// `text` with every character a terminal would act on written as `\u{…}`, line breaks included
+    /// (``TerminalText``): for a value quoted inside a line of the console's own.
+    static func visible(_ text: String) -> String {
+        TerminalText.visible(text)
+    }
+
+    /// The parts escaped (``TerminalText``), then coloured: only the console writes escape sequences.
+    func render(_ parts: [Part]) -> String {
+        parts.map { part in
+            switch part {
+            case .text(let text): TerminalText.visible(text, keepingLineBreaks: true)
+            case .painted(let text, let colour):
+                colourful ? "\u{1B}[\(colour.rawValue)m\(TerminalText.visible(text, keepingLineBreaks: true))\u{1B}[0m"
+                          : TerminalText.visible(text, keepingLineBreaks: true)
+            }
+        }.joined()
     }
 
     private func write(_ text: String, to handle: FileHandle) {
@@ -158,24 +201,5 @@ public final class Console: @unchecked Sendable {
             }
             if let failed, handle === out, outputError == nil { outputError = failed }
         }
-    }
-
-    /// `text` with control characters (C0, DEL, C1) written as `\u{1B}`: text from matrices and drivers
-    /// reaches a terminal only as text, never as escape sequences.
-    static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if isControl(scalar) {
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

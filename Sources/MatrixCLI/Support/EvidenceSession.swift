@@ -11,14 +11,17 @@ struct EvidenceSession {
     let manifest: RunManifest
 
     /// Creates the run directory, `run.json` (status `interrupted` until the run ends) and an empty
-    /// `evidence.jsonl`.
-    /// - Throws: ``CommandFailure`` with exit 74 when any of it cannot be written.
-    static func start(root: URL, build: String, manifest: RunManifest) throws(CommandFailure) -> EvidenceSession {
+    /// `evidence.jsonl`, under `runID` when one was given (`--run-id`), else under a fresh id, drawn again when
+    /// another run sharing `root` takes it at the same moment; the session's manifest has the id used.
+    /// - Throws: ``CommandFailure`` with exit 74 when any of it cannot be written, or the given run id is taken.
+    static func start(root: URL, build: String, manifest: RunManifest, runID: String?) throws(CommandFailure) -> EvidenceSession {
         do {
             var written = manifest
-            let directory = try RunDirectory.create(root: root, environment: manifest.environment, build: build, runID: manifest.runId) { staging in
+            let directory = try RunDirectory.createNew(root: root, environment: manifest.environment, build: build, runID: runID) { staging, id in
+                var identified = manifest
+                identified.runId = id
                 try staging.createEmptyEvidence()
-                written = try staging.writeManifest(manifest)
+                written = try staging.writeManifest(identified)
             }
             let writer = try EvidenceWriter(directory: directory)
             return EvidenceSession(directory: directory, writer: writer, manifest: written)

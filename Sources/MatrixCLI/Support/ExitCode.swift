@@ -55,6 +55,7 @@ extension CommandFailure {
         case .unavailable: .unavailable
         case .cannotUnpack: .ioError
         case .internalError: .software
+        case .interrupted: .interrupted
         }
         self.init(failure.message, code: code)
     }

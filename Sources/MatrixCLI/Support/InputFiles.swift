@@ -16,6 +16,15 @@ package enum InputFiles {
         }
     }
 
+    /// Reads standard input, at most ``InputFile/maximumSize`` bytes as for a file; failures exit 66.
+    static func readStandardInput(what: String) throws(CommandFailure) -> [UInt8] {
+        do {
+            return try InputFile.readStandardInput()
+        } catch {
+            throw CommandFailure("cannot read \(what): \(error.about("standard input"))", code: .noInput)
+        }
+    }
+
     /// Loads and validates a matrix: reads it (66 on failure), reads its catalog relative to it, and returns
     /// the matrix with every diagnostic.
     static func loadMatrix(_ path: String, checksCoverage: Bool = false) throws(CommandFailure) -> (Matrix?, [Diagnostic], bytes: [UInt8]) {

@@ -18,6 +18,7 @@ struct OptionKey: Hashable, Sendable, CustomStringConvertible {
 
     // Output and progress
     static let out = OptionKey("--out")
+    static let runID = OptionKey("--run-id")
     static let force = OptionKey("--force")
     static let update = OptionKey("--update")
     static let format = OptionKey("--format")

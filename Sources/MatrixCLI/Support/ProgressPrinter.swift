@@ -1,5 +1,6 @@
 import Foundation
 import MatrixEngine
+import MatrixJSON
 import MatrixModel
 
 /// Prints one line per finished case (and per step with `--verbose`), then the run's summary.
@@ -42,26 +43,26 @@ final class ProgressPrinter: @unchecked Sendable {
             if reason.hasPrefix(record.verdict.rawValue + ": ") { reason.removeFirst(record.verdict.rawValue.count + 2) }
             line += " — " + reason
         }
-        return Console.visible(line)
+        return TerminalText.visible(line)
     }
 
     /// `[ 3/17] PASS    fresh-purchase/pro`, and the first problem of a case that did not pass.
-    func caseLine(_ result: CaseResult, count: Int) -> String {
+    func caseLine(_ result: CaseResult, count: Int) -> [Console.Part] {
         let width = String(total).count
         let counter = "[\(String(count).leftPadded(to: width))/\(total)]"
-        var line = "\(counter) \(label(result.verdict)) \(Console.visible(result.id))"
+        var line = " " + TerminalText.visible(result.id)
         if let problem = result.firstProblem, result.verdict != .pass {
-            line += " — " + Console.visible(problem)
+            line += " — " + TerminalText.visible(problem)
         }
-        return line
+        return [.text(counter + " "), label(result.verdict), .text(line)]
     }
 
-    func label(_ verdict: Verdict) -> String {
+    func label(_ verdict: Verdict) -> Console.Part {
         let text = verdict.rawValue.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)
         switch verdict {
-        case .pass: return console.paint(text, .green)
-        case .fail, .error: return console.paint(text, .red)
-        case .blocked, .skipped: return console.paint(text, .yellow)
+        case .pass: return .painted(text, .green)
+        case .fail, .error: return .painted(text, .red)
+        case .blocked, .skipped: return .painted(text, .yellow)
         }
     }
 

@@ -42,6 +42,16 @@ final class SignalTrap: @unchecked Sendable {
         cancel?()
     }
 
+    /// Calls `body` on every signal from now on (at once when one came already): for synchronous work that
+    /// stops when asked, such as unpacking an archive.
+    func whenSignalled(_ body: @escaping @Sendable () -> Void) {
+        let already = lock.withLock { () -> Bool in
+            cancelWork = body
+            return received != nil
+        }
+        if already { body() }
+    }
+
     /// Runs `body`, cancelled by a signal (also one that came before it started).
     func run<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async -> Outcome<Value> {
         let task = Task { try await body() }

@@ -21,6 +21,12 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// The file cannot be read at all: missing, a directory or FIFO, no permission, or too large (`validate
     /// --format json` reports it as a row; other commands stop with exit 66).
     public static let unreadableInput = DiagnosticCode(rawValue: "MX006")
+    /// The file has more problems than are reported (``DiagnosticCollector/defaultLimit``); the rest of it was
+    /// not checked, and it does not load.
+    public static let tooManyProblems = DiagnosticCode(rawValue: "MX007")
+    /// A string or key is longer than ``JSONTextLimit/maximumBytes``: names, ids and descriptions are copied
+    /// into every record and report, so one absurd value would make gigabytes of evidence.
+    public static let textTooLong = DiagnosticCode(rawValue: "MX008")
 
     // MARK: Structure
     /// A value has the wrong JSON type.

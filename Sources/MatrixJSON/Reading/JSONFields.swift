@@ -4,21 +4,61 @@ import Synchronization
 /// Decoders report every problem and carry on with a best guess, so a user sees all problems at once. A
 /// collector may be shared by decoders on several threads.
 public final class DiagnosticCollector: Sendable {
+    /// The most diagnostics a collector keeps by default: a file with more is not worth reading further, and an
+    /// absurd one (a million problems) must not cost minutes and gigabytes to report.
+    public static let defaultLimit = 1000
+
     /// The file name used in every diagnostic.
     public let file: String?
-    private let collected = Mutex<[Diagnostic]>([])
+    /// The most diagnostics kept; later ones are counted in ``dropped`` only.
+    public let limit: Int
+    private let collected = Mutex<(diagnostics: [Diagnostic], dropped: Int, errors: Bool)>(([], 0, false))
 
-    public init(file: String?) {
+    public init(file: String?, limit: Int = DiagnosticCollector.defaultLimit) {
         self.file = file
+        self.limit = max(1, limit)
     }
 
-    /// Every diagnostic reported so far, in the order reported.
-    public var diagnostics: [Diagnostic] { collected.withLock { $0 } }
+    /// Every diagnostic reported so far and kept, in the order reported.
+    public var diagnostics: [Diagnostic] { collected.withLock { $0.diagnostics } }
+
+    /// Whether ``limit`` diagnostics are kept: decoders stop reading what is left, and ``finish()`` says so.
+    public var isFull: Bool { collected.withLock { $0.diagnostics.count >= limit } }
+
+    /// Diagnostics reported after the collector was full.
+    public var dropped: Int { collected.withLock { $0.dropped } }
 
     public func add(_ severity: Diagnostic.Severity, _ code: DiagnosticCode, _ message: String,
                     pointer: String, at location: SourceLocation, hint: String? = nil) {
         let diagnostic = Diagnostic(severity, code, message, file: file, pointer: pointer, location: location, hint: hint)
-        collected.withLock { $0.append(diagnostic) }
+        keep([diagnostic])
+    }
+
+    private func keep(_ new: [Diagnostic]) {
+        collected.withLock { state in
+            let room = max(0, limit - state.diagnostics.count)
+            state.diagnostics.append(contentsOf: new.prefix(room))
+            state.dropped += max(0, new.count - room)
+            if !state.errors { state.errors = new.contains { $0.severity == .error } }
+        }
+    }
+
+    /// When the collector filled up, one more error saying that the rest of the file was not checked (a file
+    /// that stopped being read cannot be loaded, even if what was read held only warnings).
+    ///
+    /// - Parameters:
+    ///   - pointer: where reading stopped, or the document.
+    public func finish(pointer: String = "", at location: SourceLocation = .start) {
+        let (full, dropped) = collected.withLock { ($0.diagnostics.count >= limit, $0.dropped) }
+        guard full else { return }
+        let diagnostic = Diagnostic(.error, .tooManyProblems,
+                                    "more than \(limit) problems\(dropped > 0 ? " (\(dropped) more found)" : ""); the rest of the file was not checked",
+                                    file: file, pointer: pointer, location: location,
+                                    hint: "fix the problems shown, then check the file again")
+        collected.withLock { state in
+            state.diagnostics.append(diagnostic)
+            state.errors = true
+        }
     }
 
     public func error(_ code: DiagnosticCode, _ message: String, pointer: String, at location: SourceLocation, hint: String? = nil) {
@@ -29,11 +69,13 @@ public final class DiagnosticCollector: Sendable {
         add(.warning, code, message, pointer: pointer, at: location, hint: hint)
     }
 
+    /// Adds diagnostics collected elsewhere, up to ``limit``.
     public func append(contentsOf other: [Diagnostic]) {
-        collected.withLock { $0.append(contentsOf: other) }
+        keep(other)
     }
 
-    public var hasErrors: Bool { diagnostics.hasErrors }
+    /// Whether an error was reported (also one dropped past the limit).
+    public var hasErrors: Bool { collected.withLock { $0.errors } }
 }
 
 /// A value in the tree together with its JSON Pointer, the unit that hand-written decoders pass around.

@@ -253,9 +253,10 @@ private struct Parser {
             let keyLocation = location
             let key = try parseString()
             path.append(.key(key))
-            if !seen.insert(key).inserted {
+            // Warnings beyond what a collector keeps would only be dropped later, after costing memory.
+            if !seen.insert(key).inserted, warnings.count <= DiagnosticCollector.defaultLimit {
                 warnings.append(Diagnostic(
-                    .warning, .duplicateKey, "duplicate key \"\(key)\"; the last one is used",
+                    .warning, .duplicateKey, "duplicate key \"\(key.utf8.count > 80 ? String(key.prefix(40)) + "…" : key)\"; the last one is used",
                     file: file, pointer: pointer, location: keyLocation))
             }
             skipWhitespace()

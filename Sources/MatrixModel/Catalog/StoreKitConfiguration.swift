@@ -163,6 +163,23 @@ public struct CatalogProduct: Sendable, Hashable {
     /// reports `price`. Apple: https://developer.apple.com/documentation/appstoreserverapi/price
     public var priceMilliunits: Int64 { Self.milliunits(displayPrice) }
 
+    /// Whether `text` is a price as ``milliunits(_:)`` reads it: ASCII digits (at most 9) with an optional `.`
+    /// and 1 to 4 fraction digits, with optional surrounding white space. Not prices: signs (a negative price),
+    /// exponents (`1e30`), `NaN`, `Infinity`, grouping separators, currency symbols, hundreds of digits.
+    public static func isPrice(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        func digits(_ part: Substring, _ range: ClosedRange<Int>) -> Bool {
+            range.contains(part.utf8.count) && part.utf8.allSatisfy { (0x30...0x39).contains($0) }
+        }
+        guard let whole = parts.first, digits(whole, 1...9) else { return false }
+        return parts.count == 1 || digits(parts[1], 1...4)
+    }
+
+    /// How a price is written, for diagnostics.
+    static let priceHint = "a price is a decimal number such as \"4.99\": at most 9 digits, and up to 4 after the point; "
+        + "it is signed into transactions in milliunits (4.99 → 4990)"
+
     /// Converts a decimal price string to milliunits, rounding half up; 0 for text that is not a price.
     ///
     /// A price is ASCII digits with an optional `.` and fraction digits (`"4.99"`, `"79"`, `"0.00"`), below

@@ -19,7 +19,13 @@ public enum StoreKitConfigurationReader {
         guard let root = document.value else { return (nil, document.diagnostics) }
         let sink = DiagnosticCollector(file: file)
         sink.append(contentsOf: document.diagnostics)
+        JSONTextLimit.check(root, sink)
+        if sink.hasErrors {
+            sink.finish()
+            return (nil, sink.diagnostics)
+        }
         let configuration = decode(JSONField(root, pointer: ""), sink)
+        sink.finish()
         return (sink.hasErrors ? nil : configuration, sink.diagnostics)
     }
 
@@ -110,7 +116,7 @@ public enum StoreKitConfigurationReader {
         }
         var product = CatalogProduct(productID: productID, type: type)
         product.referenceName = fields.optional("referenceName")?.value.stringValue.map(Self.trimmed).flatMap { $0.isEmpty ? nil : $0 }
-        product.displayPrice = decodePrice(fields.optional("displayPrice")) ?? "0"
+        product.displayPrice = decodePrice(fields.optional("displayPrice"), sink) ?? "0"
         product.familyShareable = fields.optional("familyShareable")?.value.boolValue ?? false
         let localizations = fields.optional("localizations")
         product.displayName = localized("displayName", localizations)
@@ -146,10 +152,22 @@ public enum StoreKitConfigurationReader {
         text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// `displayPrice` is a string in every known version; numbers are accepted too.
-    static func decodePrice(_ field: JSONField?) -> String? {
+    /// `displayPrice` is a string in every known version; numbers are accepted too. Either must be a price
+    /// (``CatalogProduct/isPrice(_:)``): what is not would be signed into every transaction as a price of 0.
+    static func decodePrice(_ field: JSONField?, _ sink: DiagnosticCollector) -> String? {
         guard let field else { return nil }
-        return field.value.stringValue ?? field.value.numberText
+        guard let text = field.value.stringValue ?? field.value.numberText else {
+            sink.error(.invalidCatalogEntry, "displayPrice is not a price", pointer: field.pointer, at: field.location,
+                       hint: CatalogProduct.priceHint)
+            return nil
+        }
+        guard CatalogProduct.isPrice(text) else {
+            let shown = text.count > 40 ? String(text.prefix(40)) + "… (\(text.utf8.count) bytes)" : text
+            sink.error(.invalidCatalogEntry, "displayPrice \"\(shown)\" is not a price", pointer: field.pointer, at: field.location,
+                       hint: CatalogProduct.priceHint)
+            return nil
+        }
+        return text
     }
 
     /// A localized text (`displayName`, `description`) of the first `en_US` localization that has it, else of
@@ -209,7 +227,7 @@ public enum StoreKitConfigurationReader {
         return SubscriptionOffer(offerID: fields.optional("offerID")?.value.stringValue, paymentMode: mode,
                                  subscriptionPeriod: period, numberOfPeriods: count,
                                  // Xcode keeps the last price when an offer becomes a free trial; a free trial costs nothing.
-                                 displayPrice: mode == .freeTrial ? nil : decodePrice(fields.optional("displayPrice")))
+                                 displayPrice: mode == .freeTrial ? nil : decodePrice(fields.optional("displayPrice"), sink))
     }
 
     static func decodeSettings(_ field: JSONField, _ sink: DiagnosticCollector) -> StoreKitConfiguration.Settings {

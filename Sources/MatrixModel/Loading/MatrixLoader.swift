@@ -33,9 +33,16 @@ public enum MatrixLoader {
         guard let root = document.value else { return Result(matrix: nil, diagnostics: document.diagnostics.sortedByLocation) }
         let sink = DiagnosticCollector(file: file)
         sink.append(contentsOf: document.diagnostics)
+        // An absurdly long value is not decoded: messages would quote it, and evidence would copy it everywhere.
+        JSONTextLimit.check(root, sink)
+        if sink.hasErrors {
+            sink.finish()
+            return Result(matrix: nil, diagnostics: sink.diagnostics.sortedByLocation)
+        }
         var decoder = MatrixDecoder(sink: sink)
         decoder.checksCoverage = checksCoverage
         let matrix = decoder.decode(JSONField(root, pointer: ""), readCatalog: readCatalog)
+        sink.finish()
         let catalogDiagnostics = decoder.catalogDiagnostics
         let diagnostics = sink.diagnostics + catalogDiagnostics
         return Result(matrix: diagnostics.hasErrors ? nil : matrix, diagnostics: diagnostics.sortedByLocation)
@@ -155,6 +162,7 @@ struct MatrixDecoder: Sendable {
                 catalog = configuration
                 catalogKnown = !inline.hasErrors
             }
+            inline.finish()
             sink.append(contentsOf: inline.diagnostics)
             return nil
         }
@@ -326,10 +334,21 @@ struct MatrixDecoder: Sendable {
         if elements.isEmpty {
             sink.error(.emptyCollection, "the matrix has no cases", pointer: field.pointer, at: field.location)
         }
-        let decoded = elements.concurrentMap { element in
-            var decoder = self
-            decoder.sink = DiagnosticCollector(file: sink.file)
-            return (decoder.decodeCase(element), decoder.sink.diagnostics)
+        // In batches, in order: once the collector is full the cases left are not decoded, and which problems are
+        // kept does not depend on which core decoded which case.
+        var decoded: [(MatrixCase?, [Diagnostic])] = []
+        let batch = 256
+        var start = 0
+        while start < elements.count, !sink.isFull {
+            let slice = Array(elements[start..<Swift.min(elements.count, start + batch)])
+            let results = slice.concurrentMap { element in
+                var decoder = self
+                decoder.sink = DiagnosticCollector(file: sink.file, limit: sink.limit)
+                return (decoder.decodeCase(element), decoder.sink.diagnostics)
+            }
+            for result in results { sink.append(contentsOf: result.1) }
+            decoded += results.map { ($0.0, []) }
+            start += slice.count
         }
         var seen: [String: SourceLocation] = [:]
         var cases: [MatrixCase] = []
@@ -377,7 +396,8 @@ struct MatrixDecoder: Sendable {
             if elements.isEmpty {
                 sink.error(.emptyCollection, "case \"\(id)\" has no steps", pointer: stepsField.pointer, at: stepsField.location)
             }
-            steps = elements.compactMap { stepDecoder.decodeStep($0) }
+            // A case with more problems than are reported is not read to its end.
+            steps = elements.compactMap { sink.isFull ? nil : stepDecoder.decodeStep($0) }
         }
         fields.finish()
         return MatrixCase(id: id, kind: kind, account: account, description: description, tags: tags, store: store, steps: steps)

@@ -78,7 +78,8 @@ enum HTMLAssets {
       panel.hidden = false;
       var boxes = Array.prototype.slice.call(panel.querySelectorAll('input[type=checkbox]'));
       function apply() {
-        var on = { verdict: {}, kind: {} };
+        // Without a prototype, a kind named constructor, toString or __proto__ is a key like any other.
+        var on = { verdict: Object.create(null), kind: Object.create(null) };
         boxes.forEach(function (box) { if (box.checked) { on[box.dataset.filter][box.value] = true; } });
         var shown = 0, total = 0;
         document.querySelectorAll('section.case').forEach(function (section) {

@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+import DriverKit
+
+/// Keeps track of everything a driver started, so that ending the driver ends all of it: also a helper that left
+/// the driver's process group with `setsid()` (a daemon, a simulator host), which a signal to the group misses.
+///
+/// On Linux this process becomes a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`): a descendant whose
+/// parent exits is re-parented to this process instead of to init, so it stays findable, and it is reaped here
+/// once ended. Each driver's environment carries a token of its own (``tokenVariable``), inherited by whatever
+/// it starts; a driver's processes are its descendants still in its tree, and every process whose environment
+/// holds its token. On other systems only the process group is signalled.
+enum DriverContainment {
+    /// The environment variable that marks a driver's processes; its value is unique to one driver process.
+    static let tokenVariable = "STOREKIT_MATRIX_DRIVER_TOKEN"
+
+    /// A new token for a driver.
+    static func makeToken() -> String {
+        (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
+
+    /// Makes this process a child subreaper, once (Linux); see the type's documentation.
+    static func becomeSubreaper() {
+        _ = subreaper
+    }
+
+    private static let subreaper: Bool = {
+        #if os(Linux)
+        // prctl is variadic, which Swift does not import; its integer arguments are passed alike either way.
+        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+        guard let symbol = dlsym(nil, "prctl") else { return false }
+        let PR_SET_CHILD_SUBREAPER: Int32 = 36
+        return unsafeBitCast(symbol, to: Prctl.self)(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        #else
+        return false
+        #endif
+    }()
+
+    /// One process as /proc shows it.
+    struct ProcessEntry: Hashable {
+        var pid: Int32
+        var parent: Int32
+        var zombie: Bool
+    }
+
+    /// Every process of this system that /proc lists (Linux); empty elsewhere.
+    static func processes() -> [ProcessEntry] {
+        #if os(Linux)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return names.compactMap { name -> ProcessEntry? in
+            guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // "pid (comm) state ppid …": the command may hold spaces and parentheses, so fields count from the last ")".
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, let parent = Int32(fields[1]) else { return nil }
+            return ProcessEntry(pid: pid, parent: parent, zombie: fields[0] == "Z")
+        }
+        #else
+        return []
+        #endif
+    }
+
+    /// Whether the environment `pid` started with holds `token`.
+    static func carries(_ pid: Int32, token: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+        let marker = Array("\(tokenVariable)=\(token)".utf8)
+        return data.split(separator: 0).contains { $0.elementsEqual(marker) }
+    }
+
+    /// The processes of the driver `driver` (not the driver itself): its descendants and every process with its
+    /// token.
+    static func processes(of driver: Int32, token: String) -> [ProcessEntry] {
+        let all = processes()
+        let me = getpid()
+        var children: [Int32: [ProcessEntry]] = [:]
+        for entry in all { children[entry.parent, default: []].append(entry) }
+        var found: [Int32: ProcessEntry] = [:]
+        var queue = [driver]
+        while let next = queue.popLast() {
+            for child in children[next] ?? [] where found[child.pid] == nil && child.pid != me {
+                found[child.pid] = child
+                queue.append(child.pid)
+            }
+        }
+        for entry in all where found[entry.pid] == nil && entry.pid != driver && entry.pid != me && carries(entry.pid, token: token) {
+            found[entry.pid] = entry
+            for child in children[entry.pid] ?? [] where found[child.pid] == nil { queue.append(child.pid) }
+        }
+        // Descendants of processes found by their token.
+        while let next = queue.popLast() {
+            for child in children[next] ?? [] where found[child.pid] == nil && child.pid != me {
+                found[child.pid] = child
+                queue.append(child.pid)
+            }
+        }
+        return Array(found.values)
+    }
+
+    /// Sends SIGKILL to every process of the driver, and reaps those re-parented to this process.
+    ///
+    /// - Returns: the process IDs signalled.
+    @discardableResult
+    static func end(driver: Int32, token: String) -> [Int32] {
+        let found = processes(of: driver, token: token)
+        for entry in found where !entry.zombie { _ = kill(entry.pid, SIGKILL) }
+        let me = getpid()
+        let adopted = found.filter { $0.parent == me }.map(\.pid)
+        if !adopted.isEmpty {
+            // Each was sent SIGKILL (or has ended), so each wait returns soon; they are this process's children
+            // only through the subreaper, and nothing else waits for them.
+            BlockingThread.start(name: "matrix-reaper") {
+                for pid in adopted {
+                    var status: Int32 = 0
+                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                }
+            }
+        }
+        return found.map(\.pid)
+    }
+}

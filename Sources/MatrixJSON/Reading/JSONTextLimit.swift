@@ -1,0 +1,47 @@
+/// The longest string or key a matrix or catalog may hold.
+///
+/// A matrix's name, case ids, descriptions, product ids and tier names are copied into every evidence record
+/// and every report, so their length multiplies: a 50 MB name would make hundreds of megabytes of evidence.
+/// No name Apple or a matrix needs comes close to the limit (App Store Connect caps a product id at 100
+/// characters).
+public enum JSONTextLimit {
+    /// 4 KB, in UTF-8 bytes.
+    public static let maximumBytes = 4096
+
+    /// Reports every string and key under `value` longer than ``maximumBytes`` (``DiagnosticCode/textTooLong``),
+    /// at its location, until `sink` is full.
+    ///
+    /// - Parameter pointer: `value`'s JSON Pointer.
+    public static func check(_ value: JSONValue, pointer: String = "", _ sink: DiagnosticCollector) {
+        var pending: [(JSONValue, String)] = [(value, pointer)]
+        while let (value, pointer) = pending.popLast(), !sink.isFull {
+            switch value.kind {
+            case .string(let text):
+                report(text, "a string", pointer: pointer, at: value.location, sink)
+            case .array(let elements):
+                for (index, element) in elements.enumerated().reversed() {
+                    pending.append((element, JSONPointer.append(pointer, index)))
+                }
+            case .object(let object):
+                for member in object.members.reversed() {
+                    // A key too long is reported with the start of it only, and what is under it is not looked at:
+                    // each of its pointers would hold the whole key.
+                    if member.key.utf8.count > maximumBytes {
+                        report(member.key, "a key", pointer: JSONPointer.append(pointer, String(member.key.prefix(40)) + "…"), at: member.keyLocation, sink)
+                    } else {
+                        pending.append((member.value, JSONPointer.append(pointer, member.key)))
+                    }
+                }
+            case .null, .bool, .number:
+                break
+            }
+        }
+    }
+
+    private static func report(_ text: String, _ what: String, pointer: String, at location: SourceLocation, _ sink: DiagnosticCollector) {
+        let bytes = text.utf8.count
+        guard bytes > maximumBytes else { return }
+        sink.error(.textTooLong, "\(what) of \(bytes) bytes, longer than the \(maximumBytes) allowed", pointer: pointer, at: location,
+                   hint: "names, ids and descriptions are copied into every record and report; shorten it")
+    }
+}
