@@ -27,6 +27,8 @@ if args.renewals:
     renewal["id"] = f"renewal/{args.count}-renewals"
     renewal["steps"] = renewal["steps"][:2] + [{"action": "renew", "product": product, "expect": {"access": ["plus"]}}] * args.count
     cases.append(renewal)
+    # The release matrix's profiles select cases by tags this one case may not have.
+    release.pop("profiles", None)
 for i in range(0 if args.renewals else args.count):
     case = json.loads(json.dumps(release["cases"][i % len(release["cases"])]))
     case["id"] = f"{case['id']}#{i}"

@@ -34,6 +34,18 @@ struct StoreKitRulesTests {
         #expect(await device.run { await info.isEligibleForIntroOffer })
     }
 
+    @Test("A price in milliunits becomes the very decimal milliunits / 1000 gives", arguments: [
+        Int64(0), 1, 5, 10, 99, 100, 990, 1000, 1990, 4990, 9990, 10_000, 12_345, 99_000, 120_000, 999_999_999_999_000, -4990,
+    ])
+    func decimalPrice(milliunits: Int64) {
+        let built = Product.decimal(milliunits: milliunits)
+        let divided = Decimal(milliunits) / Decimal(1000)
+        #expect(built == divided && built.description == divided.description)
+        #expect(built.exponent == divided.exponent && built.significand == divided.significand && built.hashValue == divided.hashValue)
+        // The same representation, bit for bit (exponent, length, compactness, mantissa).
+        #expect(withUnsafeBytes(of: built) { Array($0) } == withUnsafeBytes(of: divided) { Array($0) })
+    }
+
     // Apple: https://developer.apple.com/documentation/storekit/product/purchase(options:)
     @Test("purchase(options:) returns a verified transaction carrying the options: quantity, app account token")
     func purchaseOptions() async throws {

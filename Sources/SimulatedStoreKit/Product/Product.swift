@@ -79,9 +79,19 @@ public struct Product: Identifiable, Hashable, Sendable {
         }
     }
 
-    /// `milliunits / 1000` as a decimal, exactly.
+    /// `milliunits / 1000` as a decimal, exactly, in the compact form the division gives (`4990` → 499 × 10⁻²).
+    ///
+    /// Decimal division is slow enough to show in every `products(for:)` call and transaction snapshot, so a
+    /// positive price drops its trailing zeros in integer arithmetic and sets the exponent instead.
     static func decimal(milliunits: Int64) -> Decimal {
-        Decimal(milliunits) / Decimal(1000)
+        guard milliunits > 0 else { return Decimal(milliunits) / Decimal(1000) }
+        var significand = milliunits
+        var exponent = -3
+        while significand % 10 == 0 {
+            significand /= 10
+            exponent += 1
+        }
+        return Decimal(sign: .plus, exponent: exponent, significand: Decimal(significand))
     }
 
     /// A catalog price with its currency, the way the simulated StoreKit shows it (``AppStoreStorefront/displayPrice(_:)``).
