@@ -35,7 +35,8 @@ done
 documents=()
 for folder in matrices examples; do
     [[ -d "$folder" ]] || continue
-    while IFS= read -r file; do documents+=("$file"); done < <(find "$folder" -name '*.json' | sort)
+    # examples/backends holds a backend's own configuration (its product-to-tier map), not matrices.
+    while IFS= read -r file; do documents+=("$file"); done < <(find "$folder" -name '*.json' -not -path 'examples/backends/*' | sort)
 done
 documents+=(Tests/MatrixModelTests/Fixtures/init/*.json "$work"/generated/*.json)
 
