@@ -59,17 +59,6 @@ final class DriverProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, childOut, 1)
         posix_spawn_file_actions_adddup2(&actions, childErr, 2)
         closeInheritedDescriptors(&actions)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable.path] + arguments.dropFirst()).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         // The driver's environment is this one's, with a token that marks it and everything it starts.
@@ -85,7 +74,7 @@ final class DriverProcess: Sendable {
         environment.append(nil)
         defer { environment.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environment)
+        let status = ChildSpawn.spawn(&pid, executable.path, &actions, argv, environment)
         for fd in [childIn, childOut, childErr] { close(fd) }
         guard status == 0 else {
             for fd in [parentIn, parentOut, parentErr] { close(fd) }

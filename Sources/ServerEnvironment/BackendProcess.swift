@@ -43,17 +43,6 @@ public final class BackendProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         posix_spawn_file_actions_adddup2(&actions, ends[1], 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
         let environ: [UnsafeMutablePointer<CChar>?] = merged.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -61,7 +50,7 @@ public final class BackendProcess: Sendable {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable.path] + arguments.dropFirst()).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable.path, &actions, &attributes, argv, environ)
+        let status = ChildSpawn.spawn(&pid, executable.path, &actions, argv, environ)
         close(ends[1])
         guard status == 0 else {
             close(ends[0])
