@@ -114,6 +114,8 @@ public enum FaultScorer {
         let context = RunContext(runID: "score", environment: adapter.description.name, build: "score", device: "embedded simulator", os: "n/a")
         do {
             _ = try await Runner(matrix: matrix, adapter: adapter, context: context, jobs: jobs).run(into: sink)
+        } catch is FirstProblemSink.Found {
+            // The sink has what it needs; the rest of the run could not change the answer.
         } catch {
             throw AdapterError("scoring failed: \(error)")
         }
@@ -141,8 +143,12 @@ actor ReferenceSink: EvidenceSink {
     }
 }
 
-/// Keeps the first record that did not pass, among the steps the reference passed when `countedAt` is given.
+/// Keeps the first record that did not pass, among the steps the reference passed when `countedAt` is given,
+/// and then stops the run: records reach a sink in matrix order, so no later record can come first.
 actor FirstProblemSink: EvidenceSink {
+    /// Thrown once the first problem is kept, to stop the run; not a failure.
+    struct Found: Error {}
+
     var first: EvidenceRecord?
     let countedAt: Set<StepKey>?
 
@@ -154,5 +160,6 @@ actor FirstProblemSink: EvidenceSink {
         guard first == nil, record.verdict != .pass, record.verdict != .skipped else { return }
         if let countedAt, !countedAt.contains(StepKey(caseID: record.case, step: record.step)) { return }
         first = record
+        throw Found()
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import LocalEnvironment
+import MatrixEngine
 @testable import MatrixModel
 @testable import ReferenceApp
 @testable import TestSupport
@@ -105,5 +107,44 @@ struct FaultScorerTests {
         #expect(inGBR?.reason == "displayPrice.\(ExampleMatrix.pro): expected £9.99, observed $9.99")
         let afterIncrease = try await FaultScorer.firstProblem(matrix([raised]), fault: .hardCodedPrice)
         #expect(afterIncrease.map { "\($0.case) #\($0.step)" } == "price-increase/yearly #2")
+    }
+
+    /// Counts the cases an environment is asked to start.
+    final class CountingAdapter: EnvironmentAdapter {
+        let inner: any EnvironmentAdapter
+        let started = Mutex(0)
+        init(_ inner: any EnvironmentAdapter) { self.inner = inner }
+        var description: EnvironmentDescription { inner.description }
+        func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
+            started.withLock { $0 += 1 }
+            return try await inner.startCase(matrixCase, of: matrix)
+        }
+    }
+
+    @Test("a fault's run stops at the first step that catches it: later cases are not run")
+    func faultRunStopsAtFirstCatch() async throws {
+        let refund = MatrixCase(id: "refund/pro", kind: "refund", account: "a", steps: [
+            Step(action: .launch),
+            Step(action: .purchase, product: ExampleMatrix.pro, expect: Expectation(access: ["pro"])),
+            Step(action: .refund, product: ExampleMatrix.pro, expect: Expectation(access: [])),
+        ])
+        let later = (0..<6).map { index in
+            MatrixCase(id: "fresh-purchase/pro-\(index)", kind: "fresh-purchase", account: "b\(index)", steps: [
+                Step(action: .launch, expect: Expectation(access: [])),
+                Step(action: .purchase, product: ExampleMatrix.pro, expect: Expectation(access: ["pro"])),
+            ])
+        }
+        let all = matrix([refund] + later)
+        let counting = Mutex<[CountingAdapter]>([])
+        let maker: FaultScorer.AdapterMaker = { fault in
+            let adapter = CountingAdapter(try LocalAdapter(fault: fault, signing: false))
+            counting.withLock { $0.append(adapter) }
+            return adapter
+        }
+        let score = try await FaultScorer.score(all, faults: [.revocationLeftToServer], adapter: maker)
+        #expect(score.results.first?.caughtBy == "refund/pro #2 refund")
+        let started = counting.withLock { $0.map { $0.started.withLock { $0 } } }
+        // The reference run starts all seven cases; the fault's run stops in the first.
+        #expect(started == [7, 1])
     }
 }
