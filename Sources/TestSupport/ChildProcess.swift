@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -190,30 +191,32 @@ public struct ChildProcessError: Error, CustomStringConvertible {
 }
 
 /// A child's exit, set once by its reaper, and the tasks waiting for it.
-private final class ExitState: @unchecked Sendable {
-    // @unchecked Sendable: `ended` and `waiters` are only touched under `lock`.
-    private let lock = NSLock()
-    private var ended: ChildProcess.Exit?
-    private var waiters: [CheckedContinuation<ChildProcess.Exit, Never>] = []
+private final class ExitState: Sendable {
+    private struct State {
+        var ended: ChildProcess.Exit?
+        var waiters: [CheckedContinuation<ChildProcess.Exit, Never>] = []
+    }
+
+    private let state = Mutex(State())
 
     var exit: ChildProcess.Exit? {
-        lock.withLock { ended }
+        state.withLock { $0.ended }
     }
 
     func ended(_ exit: ChildProcess.Exit) {
-        let waiting = lock.withLock { () -> [CheckedContinuation<ChildProcess.Exit, Never>] in
-            ended = exit
-            defer { waiters = [] }
-            return waiters
+        let waiting = state.withLock { state -> [CheckedContinuation<ChildProcess.Exit, Never>] in
+            state.ended = exit
+            defer { state.waiters = [] }
+            return state.waiters
         }
         for waiter in waiting { waiter.resume(returning: exit) }
     }
 
     func wait() async -> ChildProcess.Exit {
         await withCheckedContinuation { continuation in
-            let exit = lock.withLock { () -> ChildProcess.Exit? in
-                if let ended { return ended }
-                waiters.append(continuation)
+            let exit = state.withLock { state -> ChildProcess.Exit? in
+                if let ended = state.ended { return ended }
+                state.waiters.append(continuation)
                 return nil
             }
             if let exit { continuation.resume(returning: exit) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -9,9 +10,7 @@ import FoundationNetworking
 /// Each server has its own random host (`https://stub-UUID.test`), so tests running in parallel never see
 /// each other's requests. Works with swift-corelibs-foundation on Linux and with Foundation on Apple
 /// platforms.
-public final class StubHTTPServer: @unchecked Sendable {
-    // @unchecked Sendable: `requests` and `handler` are only touched under `lock`.
-
+public final class StubHTTPServer: Sendable {
     /// A request as the server received it.
     public struct Request: Sendable {
         /// `GET`, `POST`, `PATCH`…
@@ -62,15 +61,19 @@ public final class StubHTTPServer: @unchecked Sendable {
     public let baseURL: URL
     /// A session whose requests for ``baseURL``'s host this server answers.
     public let session: URLSession
-    private let lock = NSLock()
-    private var recorded: [Request] = []
-    private var handler: @Sendable (Request, Int) -> Response
+    /// The requests received so far and the handler that answers the next one.
+    private struct State {
+        var recorded: [Request] = []
+        var handler: @Sendable (Request, Int) -> Response
+    }
+
+    private let state: Mutex<State>
 
     /// A server answering with `handler(request, index)`, `index` counting requests from 0.
     public init(handler: @escaping @Sendable (Request, Int) -> Response) {
         let host = "stub-\(UUID().uuidString.lowercased()).test"
         baseURL = URL(string: "https://\(host)") ?? URL(fileURLWithPath: "/")
-        self.handler = handler
+        state = Mutex(State(handler: handler))
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [StubURLProtocol.self]
         session = URLSession(configuration: configuration)
@@ -88,18 +91,19 @@ public final class StubHTTPServer: @unchecked Sendable {
 
     /// Every request received so far, in order.
     public var requests: [Request] {
-        lock.withLock { recorded }
+        state.withLock { $0.recorded }
     }
 
     /// Replaces the handler.
     public func respond(with handler: @escaping @Sendable (Request, Int) -> Response) {
-        lock.withLock { self.handler = handler }
+        state.withLock { $0.handler = handler }
     }
 
     func receive(_ request: Request) -> Response {
-        let (handler, index) = lock.withLock { () -> (@Sendable (Request, Int) -> Response, Int) in
-            recorded.append(request)
-            return (self.handler, recorded.count - 1)
+        // The handler runs outside the lock: it may ask for ``requests`` or call ``respond(with:)``.
+        let (handler, index) = state.withLock { state -> (@Sendable (Request, Int) -> Response, Int) in
+            state.recorded.append(request)
+            return (state.handler, state.recorded.count - 1)
         }
         return handler(request, index)
     }
@@ -107,26 +111,24 @@ public final class StubHTTPServer: @unchecked Sendable {
 
 /// The `URLProtocol` behind ``StubHTTPServer``: finds the server by the request's host.
 final class StubURLProtocol: URLProtocol {
-    // The URL loading system creates the instances, so servers are found through a process-wide registry,
-    // guarded by `lock`.
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var servers: [String: WeakServer] = [:]
+    // The URL loading system creates the instances, so servers are found through a process-wide registry.
+    private static let servers = Mutex<[String: WeakServer]>([:])
 
-    private struct WeakServer {
+    private struct WeakServer: Sendable {
         weak var server: StubHTTPServer?
     }
 
     static func register(_ server: StubHTTPServer, host: String) {
-        lock.withLock { servers[host] = WeakServer(server: server) }
+        servers.withLock { $0[host] = WeakServer(server: server) }
     }
 
     static func unregister(host: String) {
-        _ = lock.withLock { servers.removeValue(forKey: host) }
+        _ = servers.withLock { $0.removeValue(forKey: host) }
     }
 
     private static func server(for host: String?) -> StubHTTPServer? {
         guard let host else { return nil }
-        return lock.withLock { servers[host]?.server }
+        return servers.withLock { $0[host]?.server }
     }
 
     override class func canInit(with request: URLRequest) -> Bool { true }

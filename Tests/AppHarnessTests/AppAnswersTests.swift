@@ -10,7 +10,7 @@ import SimulatedStoreKit
 struct AppAnswersTests {
     /// A store that lets StoreKit's errors through, grants what currentEntitlements holds, and never finishes
     /// consumables.
-    final class LetsErrorsThrough: AppUnderTest, @unchecked Sendable {
+    final class LetsErrorsThrough: AppUnderTest, Sendable {
         func launch() async throws {}
         func quit() async {}
 

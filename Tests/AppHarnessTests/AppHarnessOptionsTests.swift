@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import AppHarness
 import SimulatedStoreKit
@@ -7,19 +8,20 @@ import SimulatedStoreKit
 @Suite("App harness options")
 struct AppHarnessOptionsTests {
     /// An app whose `Transaction.updates` loop takes the first update and never asks for the next.
-    final class StuckApp: AppUnderTest, @unchecked Sendable {
-        var listener: Task<Void, Never>?
+    final class StuckApp: AppUnderTest, Sendable {
+        let listener = Mutex<Task<Void, Never>?>(nil)
 
         func launch() async throws {
-            listener = Task {
+            let task = Task {
                 for await _ in Transaction.updates {
                     await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
                 }
             }
+            listener.withLock { $0 = task }
             _ = await StoreKitSession.waitForListener()
         }
 
-        func quit() async { listener?.cancel() }
+        func quit() async { listener.withLock { $0 }?.cancel() }
         func restore() async throws -> AppRestoreReport? { nil }
         func entitledProductIDs() async -> Set<String> { [] }
     }
@@ -47,19 +49,20 @@ struct AppHarnessOptionsTests {
     }
 
     /// An app that finishes every update and grants what `currentEntitlements` holds.
-    final class PlainApp: AppUnderTest, @unchecked Sendable {
-        var listener: Task<Void, Never>?
+    final class PlainApp: AppUnderTest, Sendable {
+        let listener = Mutex<Task<Void, Never>?>(nil)
 
         func launch() async throws {
-            listener = Task {
+            let task = Task {
                 for await update in Transaction.updates {
                     if case .verified(let transaction) = update { await transaction.finish() }
                 }
             }
+            listener.withLock { $0 = task }
             _ = await StoreKitSession.waitForListener()
         }
 
-        func quit() async { listener?.cancel() }
+        func quit() async { listener.withLock { $0 }?.cancel() }
         func restore() async throws -> AppRestoreReport? { nil }
 
         func entitledProductIDs() async -> Set<String> {

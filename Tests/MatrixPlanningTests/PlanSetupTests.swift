@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import GuidedEnvironment
 @testable import MatrixModel
@@ -136,11 +137,9 @@ struct PlanSetupTests {
 }
 
 /// Lines a scripted prompter logged.
-final class Shown: @unchecked Sendable {
-    // Appended from one task at a time (the guided session's), read after it ends; the lock keeps that honest.
-    private let lock = NSLock()
-    private var stored: [String] = []
+final class Shown: Sendable {
+    private let stored = Mutex<[String]>([])
 
-    func append(_ line: String) { lock.withLock { stored.append(line) } }
-    var lines: [String] { lock.withLock { stored } }
+    func append(_ line: String) { stored.withLock { $0.append(line) } }
+    var lines: [String] { stored.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import LocalEnvironment
 @testable import MatrixModel
@@ -10,13 +11,18 @@ import Testing
 @Suite("Signing reuse")
 struct SigningReuseTests {
     /// Signs by numbering: `jws-<n>.<payload as text>`; counts the signatures.
-    final class CountingSigner: PayloadSigner, @unchecked Sendable {
-        // @unchecked Sendable: used by one test's session, on one task.
-        private(set) var count = 0
+    final class CountingSigner: PayloadSigner, Sendable {
+        private let signed = Mutex(0)
+
+        /// Signatures made so far.
+        var count: Int { signed.withLock { $0 } }
 
         func sign(_ payload: Data) throws -> String {
-            count += 1
-            return "jws-\(count)." + String(decoding: payload, as: UTF8.self)
+            let number = signed.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            return "jws-\(number)." + String(decoding: payload, as: UTF8.self)
         }
     }
 

@@ -128,7 +128,7 @@ struct StoreKitCaseSessionTests {
 }
 
 /// Runs an app's calls bound to the case's device, as the look-alike requires (StoreKit itself needs nothing).
-final class BoundApp: AppUnderTest, @unchecked Sendable {
+final class BoundApp: AppUnderTest, Sendable {
     let app: any AppUnderTest
     let device: StoreKitSession
 

@@ -2,6 +2,7 @@ import Foundation
 import FileIO
 import MatrixEngine
 import MatrixModel
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -401,15 +402,14 @@ public struct RecordedEvidence: Sendable, Hashable {
 
 /// Flushes a file to disk on a serial queue of its own, so that the writer's appends never wait for the disk,
 /// and keeps the first failure.
-private final class BackgroundFlush: @unchecked Sendable {
+private final class BackgroundFlush: Sendable {
     private let queue = DispatchQueue(label: "evidence-flush")
-    /// Guards `firstFailure`, which flushes on `queue` set and the writer reads.
-    private let lock = NSLock()
-    private var firstFailure: EvidenceWriteError?
+    /// The first flush that failed: set by flushes on `queue`, read by the writer.
+    private let firstFailure = Mutex<EvidenceWriteError?>(nil)
 
     /// The first flush that failed, if any has.
     var failure: EvidenceWriteError? {
-        lock.withLock { firstFailure }
+        firstFailure.withLock { $0 }
     }
 
     /// Queues a flush of `fd`; the caller keeps `fd` open until ``wait()`` returns.
@@ -419,7 +419,7 @@ private final class BackgroundFlush: @unchecked Sendable {
                 try DurableFile.sync(fd, path: path)
             } catch {
                 let failed = error as? EvidenceWriteError ?? EvidenceWriteError(.cannotSync, path: path, message: "\(error)")
-                lock.withLock { if firstFailure == nil { firstFailure = failed } }
+                firstFailure.withLock { first in if first == nil { first = failed } }
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MatrixJSON
+import Synchronization
 
 /// Where a command writes: artifacts to stdout, diagnostics, progress and summaries to stderr.
 ///
@@ -9,26 +10,40 @@ import MatrixJSON
 /// sequence, a carriage return or a bidirectional override; colour is the console's own, added after escaping
 /// (``Part/painted(_:_:)``). Only ``output(_:)`` and ``outputData(_:)`` write artifacts (JSON, Markdown,
 /// certificates) byte for byte.
-public final class Console: @unchecked Sendable {
-    // @unchecked Sendable: all mutable state is guarded by `lock`; the file handles are thread-safe.
-    private let lock = NSLock()
+public final class Console: Sendable {
+    /// What changes while a command runs: its verbosity, the first failure to write stdout and the annotations
+    /// written. Held for the whole of a write, so that lines from parallel cases never interleave.
+    private struct State {
+        var quiet = false
+        var verbose = false
+        /// Why writing an artifact to stdout failed, once it has (a full disk, a closed pipe).
+        var outputError: Int32?
+        /// Annotations written so far, for ``GitHubAnnotations/limit``.
+        var annotations = 0
+    }
+
+    private let state = Mutex(State())
     private let out: FileHandle
     private let err: FileHandle
     /// Whether lines are coloured: on a terminal, without `NO_COLOR`, and not for `TERM=dumb`.
     public let colourful: Bool
     public let errIsTerminal: Bool
-    public var quiet = false
-    public var verbose = false
-    /// Why writing an artifact to stdout failed, once it has (a full disk, a closed pipe).
-    private var outputError: Int32?
+    /// Whether only errors and the summary are shown (`--quiet`).
+    public var quiet: Bool {
+        get { state.withLock { $0.quiet } }
+        set { state.withLock { $0.quiet = newValue } }
+    }
+    /// Whether every step is shown (`--verbose`).
+    public var verbose: Bool {
+        get { state.withLock { $0.verbose } }
+        set { state.withLock { $0.verbose = newValue } }
+    }
     /// stdout was closed when the process started (see ``init(environment:out:err:outputClosed:)``).
     public let outputClosed: Bool
     /// The width help text wraps to (see ``terminalWidth(environment:descriptor:)``).
     public let width: Int
     /// Whether to write GitHub Actions annotations (`GITHUB_ACTIONS` is `true`; ``GitHubAnnotations``).
     public let annotates: Bool
-    /// Annotations written so far, for ``GitHubAnnotations/limit``.
-    private var annotations = 0
 
     /// - Parameter outputClosed: stdout was closed when the process started (its descriptor now holds
     ///   `/dev/null`, so that no file the command opens takes it): anything written to it counts as failed.
@@ -47,9 +62,9 @@ public final class Console: @unchecked Sendable {
     /// ``GitHubAnnotations/limit`` of them, then one warning saying how many were left out (counted as they come).
     func annotate(_ command: @autoclosure () -> String?) {
         guard annotates, let line = command() else { return }
-        let count = lock.withLock { () -> Int in
-            annotations += 1
-            return annotations
+        let count = state.withLock { state -> Int in
+            state.annotations += 1
+            return state.annotations
         }
         if count <= GitHubAnnotations.limit {
             write(Console.visible(line) + "\n", to: err)
@@ -89,12 +104,12 @@ public final class Console: @unchecked Sendable {
     /// Why writing to stdout failed (`strerror`), or `nil` while every artifact reached it: the command then
     /// exits 74, as its output is incomplete.
     public var outputFailure: String? {
-        lock.withLock { outputError.map { String(cString: strerror($0)) } }
+        state.withLock { $0.outputError }.map { String(cString: strerror($0)) }
     }
 
     /// Whether stdout's reader went away (`matrix … | head`): a choice of the user's, not worth a message.
     public var outputReaderLeft: Bool {
-        lock.withLock { outputError == EPIPE }
+        state.withLock { $0.outputError == EPIPE }
     }
 
     /// Text for a person on stdout (a verification report's lines), escaped like every stderr line.
@@ -182,9 +197,9 @@ public final class Console: @unchecked Sendable {
     /// stdout and ignored for stderr, never fatal as `FileHandle.write` is. Progress that cannot be shown must
     /// not stop a run whose evidence is being written.
     private func write(_ data: Data, to handle: FileHandle) {
-        lock.withLock {
+        state.withLock { state in
             if handle === out && outputClosed {
-                if outputError == nil && !data.isEmpty { outputError = EBADF }
+                if state.outputError == nil && !data.isEmpty { state.outputError = EBADF }
                 return
             }
             let failed = data.withUnsafeBytes { bytes -> Int32? in
@@ -199,7 +214,7 @@ public final class Console: @unchecked Sendable {
                 }
                 return nil
             }
-            if let failed, handle === out, outputError == nil { outputError = failed }
+            if let failed, handle === out, state.outputError == nil { state.outputError = failed }
         }
     }
 }

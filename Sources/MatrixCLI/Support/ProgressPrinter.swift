@@ -2,16 +2,16 @@ import Foundation
 import MatrixEngine
 import MatrixJSON
 import MatrixModel
+import Synchronization
 
 /// Prints one line per finished case (and per step with `--verbose`), then the run's summary.
-final class ProgressPrinter: @unchecked Sendable {
-    // @unchecked Sendable: `done` is only touched under `lock`; Console is thread-safe.
+final class ProgressPrinter: Sendable {
     private let console: Console
     private let total: Int
     /// Where the matrix's steps are, to annotate failing ones in GitHub Actions.
     private let locations: MatrixLocations?
-    private let lock = NSLock()
-    private var done = 0
+    /// Cases finished so far, counted as parallel cases end.
+    private let done = Atomic<Int>(0)
 
     init(console: Console, total: Int, locations: MatrixLocations? = nil) {
         self.console = console
@@ -27,10 +27,7 @@ final class ProgressPrinter: @unchecked Sendable {
                 console.annotate(locations.command(for: record))
             }
         case .caseFinished(let result):
-            let count = lock.withLock { () -> Int in
-                done += 1
-                return done
-            }
+            let count = done.wrappingAdd(1, ordering: .relaxed).newValue
             console.info(caseLine(result, count: count), always: result.verdict == .fail || result.verdict == .error)
         }
     }

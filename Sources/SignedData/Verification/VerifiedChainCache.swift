@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Remembers certificate chains that a ``SignedDataVerifier`` has verified, so that the next JWS carrying the
 /// same `x5c` certificates skips the two CA signature checks (P-384 for Apple's and the simulator's CAs) while
@@ -21,10 +22,7 @@ import Foundation
 /// used only with online (OCSP) checks, where every chain is evaluated at the current time. Without online
 /// checks chains are evaluated at each payload's `signedDate`, so this cache bounds an entry by the chain's own
 /// validity interval instead of a wall-clock lifetime.
-///
-/// `@unchecked Sendable`: all mutable state is guarded by `lock`; the stored values are immutable `Sendable`
-/// certificates and keys.
-final class VerifiedChainCache: @unchecked Sendable {
+final class VerifiedChainCache: Sendable {
     /// A verified chain and what a later JWS needs from it.
     struct Entry: Sendable {
         /// Leaf, intermediate, root, as OpenSSL verified them.
@@ -44,11 +42,15 @@ final class VerifiedChainCache: @unchecked Sendable {
 
     /// The most chains kept.
     let capacity: Int
-    private let lock = NSLock()
-    private var entries: [[UInt8]: (entry: Entry, lastUse: UInt64)] = [:]
-    private var useCounter: UInt64 = 0
-    private var hitCount = 0
-    private var missCount = 0
+    /// The chains held, each with the use that last touched it, and the lookups counted so far.
+    private struct State {
+        var entries: [[UInt8]: (entry: Entry, lastUse: UInt64)] = [:]
+        var useCounter: UInt64 = 0
+        var hitCount = 0
+        var missCount = 0
+    }
+
+    private let state = Mutex(State())
 
     /// A cache of at most `capacity` chains; a capacity of zero stores nothing.
     init(capacity: Int) {
@@ -77,14 +79,14 @@ final class VerifiedChainCache: @unchecked Sendable {
 
     /// The chain stored under `key` when it is valid at `second`; counts a hit or a miss.
     func lookup(_ key: [UInt8], atSecond second: Int64) -> Entry? {
-        lock.withLock {
-            guard let stored = entries[key], stored.entry.isValid(atSecond: second) else {
-                missCount += 1
+        state.withLock { state in
+            guard let stored = state.entries[key], stored.entry.isValid(atSecond: second) else {
+                state.missCount += 1
                 return nil
             }
-            useCounter += 1
-            entries[key] = (stored.entry, useCounter)
-            hitCount += 1
+            state.useCounter += 1
+            state.entries[key] = (stored.entry, state.useCounter)
+            state.hitCount += 1
             return stored.entry
         }
     }
@@ -92,19 +94,19 @@ final class VerifiedChainCache: @unchecked Sendable {
     /// Stores a chain that has just been verified, dropping the least recently used one when full.
     func insert(_ entry: Entry, for key: [UInt8]) {
         guard capacity > 0 else { return }
-        lock.withLock {
-            if entries[key] == nil, entries.count >= capacity,
-               let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
-                entries.removeValue(forKey: oldest)
+        state.withLock { state in
+            if state.entries[key] == nil, state.entries.count >= capacity,
+               let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                state.entries.removeValue(forKey: oldest)
             }
-            useCounter += 1
-            entries[key] = (entry, useCounter)
+            state.useCounter += 1
+            state.entries[key] = (entry, state.useCounter)
         }
     }
 
     /// Lookups answered from the cache, lookups that were not, and chains held now.
     var statistics: (hits: Int, misses: Int, count: Int) {
-        lock.withLock { (hitCount, missCount, entries.count) }
+        state.withLock { ($0.hitCount, $0.missCount, $0.entries.count) }
     }
 }
 

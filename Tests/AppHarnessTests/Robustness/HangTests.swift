@@ -15,7 +15,8 @@ struct HangTests {
     }
 
     /// An app whose `call` waits for `gate` (forever, unless the test opens it).
-    final class HangingApp: PlainProbeApp, @unchecked Sendable {
+    final class HangingApp: ProbeApp {
+        let probe = ProbeState()
         let call: Call
         let gate: Gate
         let cancellable: Bool
@@ -35,15 +36,15 @@ struct HangTests {
             }
         }
 
-        override func launch() async throws { try await hang(.launch); try await super.launch() }
-        override func quit() async { try? await hang(.quit); await super.quit() }
-        override func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
+        func launch() async throws { try await hang(.launch); try await plainLaunch() }
+        func quit() async { try? await hang(.quit); await plainQuit() }
+        func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
             try await hang(.purchase)
-            return try await super.purchase(request)
+            return try await plainPurchase(request)
         }
-        override func restore() async throws -> AppRestoreReport? { try await hang(.restore); return try await super.restore() }
-        override func entitledProductIDs() async -> Set<String> { try? await hang(.entitledProductIDs); return await super.entitledProductIDs() }
-        override func balances() async -> [String: Int] { try? await hang(.balances); return await super.balances() }
+        func restore() async throws -> AppRestoreReport? { try await hang(.restore); return try await plainRestore() }
+        func entitledProductIDs() async -> Set<String> { try? await hang(.entitledProductIDs); return await plainEntitledProductIDs() }
+        func balances() async -> [String: Int] { try? await hang(.balances); return await plainBalances() }
     }
 
     static func matrix() throws -> String {

@@ -22,9 +22,10 @@ struct HeldUpTests {
     }
 
     /// Finishes every transaction twice, and every update's transaction from the other loop too.
-    final class DoubleFinishApp: PlainProbeApp, @unchecked Sendable {
-        override func handle(_ update: VerificationResult<Transaction>) async {
-            await super.handle(update)
+    final class DoubleFinishApp: ProbeApp {
+        let probe = ProbeState()
+        func handle(_ update: VerificationResult<Transaction>) async {
+            await plainHandle(update)
             await update.unsafePayloadValue.finish()
         }
     }
@@ -42,9 +43,10 @@ struct HeldUpTests {
     }
 
     /// Grants a negative and an enormous balance, and thousands of product IDs.
-    final class WildApp: PlainProbeApp, @unchecked Sendable {
-        override func balances() async -> [String: Int] { ["coins": Int.min, "gems": Int.max] }
-        override func entitledProductIDs() async -> Set<String> { Set((0..<5000).map { "x.\($0)" }).union([Probe.pro]) }
+    final class WildApp: ProbeApp {
+        let probe = ProbeState()
+        func balances() async -> [String: Int] { ["coins": Int.min, "gems": Int.max] }
+        func entitledProductIDs() async -> Set<String> { Set((0..<5000).map { "x.\($0)" }).union([Probe.pro]) }
     }
 
     @Test("Held up: extreme balances and many granted IDs are judged and recorded, not crashed on")

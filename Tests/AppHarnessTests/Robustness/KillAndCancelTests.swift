@@ -10,16 +10,17 @@ import TestSupport
 struct KillAndCancelTests {
     /// An app that reports a cancelled purchase sheet by throwing `CancellationError` (a common way to say "the
     /// user backed out"), and whose launch on the second installation throws it (a cancelled products load).
-    final class CancellingApp: PlainProbeApp, @unchecked Sendable {
+    final class CancellingApp: ProbeApp {
+        let probe = ProbeState()
         let throwAtLaunch: Bool
         init(throwAtLaunch: Bool) { self.throwAtLaunch = throwAtLaunch }
 
-        override func launch() async throws {
+        func launch() async throws {
             if throwAtLaunch { throw CancellationError() }
-            try await super.launch()
+            try await plainLaunch()
         }
 
-        override func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
+        func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
             guard let product = try await Product.products(for: [request.productID]).first else { return nil }
             switch try await product.purchase(options: request.options(for: product)) {
             case .userCancelled: throw CancellationError()
@@ -51,19 +52,20 @@ struct KillAndCancelTests {
 
     /// An app whose purchase path does what many do on an error: try once more. A process killed in
     /// `purchase(options:)` never gets to; here it does.
-    final class RetryingApp: PlainProbeApp, @unchecked Sendable {
+    final class RetryingApp: ProbeApp {
+        let probe = ProbeState()
         let notes: Notes
         let zombieDone = Gate()
         init(notes: Notes) { self.notes = notes }
 
-        override func launch() async throws {
+        func launch() async throws {
             // The second launch: give a zombie of the first its chance (it gets it at once if it has one).
             if notes.all.contains("launched") { _ = await zombieDone.wait(upTo: .seconds(2)) }
             notes.add("launched")
-            try await super.launch()
+            try await plainLaunch()
         }
 
-        override func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
+        func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
             guard let product = try await Product.products(for: [request.productID]).first else { return nil }
             do {
                 _ = try await product.purchase(options: request.options(for: product))
@@ -107,11 +109,12 @@ struct KillAndCancelTests {
 
     /// Credits coins after `finish()` returns. On a device, a kill at `finish()` means the credit never happens
     /// and the transaction is replayed at the next launch, where it is credited once.
-    final class CreditAfterFinishApp: PlainProbeApp, @unchecked Sendable {
+    final class CreditAfterFinishApp: ProbeApp {
+        let probe = ProbeState()
         let notes: Notes
         init(notes: Notes) { self.notes = notes }
 
-        override func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
+        func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
             guard let product = try await Product.products(for: [request.productID]).first else { return nil }
             if case .success(.verified(let transaction)) = try await product.purchase(options: request.options(for: product)) {
                 await transaction.finish()
@@ -123,9 +126,9 @@ struct KillAndCancelTests {
 
         /// No dedupe needed on a device: a transaction is credited once in the purchase path, or (when the app
         /// died before crediting) once when it is replayed at launch.
-        override func credit(_ transaction: Transaction) {
+        func credit(_ transaction: Transaction) {
             guard transaction.productType == .consumable else { return }
-            coins.add(100 * transaction.purchasedQuantity, ordering: .relaxed)
+            probe.coins.add(100 * transaction.purchasedQuantity, ordering: .relaxed)
         }
     }
 
@@ -151,11 +154,12 @@ struct KillAndCancelTests {
 struct DeferredKillTests {
     /// Restore Purchases that also finishes what is left unfinished (Apple's advice for `Transaction.unfinished`,
     /// done from the Restore button).
-    final class FinishOnRestoreApp: PlainProbeApp, @unchecked Sendable {
+    final class FinishOnRestoreApp: ProbeApp {
+        let probe = ProbeState()
         let notes: Notes
         init(notes: Notes) { self.notes = notes }
 
-        override func restore() async throws -> AppRestoreReport? {
+        func restore() async throws -> AppRestoreReport? {
             try await AppStore.sync()
             for await case .verified(let transaction) in Transaction.unfinished {
                 notes.add("restore finishes \(transaction.productID)")

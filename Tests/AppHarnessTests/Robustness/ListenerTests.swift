@@ -10,18 +10,20 @@ struct ListenerTests {
     /// A correct app with a second, one-shot look at `Transaction.updates`: it waits for the first update (to show
     /// a "thanks for your purchase" banner, say) and stops looking. With Apple's StoreKit the iterator is
     /// simply dropped.
-    final class OneShotApp: PlainProbeApp, @unchecked Sendable {
-        var banner: Task<Void, Never>?
+    final class OneShotApp: ProbeApp {
+        let probe = ProbeState()
+        let banner = Mutex<Task<Void, Never>?>(nil)
         let firstProduct = Mutex<String?>(nil)
 
-        override func launch() async throws {
-            try await super.launch()
-            banner = Task { [self] in
+        func launch() async throws {
+            try await plainLaunch()
+            let task = Task { [self] in
                 for await update in Transaction.updates {
                     firstProduct.withLock { $0 = update.unsafePayloadValue.productID }
                     break
                 }
             }
+            banner.withLock { $0 = task }
         }
     }
 
@@ -41,22 +43,27 @@ struct ListenerTests {
 
     /// An app that starts a listener per screen and never stops them (a leak, but a harmless one on a device):
     /// `count` listeners, each finishing what it gets.
-    final class ManyListenersApp: PlainProbeApp, @unchecked Sendable {
+    final class ManyListenersApp: ProbeApp {
+        let probe = ProbeState()
         let count: Int
-        var extra: [Task<Void, Never>] = []
+        let extra = Mutex<[Task<Void, Never>]>([])
         init(count: Int) { self.count = count }
 
-        override func launch() async throws {
-            try await super.launch()
+        func launch() async throws {
+            try await plainLaunch()
             for _ in 0..<count {
-                extra.append(Task { for await _ in Transaction.updates {} })
+                let task = Task { for await _ in Transaction.updates {} }
+                extra.withLock { $0.append(task) }
             }
         }
 
-        override func quit() async {
-            for task in extra { task.cancel() }
-            extra = []
-            await super.quit()
+        func quit() async {
+            let started = extra.withLock { tasks -> [Task<Void, Never>] in
+                defer { tasks = [] }
+                return tasks
+            }
+            for task in started { task.cancel() }
+            await plainQuit()
         }
     }
 
@@ -65,11 +72,13 @@ struct ListenerTests {
 @Suite("App harness: tiny settle limits")
 struct TinySettleLimitTests {
     /// Takes its first update and never asks for the next.
-    final class StuckApp: PlainProbeApp, @unchecked Sendable {
-        override func launch() async throws {
-            listener = Task {
+    final class StuckApp: ProbeApp {
+        let probe = ProbeState()
+        func launch() async throws {
+            let task = Task {
                 for await _ in Transaction.updates { await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in } }
             }
+            probe.listener.withLock { $0 = task }
             _ = await StoreKitSession.waitForListener()
         }
     }

@@ -96,36 +96,56 @@ final class Notes: Sendable {
     var all: [String] { lines.withLock { $0 } }
 }
 
-/// An app that does what the docs show: a `Task {}` listener that finishes what it gets, entitlements from
-/// `Transaction.currentEntitlements`, coins credited once per transaction.
-class PlainProbeApp: AppUnderTest, @unchecked Sendable {
-    var listener: Task<Void, Never>?
+/// What a probe app keeps between calls: its listener, the consumables it credited, its coins.
+final class ProbeState: Sendable {
+    let listener = Mutex<Task<Void, Never>?>(nil)
     let credited = Mutex<Set<UInt64>>([])
     let coins = Atomic<Int>(0)
+}
 
-    init() {}
+/// An app that does what the docs show: a `Task {}` listener that finishes what it gets, entitlements from
+/// `Transaction.currentEntitlements`, coins credited once per transaction. A test's app implements the calls it
+/// changes and reaches the plain behaviour through the `plain…` methods.
+protocol ProbeApp: AppUnderTest {
+    var probe: ProbeState { get }
+    /// What the listener does with each update.
+    func handle(_ update: VerificationResult<Transaction>) async
+    /// Credits a consumable's coins.
+    func credit(_ transaction: Transaction)
+}
 
-    func handle(_ update: VerificationResult<Transaction>) async {
+extension ProbeApp {
+    func handle(_ update: VerificationResult<Transaction>) async { await plainHandle(update) }
+    func credit(_ transaction: Transaction) { plainCredit(transaction) }
+    func launch() async throws { try await plainLaunch() }
+    func quit() async { await plainQuit() }
+    func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? { try await plainPurchase(request) }
+    func restore() async throws -> AppRestoreReport? { try await plainRestore() }
+    func entitledProductIDs() async -> Set<String> { await plainEntitledProductIDs() }
+    func balances() async -> [String: Int] { await plainBalances() }
+
+    func plainHandle(_ update: VerificationResult<Transaction>) async {
         guard case .verified(let transaction) = update else { return }
         credit(transaction)
         await transaction.finish()
     }
 
-    func credit(_ transaction: Transaction) {
-        guard transaction.productType == .consumable, credited.withLock({ $0.insert(transaction.id).inserted }) else { return }
-        coins.add(100 * transaction.purchasedQuantity, ordering: .relaxed)
+    func plainCredit(_ transaction: Transaction) {
+        guard transaction.productType == .consumable, probe.credited.withLock({ $0.insert(transaction.id).inserted }) else { return }
+        probe.coins.add(100 * transaction.purchasedQuantity, ordering: .relaxed)
     }
 
-    func launch() async throws {
-        listener = Task { [self] in
+    func plainLaunch() async throws {
+        let task = Task { [self] in
             for await update in Transaction.updates { await handle(update) }
         }
+        probe.listener.withLock { $0 = task }
         _ = await StoreKitSession.waitForListener()
     }
 
-    func quit() async { listener?.cancel() }
+    func plainQuit() async { probe.listener.withLock { $0 }?.cancel() }
 
-    func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
+    func plainPurchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
         guard let product = try await Product.products(for: [request.productID]).first else { return nil }
         if case .success(.verified(let transaction)) = try await product.purchase(options: request.options(for: product)) {
             credit(transaction)
@@ -134,12 +154,12 @@ class PlainProbeApp: AppUnderTest, @unchecked Sendable {
         return nil
     }
 
-    func restore() async throws -> AppRestoreReport? {
+    func plainRestore() async throws -> AppRestoreReport? {
         try await AppStore.sync()
         return nil
     }
 
-    func entitledProductIDs() async -> Set<String> {
+    func plainEntitledProductIDs() async -> Set<String> {
         var ids: Set<String> = []
         for await case .verified(let transaction) in Transaction.currentEntitlements where transaction.revocationDate == nil {
             ids.insert(transaction.productID)
@@ -147,5 +167,10 @@ class PlainProbeApp: AppUnderTest, @unchecked Sendable {
         return ids
     }
 
-    func balances() async -> [String: Int] { ["coins": coins.load(ordering: .relaxed)] }
+    func plainBalances() async -> [String: Int] { ["coins": probe.coins.load(ordering: .relaxed)] }
+}
+
+/// The plain probe app, unchanged.
+final class PlainProbeApp: ProbeApp {
+    let probe = ProbeState()
 }

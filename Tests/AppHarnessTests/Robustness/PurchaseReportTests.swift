@@ -7,8 +7,9 @@ import SimulatedStoreKit
 @Suite("App harness: purchase steps")
 struct PurchaseReportTests {
     /// A store whose product list is off by one (a classic): asked for Plus Monthly it sells Premium Yearly.
-    final class WrongProductApp: PlainProbeApp, @unchecked Sendable {
-        override func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
+    final class WrongProductApp: ProbeApp {
+        let probe = ProbeState()
+        func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
             let wrong = request.productID == Probe.plus ? Probe.premium : request.productID
             guard let product = try await Product.products(for: [wrong]).first else { return nil }
             if case .success(.verified(let transaction)) = try await product.purchase(options: request.options(for: product)) {
@@ -36,9 +37,10 @@ struct PurchaseReportTests {
     }
 
     /// Grants product IDs that are in no tier and not in the catalog (a typo, a stale ID).
-    final class UnknownIDsApp: PlainProbeApp, @unchecked Sendable {
-        override func entitledProductIDs() async -> Set<String> {
-            await super.entitledProductIDs().union(["com.example.storekitmatrix.pro.typo", ""])
+    final class UnknownIDsApp: ProbeApp {
+        let probe = ProbeState()
+        func entitledProductIDs() async -> Set<String> {
+            await plainEntitledProductIDs().union(["com.example.storekitmatrix.pro.typo", ""])
         }
     }
 

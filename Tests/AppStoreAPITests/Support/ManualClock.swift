@@ -1,33 +1,36 @@
 import Foundation
+import Synchronization
 @testable import AppStoreAPI
 @testable import SignedData
 
 /// A clock that moves only when the client sleeps: each sleep is recorded and advances `now` at once.
-final class ManualClock: APIClock, @unchecked Sendable {
-    // @unchecked Sendable: `current` and `recorded` are only touched under `lock`.
-    private let lock = NSLock()
-    private var current: Date
-    private var recorded: [Double] = []
+final class ManualClock: APIClock, Sendable {
+    private struct State {
+        var current: Date
+        var recorded: [Double] = []
+    }
+
+    private let state: Mutex<State>
 
     init(start: Date = APIFixtures.start) {
-        current = start
+        state = Mutex(State(current: start))
     }
 
     func now() -> Date {
-        lock.withLock { current }
+        state.withLock { $0.current }
     }
 
     func sleep(seconds: Double) async throws {
         try Task.checkCancellation()
-        lock.withLock {
-            recorded.append(seconds)
-            current = current.addingTimeInterval(max(0, seconds))
+        state.withLock { state in
+            state.recorded.append(seconds)
+            state.current = state.current.addingTimeInterval(max(0, seconds))
         }
     }
 
     /// Every wait requested, in seconds.
     var sleeps: [Double] {
-        lock.withLock { recorded }
+        state.withLock { $0.recorded }
     }
 }
 
