@@ -69,7 +69,7 @@ import PackageDescription
 //                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore, ServerEnvironment,
 //                       LoopbackHTTP, LoopbackServerAPI
 //                       the commands
-//   matrix            → MatrixCLI
+//   matrix            → ExecEnvironment, MatrixCLI
 //                       the executable
 //   CarefulStore      → SimulatedStoreKit
 //                       example: a store written as Apple advises (examples/apps)
@@ -141,7 +141,7 @@ let package = Package(
             "LocalEnvironment", "ExecEnvironment", "GuidedEnvironment", "MatrixPlanning", "AppStoreAPI",
             "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore", "ServerEnvironment", "LoopbackHTTP", "LoopbackServerAPI",
         ]),
-        .executableTarget(name: "matrix", dependencies: ["MatrixCLI"]),
+        .executableTarget(name: "matrix", dependencies: ["ExecEnvironment", "MatrixCLI"]),
         // The example stores are written for StoreKit; SIMULATED_STOREKIT builds them on the look-alike everywhere.
         .target(name: "CarefulStore", dependencies: ["SimulatedStoreKit"], path: "examples/apps/CarefulStore",
                 swiftSettings: [.define("SIMULATED_STOREKIT")]),

@@ -5,11 +5,15 @@ import DriverKit
 /// Keeps track of everything a driver started, so that ending the driver ends all of it: also a helper that left
 /// the driver's process group with `setsid()` (a daemon, a simulator host), which a signal to the group misses.
 ///
-/// On Linux this process becomes a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`): a descendant whose
-/// parent exits is re-parented to this process instead of to init, so it stays findable, and it is reaped here
-/// once ended. Each driver's environment carries a token of its own (``tokenVariable``), inherited by whatever
-/// it starts; a driver's processes are its descendants still in its tree, and every process whose environment
-/// holds its token. On other systems only the process group is signalled.
+/// Each driver's environment carries a token of its own (``tokenVariable``), inherited by whatever it starts; a
+/// driver's processes are its descendants still in its tree, and every process whose environment holds its token
+/// (Linux; on other systems only the process group is signalled).
+///
+/// A process that owns its whole process tree — the `matrix` executable — also becomes a child subreaper
+/// (``ExecAdapter/adoptOrphanedDescendants()``): a descendant whose parent exits is re-parented to it instead
+/// of to init, so it stays in the tree even with its environment cleared, and is reaped here once ended. A
+/// library never does this by itself: a host process (a test runner) would then adopt every orphan of every
+/// child it starts, and whatever waits on its children could wait on orphans it cannot reap.
 enum DriverContainment {
     /// The environment variable that marks a driver's processes; its value is unique to one driver process.
     static let tokenVariable = "STOREKIT_MATRIX_DRIVER_TOKEN"
@@ -20,8 +24,11 @@ enum DriverContainment {
     }
 
     /// Makes this process a child subreaper, once (Linux); see the type's documentation.
-    static func becomeSubreaper() {
-        _ = subreaper
+    ///
+    /// - Returns: whether this process is one.
+    @discardableResult
+    static func becomeSubreaper() -> Bool {
+        subreaper
     }
 
     private static let subreaper: Bool = {

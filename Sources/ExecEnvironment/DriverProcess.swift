@@ -62,7 +62,6 @@ final class DriverProcess: Sendable {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable.path] + arguments.dropFirst()).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         // The driver's environment is this one's, with a token that marks it and everything it starts.
-        DriverContainment.becomeSubreaper()
         let token = DriverContainment.makeToken()
         var environment: [UnsafeMutablePointer<CChar>?] = []
         var index = 0

@@ -48,6 +48,20 @@ public final class ExecAdapter: EnvironmentAdapter {
                                                   clock: result.clock)
     }
 
+    /// Makes this process a child subreaper (Linux, `prctl(PR_SET_CHILD_SUBREAPER)`), so that a driver's
+    /// descendant whose parent exits stays this process's descendant and is ended and reaped with its driver.
+    ///
+    /// Call it once, early, only in a process that owns its whole process tree (the `matrix` executable does);
+    /// never in a host such as a test runner, which would adopt every orphan of everything it starts. Without
+    /// it, a driver's processes are still found by their environment token and ended.
+    ///
+    /// - Returns: whether this process is now a subreaper (always `false` outside Linux).
+    /// - SeeAlso: https://man7.org/linux/man-pages/man2/prctl.2.html (PR_SET_CHILD_SUBREAPER)
+    @discardableResult
+    public static func adoptOrphanedDescendants() -> Bool {
+        DriverContainment.becomeSubreaper()
+    }
+
     /// Starts the driver and completes the `initialize` handshake.
     ///
     /// - Parameter params: the matrix for `initialize`, sent to every driver process the run starts.

@@ -1,4 +1,5 @@
 import Foundation
+import ExecEnvironment
 import MatrixCLI
 
 #if os(Linux)
@@ -12,6 +13,10 @@ if let symbol = dlsym(nil, "mallopt") {
     _ = unsafeBitCast(symbol, to: Mallopt.self)(-3, 8 << 20)
 }
 #endif
+
+// This process owns its process tree: a driver's descendant whose parent exits stays in it, to be ended and
+// reaped with its driver.
+ExecAdapter.adoptOrphanedDescendants()
 
 // A reader that goes away (`matrix run … 2>&1 | head`) makes writes fail with EPIPE instead of killing the
 // process: a run goes on recording its evidence, and a command whose output was cut short exits 74.
