@@ -47,7 +47,7 @@ public enum MatrixCommand {
                 return try await entry.run(console, Array(args.dropFirst())).rawValue
             }
         } catch {
-            if !error.message.isEmpty { console.error(error.message) }
+            if !error.message.isEmpty { console.error(error.printed) }
             if error.showUsage {
                 if let command = args.first.flatMap(CommandTable.entry)?.spec, command.name != HelpCommand.spec.name {
                     let subcommand = args.dropFirst().first.flatMap(command.subcommand)

@@ -82,7 +82,7 @@ struct ExecOptions {
         do {
             adapter = try await ExecAdapter.start(configuration, params: params)
         } catch {
-            throw CommandFailure(error.message + "\nCheck that `\(arguments.joined(separator: " "))` speaks the driver protocol "
+            throw CommandFailure(error.message, hint: "Check that `\(arguments.joined(separator: " "))` speaks the driver protocol "
                                  + "(docs/driver-protocol.md); run with --verbose to see its stderr.", code: .unavailable)
         }
         if let resumed {

@@ -126,8 +126,8 @@ struct RunCommand {
             summary = result
         case .failed(let error):
             _ = try? await setup.session.finish(interrupted: true)
-            throw CommandFailure("cannot write evidence: \(error)\nEvidence written so far is kept in \(setup.session.directory.url.path); "
-                                 + Self.afterInterruption(setup.session.directory.url, args: args, server: setup.adapter is ServerAdapter), code: .ioError)
+            throw CommandFailure("cannot write evidence: \(error)",
+                                 hint: "Evidence written so far is kept in \(setup.session.directory.url.path); " + Self.afterInterruption(setup.session.directory.url, args: args, server: setup.adapter is ServerAdapter), code: .ioError)
         }
         // A signal that came after the last step still stops the run short of complete; one that comes while the
         // run is being finished no longer changes what run.json says, nor the exit status.

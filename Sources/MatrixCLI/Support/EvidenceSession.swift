@@ -64,15 +64,16 @@ struct EvidenceSession {
             try await writer.sync()
         } catch {
             await writer.close()
-            throw CommandFailure("cannot write evidence: \(error)\nEvidence written so far is kept in \(directory.url.path)", code: .ioError)
+            throw CommandFailure("cannot write evidence: \(error)", hint: "Evidence written so far is kept in \(directory.url.path)", code: .ioError)
         }
         do {
             var manifest = manifest
             manifest.unfinishedCases = interrupted ? unfinishedCase.map { [$0] } : nil
             try await writer.finish(manifest, status: interrupted ? .interrupted : .complete, endedAt: Date())
         } catch {
-            throw CommandFailure("cannot finish the run: \(error)\nThe evidence is kept in \(directory.url.path); once the problem is fixed, "
-                                 + "`matrix run --resume \(directory.url.path)` writes its reports", code: .ioError)
+            throw CommandFailure("cannot finish the run: \(error)",
+                                 hint: "The evidence is kept in \(directory.url.path); once the problem is fixed, "
+                                     + "`matrix run --resume \(directory.url.path)` writes its reports", code: .ioError)
         }
         return directory
     }

@@ -1,5 +1,6 @@
 import Foundation
 import EvidenceStore
+import MatrixJSON
 /// Exit codes, as README and docs/architecture.md list them (sysexits.h values where one fits).
 public enum ExitCode: Int32, Sendable {
     /// Every step passed.
@@ -23,16 +24,28 @@ public enum ExitCode: Int32, Sendable {
 }
 
 /// An error that ends a command with a message and an exit code. Only `main` exits.
+///
+/// The message and the hint are one line each when printed: a line break in a value they quote (a path, a
+/// driver's reply) is shown as `\u{A}` (``TerminalText``), so no value can start a line of its own and pass for
+/// one of `matrix`'s.
 public struct CommandFailure: Error, Sendable {
     public var message: String
+    /// What to do next, printed on the line after the message.
+    public var hint: String?
     public var code: ExitCode
     /// Print the usage after the message (for usage errors).
     public var showUsage: Bool
 
-    public init(_ message: String, code: ExitCode, showUsage: Bool = false) {
+    public init(_ message: String, hint: String? = nil, code: ExitCode, showUsage: Bool = false) {
         self.message = message
+        self.hint = hint
         self.code = code
         self.showUsage = showUsage
+    }
+
+    /// The message and the hint as printed after `error: `, each on one line.
+    public var printed: String {
+        ([message] + (hint.map { [$0] } ?? [])).map { TerminalText.visible($0) }.joined(separator: "\n")
     }
 
     public static func usage(_ message: String) -> CommandFailure {
