@@ -6,9 +6,9 @@ import Synchronization
 /// A wait registers its deadline and what to do if it passes (``watch(for:expire:)``), and ends its watch when
 /// it is over (``end(_:)``): both take a lock and nothing else. The sleeping task wakes at the earliest
 /// deadline it knows of, runs the `expire` of every watch whose deadline has passed, and sleeps on until the
-/// next one; it ends when no watch is left, and a later watch starts another. Its sleep is never cancelled, so
-/// no timer outlives its purpose (a cancelled `Task.sleep` keeps its timer armed until the deadline: one per
-/// call into the app, 60 s each, was the largest cost of a step and most of a long run's memory).
+/// next one; it ends when no watch is left, and a later watch starts another. Its sleep is never cancelled:
+/// a cancelled `Task.sleep` keeps its timer and job until the deadline, so a timer per wait, cancelled when the
+/// wait ends, would hold a minute's worth of them.
 package final class Watchdog: Sendable {
     /// The process's watchdog.
     package static let shared = Watchdog()
