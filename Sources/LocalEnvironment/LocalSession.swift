@@ -119,33 +119,33 @@ public final class LocalSession: CaseSession {
 
     /// Calls into the app bound to `session`'s StoreKit, within ``callLimit``: an app call that never returns
     /// errors the step instead of hanging the run (the call itself is left running, cancelled). Cancelling the
-    /// run cancels the call.
+    /// run cancels the call. The limit is kept by the process's ``Watchdog``, so a call costs one task (the one
+    /// that can be left behind) and no timer.
     func bounded<Result: Sendable>(_ what: String, _ session: StoreKitSession,
                                    _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
-        let call = Task { try await session.run(body) }
-        let limit = callLimit
-        let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Swift.Result<Result, any Error>?, Never>) in
-                let once = ResumeOnce(continuation)
-                let timer = Task {
-                    // Only a limit that passed answers nil; a timer cancelled because the call returned does not.
-                    guard (try? await Task.sleep(for: limit)) != nil else { return }
-                    once.resume(nil)
-                }
-                Task {
-                    let result = await call.result
-                    once.resume(result)
-                    timer.cancel()
-                }
+        let outcome = CallOutcome<Swift.Result<Result, any Error>>()
+        let call = Task {
+            do {
+                outcome.resume(.success(try await session.run(body)))
+            } catch {
+                outcome.resume(.failure(error))
             }
+        }
+        let limit = callLimit
+        let watch = Watchdog.shared.watch(for: limit) {
+            outcome.resume(nil)
+            call.cancel()
+        }
+        let result = await withTaskCancellationHandler {
+            await outcome.value()
         } onCancel: {
             call.cancel()
         }
-        guard let outcome else {
-            call.cancel()
+        Watchdog.shared.end(watch)
+        guard let result else {
             throw AdapterError("the app's \(what) did not return within \(limit); a call into the app that never returns stops the case")
         }
-        return try outcome.get()
+        return try result.get()
     }
 
     public func close() async {
@@ -221,6 +221,7 @@ public final class LocalSession: CaseSession {
         for other in devices.values.sorted(by: { $0.session.deviceName < $1.session.deviceName }) where other.running {
             other.session.deliverPendingUpdates()
             guard await other.session.settle(within: settleLimit) else {
+                try Task.checkCancellation()
                 let held = other.session.unsettledListeners.map { " (\($0))" } ?? ""
                 throw AdapterError("the app on \(other.session.deviceName) did not finish handling its Transaction.updates within "
                                    + "\(settleLimit)\(held); a listener that never asks for the next update stops the case")
@@ -389,15 +390,45 @@ public final class LocalSession: CaseSession {
     }
 }
 
-/// Resumes a continuation once, with whichever value comes first.
-private final class ResumeOnce<Value: Sendable>: Sendable {
-    private let waiting: Mutex<CheckedContinuation<Value, Never>?>
-
-    init(_ continuation: CheckedContinuation<Value, Never>) {
-        waiting = Mutex(continuation)
+/// What a call into the app answered, or `nil` when its limit passed first: the first of the two is kept, and
+/// handed to the one waiter whether it comes before or after the waiter.
+private final class CallOutcome<Value: Sendable>: Sendable {
+    private enum State {
+        case pending
+        case waiting(CheckedContinuation<Value?, Never>)
+        case done(Value?)
+        case taken
     }
 
-    func resume(_ value: Value) {
-        waiting.withLock { $0.take() }?.resume(returning: value)
+    private let state = Mutex(State.pending)
+
+    func resume(_ value: Value?) {
+        let waiter = state.withLock { state -> CheckedContinuation<Value?, Never>? in
+            switch state {
+            case .pending:
+                state = .done(value)
+                return nil
+            case .waiting(let continuation):
+                state = .taken
+                return continuation
+            case .done, .taken:
+                return nil
+            }
+        }
+        waiter?.resume(returning: value)
+    }
+
+    func value() async -> Value? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+            let ready = state.withLock { state -> Value?? in
+                guard case .done(let value) = state else {
+                    state = .waiting(continuation)
+                    return nil
+                }
+                state = .taken
+                return .some(value)
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
     }
 }

@@ -34,6 +34,21 @@ struct StoreKitRulesTests {
         #expect(await device.run { await info.isEligibleForIntroOffer })
     }
 
+    @Test("Product.products(for:) answers a price the developer raised after the app loaded the product")
+    func productsAfterPriceIncrease() async throws {
+        let store = try LookAlike()
+        let device = store.device()
+        _ = try await device.bought(monthly)
+        let before = try #require(try await device.run { try await Product.products(for: [monthly]) }.first)
+        #expect(before.displayPrice == "$4.99")
+        try store.appStore { try $0.requestPriceIncrease(account: "a", productID: monthly, price: "5.99") }
+        let after = try #require(try await device.run { try await Product.products(for: [monthly]) }.first)
+        #expect(after.price == Decimal(string: "5.99") && after.displayPrice == "$5.99")
+        #expect(after.subscription == before.subscription && after.id == before.id)
+        let again = try #require(try await device.run { try await Product.products(for: [monthly]) }.first)
+        #expect(again == after)
+    }
+
     @Test("A price in milliunits becomes the very decimal milliunits / 1000 gives", arguments: [
         Int64(0), 1, 5, 10, 99, 100, 990, 1000, 1990, 4990, 9990, 10_000, 12_345, 99_000, 120_000, 999_999_999_999_000, -4990,
     ])

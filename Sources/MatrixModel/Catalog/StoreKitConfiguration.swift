@@ -194,9 +194,12 @@ public struct CatalogProduct: Sendable, Hashable {
         guard let wholeText = parts.first, isDigits(wholeText), let whole = Int64(wholeText), whole < 1_000_000_000 else { return 0 }
         var fraction: Int64 = 0
         if parts.count == 2 {
-            guard isDigits(parts[1]), let value = Int64(String(parts[1].prefix(4)).padding(toLength: 4, withPad: "0", startingAt: 0)) else {
-                return 0
-            }
+            guard isDigits(parts[1]) else { return 0 }
+            // The first four fraction digits as ten-thousandths ("99" → 9900), rounded half up to thousandths.
+            let digits = parts[1].utf8.prefix(4)
+            var value: Int64 = 0
+            for digit in digits { value = value * 10 + Int64(digit - 0x30) }
+            for _ in digits.count..<4 { value *= 10 }
             fraction = (value + 5) / 10
         }
         return whole * 1000 + fraction

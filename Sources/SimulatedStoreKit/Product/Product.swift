@@ -46,14 +46,25 @@ public struct Product: Identifiable, Hashable, Sendable {
         let session = try StoreKitSession.resolve(for: "Product.products(for:)")
         try session.checkFailure(.products)
         let wanted = Array(identifiers)
-        return session.store.withStore { store in
-            let currency = store.configuration.currencyAndStorefrontId.currency
+        return session.store.withProducts { store, made in
             var seen = Set<String>()
-            return wanted.compactMap { id in
+            return wanted.compactMap { id -> Product? in
                 guard seen.insert(id).inserted, let product = store.catalog.product(id) else { return nil }
-                return Product(product, catalog: store.catalog, currency: currency, price: store.displayPrice(of: product))
+                return Self.product(product, in: store, made: &made)
             }
         }
+    }
+
+    /// The `Product` for `product` of `store`'s catalog at its current price, from `made` when one was made at
+    /// that price: a store's catalog and currency never change, and apps load products on every screen (making
+    /// one reads its offers and formats its prices).
+    private static func product(_ product: CatalogProduct, in store: AppStoreSimulator,
+                                made: inout [String: (price: String, product: Product)]) -> Product {
+        let price = store.displayPrice(of: product)
+        if let known = made[product.productID], known.price == price { return known.product }
+        let fresh = Product(product, catalog: store.catalog, currency: store.configuration.currencyAndStorefrontId.currency, price: price)
+        made[product.productID] = (price, fresh)
+        return fresh
     }
 
     /// The latest transaction that entitles the customer to this product, if one does (the product's entry of

@@ -16,6 +16,8 @@ public final class SimulatedStore: Sendable {
         var store: AppStoreSimulator
         /// What each device has received of `Transaction.updates`, by device name.
         var devices: [String: DeviceUpdates] = [:]
+        /// The `Product` values handed out, by product identifier, with the price each was made at.
+        var products: [String: (price: String, product: Product)] = [:]
     }
 
     /// - Parameters:
@@ -40,6 +42,12 @@ public final class SimulatedStore: Sendable {
             defer { state.devices[device] = updates }
             return try body(state.store, &updates)
         }
+    }
+
+    /// Runs `body` with the store and the `Product` values made so far (``Product/products(for:)``), under the lock.
+    func withProducts<Result>(_ body: (AppStoreSimulator, inout [String: (price: String, product: Product)]) throws -> sending Result)
+        rethrows -> sending Result {
+        try state.withLock { state in try body(state.store, &state.products) }
     }
 
     /// Makes `device` a new device of the case: what happened before it exists is not delivered to it through

@@ -40,9 +40,11 @@ public final class StoreKitSession: Sendable {
         /// Whether a listener of this launch has received what waited for the device.
         var listenedThisLaunch = false
         /// Runner waits for the listeners to finish what was delivered to them.
-        var settleWaiters: [CheckedContinuation<Void, Never>] = []
+        var settleWaiters: [Waiter] = []
         /// Waits for the launch's first listener.
-        var listenerWaiters: [CheckedContinuation<Void, Never>] = []
+        var listenerWaiters: [Waiter] = []
+        /// The last ``Waiter/id`` handed out.
+        var lastWaiterID: UInt64 = 0
         /// Calls the app made outside any binding while several sessions were open.
         var unboundCalls: [String] = []
         /// Where the app's process is killed during the next purchase's handling.
@@ -325,7 +327,7 @@ public final class StoreKitSession: Sendable {
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/updates
     func register(_ listener: UpdatesListener) {
         let earlier = isFromEarlierLaunch
-        let (first, waiters) = state.withLock { state -> (Bool?, [CheckedContinuation<Void, Never>]) in
+        let (first, waiters) = state.withLock { state -> (Bool?, [Waiter]) in
             guard !state.closed, !earlier else { return (nil, []) }
             state.listeners.append(listener)
             defer {
@@ -334,7 +336,7 @@ public final class StoreKitSession: Sendable {
             }
             return (!state.listenedThisLaunch, state.listenerWaiters)
         }
-        defer { for waiter in waiters { waiter.resume() } }
+        defer { for waiter in waiters { waiter.continuation.resume() } }
         guard let first else {
             listener.end()
             return
@@ -398,35 +400,8 @@ public final class StoreKitSession: Sendable {
     /// ``AppUnderTest/launch()`` so that what waits at launch reaches the listener before the step is observed.
     /// Returns false when no listener started within `limit`.
     public func waitForListener(within limit: Duration = .seconds(10)) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await withTaskCancellationHandler {
-                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                        let now = self.state.withLock { state -> Bool in
-                            if Task.isCancelled || state.listenedThisLaunch { return true }
-                            state.listenerWaiters.append(continuation)
-                            return false
-                        }
-                        if now { continuation.resume() }
-                    }
-                } onCancel: {
-                    for waiter in self.state.withLock({ state in defer { state.listenerWaiters = [] }; return state.listenerWaiters }) {
-                        waiter.resume()
-                    }
-                }
-                return !Task.isCancelled
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let started = await group.next() ?? false
-            group.cancelAll()
-            if !started {
-                for waiter in self.state.withLock({ state in defer { state.listenerWaiters = [] }; return state.listenerWaiters }) { waiter.resume() }
-            }
-            return started
-        }
+        await wait(within: limit, in: .listener) { $0.listenedThisLaunch }
+        return state.withLock { $0.listenedThisLaunch }
     }
 
     /// ``waitForListener(within:)`` for the session the calling code is bound to.
@@ -437,17 +412,8 @@ public final class StoreKitSession: Sendable {
     /// Waits until every listener of the current launch has taken what was delivered to it and asked for the
     /// next update: the app has handled its updates. Returns false when that takes longer than `limit`.
     public func settle(within limit: Duration = .seconds(10)) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.waitUntilSettled(); return true }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            if !first { self.releaseSettleWaiters() }
-            return first
-        }
+        await wait(within: limit, in: .settle) { $0.allListenersIdle() }
+        return state.withLock { $0.allListenersIdle() }
     }
 
     /// Why the current launch's listeners have not settled, for the message of a step that waited too long:
@@ -460,35 +426,50 @@ public final class StoreKitSession: Sendable {
         return held.isEmpty ? nil : held.joined(separator: "; ")
     }
 
-    private func waitUntilSettled() async {
-        // Cancellation (the limit passed) must release this waiter whether it comes before or after the waiter is
-        // queued: the check and the queueing happen under the lock that the release takes.
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    if Task.isCancelled || state.allListenersIdle() { return true }
-                    state.settleWaiters.append(continuation)
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            releaseSettleWaiters()
-        }
+    /// The runner's waits: for the listeners to settle, for a launch's first listener.
+    enum WaitQueue {
+        case settle, listener
     }
 
-    private func releaseSettleWaiters() {
-        for waiter in state.withLock({ state in defer { state.settleWaiters = [] }; return state.settleWaiters }) { waiter.resume() }
+    /// Waits until `ready` holds (checked under the lock), for at most `limit` (kept by the ``Watchdog``, which
+    /// costs no task or timer of its own), or until the calling task is cancelled. What makes `ready` hold
+    /// resumes the waiters of its queue.
+    private func wait(within limit: Duration, in queue: WaitQueue, until ready: (inout State) -> Bool) async {
+        if state.withLock({ ready(&$0) }) { return }
+        var watch: Watchdog.Watch?
+        // Cancellation and the limit must release this waiter whether they come before or after it is queued:
+        // the check and the queueing happen under the lock that the release takes, and the limit is watched
+        // only once the waiter is queued.
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let id = state.withLock { state -> UInt64? in
+                    if Task.isCancelled || ready(&state) { return nil }
+                    state.lastWaiterID += 1
+                    state.append(Waiter(id: state.lastWaiterID, continuation: continuation), to: queue)
+                    return state.lastWaiterID
+                }
+                guard let id else { return continuation.resume() }
+                watch = Watchdog.shared.watch(for: limit) { [weak self] in self?.release(queue, only: id) }
+            }
+        } onCancel: {
+            release(queue)
+        }
+        if let watch { Watchdog.shared.end(watch) }
+    }
+
+    /// Resumes the waiters of `queue`, or only the one with `id`.
+    private func release(_ queue: WaitQueue, only id: UInt64? = nil) {
+        for waiter in state.withLock({ $0.take(from: queue, only: id) }) { waiter.continuation.resume() }
     }
 
     /// A listener has taken everything delivered to it or ended: wakes the runner when all have.
     func listenerBecameIdle() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLock { state -> [Waiter] in
             guard !state.settleWaiters.isEmpty, state.allListenersIdle() else { return [] }
             defer { state.settleWaiters = [] }
             return state.settleWaiters
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.continuation.resume() }
     }
 
     /// The app quit: its listeners end (their `for await` loops finish), and updates wait for the next launch.
@@ -591,7 +572,44 @@ public enum StoreKitFailure: Sendable, Hashable {
     }
 }
 
+extension StoreKitSession {
+    /// A runner's wait on a session, resumed once.
+    struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<Void, Never>
+    }
+}
+
 extension StoreKitSession.State {
+    mutating func append(_ waiter: StoreKitSession.Waiter, to queue: StoreKitSession.WaitQueue) {
+        switch queue {
+        case .settle: settleWaiters.append(waiter)
+        case .listener: listenerWaiters.append(waiter)
+        }
+    }
+
+    /// Removes and returns the waiters of `queue`, or only the one with `id`; call under the lock.
+    mutating func take(from queue: StoreKitSession.WaitQueue, only id: UInt64?) -> [StoreKitSession.Waiter] {
+        var waiters: [StoreKitSession.Waiter]
+        switch queue {
+        case .settle: waiters = settleWaiters
+        case .listener: waiters = listenerWaiters
+        }
+        var taken = waiters
+        if let id {
+            taken = waiters.filter { $0.id == id }
+            waiters.removeAll { $0.id == id }
+        } else {
+            waiters = []
+        }
+        switch queue {
+        case .settle: settleWaiters = waiters
+        case .listener: listenerWaiters = waiters
+        }
+        return taken
+    }
+
+
     /// Whether every listener has taken what was delivered to it and finished with it; call under the lock.
     mutating func allListenersIdle() -> Bool {
         while idlePrefix < listeners.count, listeners[idlePrefix].isIdle { idlePrefix += 1 }
