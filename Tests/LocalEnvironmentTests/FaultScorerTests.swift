@@ -41,14 +41,17 @@ struct FaultScorerTests {
         #expect(mixed.results.first?.caughtBy == "right/pro #1 purchase")
     }
 
+    /// A purchase of Pro, then its refund, which must take the access away.
+    static let refund = MatrixCase(id: "refund/pro", kind: "refund", account: "a", steps: [
+        Step(action: .launch),
+        Step(action: .purchase, product: ExampleMatrix.pro, expect: Expectation(access: ["pro"])),
+        Step(action: .refund, product: ExampleMatrix.pro, expect: Expectation(access: [])),
+    ])
+
     // Source: https://github.com/qonversion/qonversion-ios-sdk/pull/739
     @Test("revocationLeftToServer: a refund leaves a non-consumable granted, since the app never reads revocationDate")
     func revocationLeftToServer() async throws {
-        let refund = MatrixCase(id: "refund/pro", kind: "refund", account: "a", steps: [
-            Step(action: .launch),
-            Step(action: .purchase, product: ExampleMatrix.pro, expect: Expectation(access: ["pro"])),
-            Step(action: .refund, product: ExampleMatrix.pro, expect: Expectation(access: [])),
-        ])
+        let refund = Self.refund
         let problem = try await FaultScorer.firstProblem(matrix([refund]), fault: .revocationLeftToServer)
         #expect(problem.map { "\($0.case) #\($0.step)" } == "refund/pro #2" && problem?.reason?.contains(#"observed ["pro"]"#) == true)
         #expect(try await FaultScorer.firstProblem(matrix([refund]), fault: nil) == nil)
@@ -123,11 +126,7 @@ struct FaultScorerTests {
 
     @Test("a fault's run stops at the first step that catches it: later cases are not run")
     func faultRunStopsAtFirstCatch() async throws {
-        let refund = MatrixCase(id: "refund/pro", kind: "refund", account: "a", steps: [
-            Step(action: .launch),
-            Step(action: .purchase, product: ExampleMatrix.pro, expect: Expectation(access: ["pro"])),
-            Step(action: .refund, product: ExampleMatrix.pro, expect: Expectation(access: [])),
-        ])
+        let refund = Self.refund
         let later = (0..<6).map { index in
             MatrixCase(id: "fresh-purchase/pro-\(index)", kind: "fresh-purchase", account: "b\(index)", steps: [
                 Step(action: .launch, expect: Expectation(access: [])),
