@@ -43,6 +43,7 @@ struct VerifySignedClaimsTests {
             + "its signed transaction 2000000000000001 (item 1, com.example.storekitmatrix.plus.monthly) com.example.storekitmatrix.plus.monthly"),
         ("repeat", "seq 3 (fresh-purchase/pro step 2): signed item 1 (transaction) is the one recorded at seq 2; each step signs its own"),
         ("repeat-in-record", "seq 2 (fresh-purchase/pro step 1): signed item 3 (transaction) repeats item 1 of the same record"),
+        ("repeat-twin-signature", "seq 2 (fresh-purchase/pro step 1): signed item 3 (transaction) repeats item 1 of the same record"),
         ("remove-transaction", "seq 2 (fresh-purchase/pro step 1): transaction 2000000000000001 of the step's transactionIds has no signed transaction in the record"),
         ("remove-notification", "seq 2 (fresh-purchase/pro step 1): the record reports notifications [ONE_TIME_CHARGE], its signed notifications are none"),
         ("not-revoked", "seq 82 (refund/plus-monthly step 3): the observed transaction 2000000000000001 has revocationDate none, its signed transaction "
@@ -71,6 +72,13 @@ struct VerifySignedClaimsTests {
         case "repeat-in-record":
             let items = try Self.items(records[purchase])
             try Self.observe(&records, purchase) { $0["signedData"] = items + [items[0]] }
+        case "repeat-twin-signature":
+            // The same item with its signature's twin (r, n - s), which verifies too: still the same item.
+            let items = try Self.items(records[purchase])
+            var twin = items[0]
+            twin["jws"] = try Self.twinSignature(try #require(items[0]["jws"] as? String))
+            #expect(twin["jws"] as? String != items[0]["jws"] as? String)
+            try Self.observe(&records, purchase) { $0["signedData"] = items + [twin] }
         case "remove-transaction":
             let items = try Self.items(records[purchase])
             try Self.observe(&records, purchase) { $0["signedData"] = items.filter { $0["kind"] as? String != "transaction" } }
@@ -100,5 +108,28 @@ struct VerifySignedClaimsTests {
         #expect(result.stdout.contains("inconsistent  " + finding), "\(result.stdout)")
         #expect(!result.stdout.contains(" FAIL "), "every signature still verifies: \(result.stdout)")
         #expect(result.stderr.contains("the evidence is inconsistent"))
+    }
+
+    /// The JWS with its ES256 signature (r, s) replaced by (r, n - s), n the order of P-256: another signature of
+    /// the same signing input that ECDSA verification accepts.
+    static func twinSignature(_ jws: String) throws -> String {
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        try #require(parts.count == 3)
+        var base64 = parts[2].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let signature = try #require(Data(base64Encoded: base64).map(Array.init))
+        try #require(signature.count == 64)
+        let order: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                              0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51]
+        var s = Array(signature[32...])
+        var borrow = 0
+        for index in (0..<32).reversed() {
+            let difference = Int(order[index]) - Int(s[index]) - borrow
+            s[index] = UInt8((difference + 256) % 256)
+            borrow = difference < 0 ? 1 : 0
+        }
+        let twin = Data(signature[..<32] + s).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return parts[0] + "." + parts[1] + "." + twin
     }
 }

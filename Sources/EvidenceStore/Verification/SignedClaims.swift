@@ -44,14 +44,19 @@ struct SignedClaims {
         self.runSigns = runSigns
     }
 
-    /// The first 16 bytes of the SHA-256 of a JWS: equal only for the same JWS (ES256 signatures are randomised,
-    /// so signing the same payload twice gives two).
+    /// The first 16 bytes of the SHA-256 of a JWS, or of its signing input (`header.payload`) alone.
+    ///
+    /// Within a record, items are told apart by their signing input: an ECDSA signature (r, s) has a twin
+    /// (r, n − s) that verifies too, so a copy with the twin signature is still the same item. Across records,
+    /// by the whole JWS: two steps may sign the same payload (a transaction unchanged between them), each with
+    /// its own signature.
     private struct Fingerprint: Hashable {
         var high: UInt64
         var low: UInt64
 
-        init(_ jws: String) {
-            let digest = SHA256.hash(Data(jws.utf8))
+        init(_ jws: String, signingInputOnly: Bool = false) {
+            let signed = signingInputOnly ? (jws.lastIndex(of: ".").map { jws[..<$0] } ?? Substring(jws)) : Substring(jws)
+            let digest = SHA256.hash(Data(signed.utf8))
             high = digest[0 ..< 8].reduce(0) { $0 << 8 | UInt64($1) }
             low = digest[8 ..< 16].reduce(0) { $0 << 8 | UInt64($1) }
         }
@@ -69,13 +74,13 @@ struct SignedClaims {
         let topLevel = items.filter { !$0.isNested }
         var inRecord: [Fingerprint: Int] = [:]
         for (index, item) in topLevel.enumerated() {
-            let key = Fingerprint(item.jws)
-            if let first = inRecord[key] {
+            let key = Fingerprint(item.jws), signedKey = Fingerprint(item.jws, signingInputOnly: true)
+            if let first = inRecord[signedKey] {
                 problem("\(place): signed item \(index + 1) (\(item.kind)) repeats item \(first + 1) of the same record")
             } else if runSigns, let seq = seen[key] {
                 problem("\(place): signed item \(index + 1) (\(item.kind)) is the one recorded at seq \(seq); each step signs its own")
             }
-            inRecord[key] = inRecord[key] ?? index
+            inRecord[signedKey] = inRecord[signedKey] ?? index
             if runSigns { seen[key] = seen[key] ?? record.seq }
         }
         // What did not verify is reported as such; the claims are compared with what did.
