@@ -36,7 +36,7 @@ import PackageDescription
 //                       `local`: the simulator and an app under test, signed evidence
 //   ExecEnvironment   → MatrixModel, MatrixEngine, DriverKit
 //                       `exec`: external driver processes
-//   MatrixPlanning    → MatrixModel, MatrixEngine, LocalEnvironment
+//   MatrixPlanning    → MatrixJSON, MatrixModel, MatrixEngine, LocalEnvironment
 //                       `matrix plan`
 //   AppStoreAPI       → MatrixJSON, MatrixModel, AppStoreModels, SignedData
 //                       App Store Server API and App Store Connect API clients
@@ -117,7 +117,7 @@ let package = Package(
         .target(name: "LocalEnvironment",
                 dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
         .target(name: "ExecEnvironment", dependencies: ["MatrixModel", "MatrixEngine", "DriverKit"]),
-        .target(name: "MatrixPlanning", dependencies: ["MatrixModel", "MatrixEngine", "LocalEnvironment"]),
+        .target(name: "MatrixPlanning", dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "LocalEnvironment"]),
         .target(name: "AppStoreAPI", dependencies: ["MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
         .target(name: "LoopbackServerAPI",
                 dependencies: ["AppStoreModels", "MatrixModel", "StoreSimulator", "SimulatedStoreKit", "SignedData", "LoopbackHTTP", "AppStoreAPI"]),

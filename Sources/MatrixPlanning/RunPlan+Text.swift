@@ -1,3 +1,4 @@
+import MatrixJSON
 import MatrixModel
 
 extension RunPlan {
@@ -25,7 +26,8 @@ extension RunPlan {
         }
         lines.append("")
         lines += summaryLines()
-        return lines.joined(separator: "\n") + "\n"
+        // Each entry is one line: a line break in a value (a case id, a product) is escaped with the rest.
+        return lines.map { TerminalText.visible($0) }.joined(separator: "\n") + "\n"
     }
 
     func caseLines(_ item: CasePlan) -> [String] {

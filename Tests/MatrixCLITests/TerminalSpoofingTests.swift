@@ -78,11 +78,70 @@ struct TerminalSpoofingTests {
         try FileManager.default.copyItem(at: release.run, to: other)
         let evidence = other.appendingPathComponent("evidence.jsonl")
         var text = try String(contentsOf: evidence, encoding: .utf8)
-        text = text.replacingOccurrences(of: #""case":"fresh-purchase/pro""#, with: #""case":"fresh-purchase/pro\u001b]0;pwned\u0007\u202e""#)
+        text = text.replacingOccurrences(of: #""case":"fresh-purchase/pro""#,
+                                         with: #""case":"fresh-purchase/pro\u001b]0;pwned\u0007\u202e\nverified: FORGED""#)
         try text.write(to: evidence, atomically: true, encoding: .utf8)
         let result = try await CapturedRun.run(["compare", release.run.path, other.path])
-        #expect(result.stdout.contains(#"fresh-purchase/pro\u{1B}]0;pwned\u{7}\u{202E}"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"fresh-purchase/pro\u{1B}]0;pwned\u{7}\u{202E}\u{A}verified: FORGED"#), "\(result.stdout)")
+        #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("verified: FORGED") }, "\(result.stdout)")
         #expect(Self.unsafe(in: result.stdout).isEmpty && Self.unsafe(in: result.stderr).isEmpty,
                 "\(Self.unsafe(in: result.stdout)) \(Self.unsafe(in: result.stderr))")
     }
+
+    @Test("plan shows a case id with a line break on the case's own line; no value starts a line of its own")
+    func planCaseId() async throws {
+        let directory = try MatrixBinary.scratchDirectory("matrix-plan-spoof")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let release = Fixtures.packageDirectory.appendingPathComponent("matrices")
+        for name in try FileManager.default.contentsOfDirectory(atPath: release.path) {
+            try FileManager.default.copyItem(at: release.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+        let matrix = directory.appendingPathComponent("release.json")
+        let text = try String(contentsOf: matrix, encoding: .utf8)
+        try text.replacingOccurrences(of: #""id": "fresh-purchase/pro""#, with: #""id": "fresh-purchase/pro\nverified: FORGED\u202e""#)
+            .write(to: matrix, atomically: true, encoding: .utf8)
+        let result = try await CapturedRun.run(["plan", matrix.path, "--env", "sandbox"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#"fresh-purchase/pro\u{A}verified: FORGED\u{202E}"#), "\(result.stdout)")
+        #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("verified: FORGED") }, "\(result.stdout)")
+        #expect(Self.unsafe(in: result.stdout).isEmpty, "\(Self.unsafe(in: result.stdout))")
+    }
+
+    #if os(Linux)
+    @Test("An artifact written to a terminal is shown as text; to a file or a pipe it is written as it is")
+    func artifactToTerminal() throws {
+        // A pseudo-terminal: Glibc's module does not import posix_openpt and its kin, so they are looked up.
+        typealias Unlock = @convention(c) (Int32) -> Int32
+        typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+        let unlockpt = unsafeBitCast(try #require(dlsym(nil, "unlockpt")), to: Unlock.self)
+        let ptsname = unsafeBitCast(try #require(dlsym(nil, "ptsname")), to: Name.self)
+        let primary = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(primary >= 0 && unlockpt(primary) == 0)
+        defer { close(primary) }
+        let name = try #require(ptsname(primary).map { String(cString: $0) })
+        let secondary = open(name, O_RDWR | O_NOCTTY)
+        try #require(secondary >= 0)
+        var raw = termios()
+        tcgetattr(secondary, &raw)
+        cfmakeraw(&raw)
+        tcsetattr(secondary, TCSANOW, &raw)
+        let terminal = FileHandle(fileDescriptor: secondary, closeOnDealloc: true)
+        let report = "| case |\n| fresh-purchase/pro\u{202E}\u{1B}[2K |\n"
+        Console(environment: ["NO_COLOR": "1"], out: terminal, err: terminal).output(report)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(primary, &buffer, buffer.count)
+        let shown = String(decoding: buffer[..<max(count, 0)], as: UTF8.self)
+        #expect(shown == "| case |\n| fresh-purchase/pro\\u{202E}\\u{1B}[2K |\n", "\(shown.debugDescription)")
+        // To a file, the artifact's bytes.
+        let directory = try MatrixBinary.scratchDirectory("matrix-artifact")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("out.md")
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        let file = try FileHandle(forWritingTo: url)
+        Console(environment: [:], out: file, err: file).output(report)
+        try file.close()
+        let written = try String(contentsOf: url, encoding: .utf8)
+        #expect(written == report)
+    }
+    #endif
 }

@@ -35,7 +35,7 @@ struct ValidateCommand {
             do {
                 (_, diagnostics, _) = try InputFiles.loadMatrix(path, checksCoverage: true)
             } catch {
-                console.error(error.message)
+                console.error(error.printed)
                 unreadable += 1
                 // In JSON too, so that a tool reading only stdout learns which file was not checked.
                 all.append(Diagnostic(.error, .unreadableInput, error.message, file: path, pointer: "", location: .start))

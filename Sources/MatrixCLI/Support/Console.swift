@@ -38,6 +38,8 @@ public final class Console: Sendable {
         get { state.withLock { $0.verbose } }
         set { state.withLock { $0.verbose = newValue } }
     }
+    /// Whether stdout is a terminal: an artifact written there is shown as text (``output(_:)``).
+    let outIsTerminal: Bool
     /// stdout was closed when the process started (see ``init(environment:out:err:outputClosed:)``).
     public let outputClosed: Bool
     /// The width help text wraps to (see ``terminalWidth(environment:descriptor:)``).
@@ -53,6 +55,7 @@ public final class Console: Sendable {
         self.err = err
         self.outputClosed = outputClosed
         errIsTerminal = isatty(err.fileDescriptor) == 1
+        outIsTerminal = isatty(out.fileDescriptor) == 1
         colourful = errIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         width = Self.terminalWidth(environment: environment, descriptor: out.fileDescriptor)
         annotates = GitHubAnnotations.isEnabled(environment)
@@ -93,12 +96,19 @@ public final class Console: Sendable {
     }
 
     /// Writes an artifact (JSON, Markdown, a root certificate) to stdout.
+    /// Written as it is to a file or a pipe; to a terminal, as text (``TerminalText``, line breaks kept): a
+    /// Markdown report of someone else's evidence cannot act on the terminal it is read on.
     public func output(_ text: String) {
-        write(text, to: out)
+        write(outIsTerminal ? TerminalText.visible(text, keepingLineBreaks: true) : text, to: out)
     }
 
+    /// As ``output(_:)``: bytes as they are, except to a terminal.
     public func outputData(_ data: Data) {
-        write(data, to: out)
+        if outIsTerminal {
+            write(TerminalText.visible(String(decoding: data, as: UTF8.self), keepingLineBreaks: true), to: out)
+        } else {
+            write(data, to: out)
+        }
     }
 
     /// Why writing to stdout failed (`strerror`), or `nil` while every artifact reached it: the command then

@@ -1,4 +1,5 @@
 import MatrixComparison
+import MatrixJSON
 
 /// `matrix compare` for the terminal: the runs, warnings, one table row per difference with each run's verdict
 /// and observed access, the documented limits cited, and a summary line. No colour: the command line adds none.
@@ -56,7 +57,9 @@ enum ComparisonText {
         }
         lines.append("")
         lines.append(ComparisonReport.summaryText(comparison))
-        return lines.joined(separator: "\n") + "\n"
+        // Each entry is one line: a line break in a value (a run's path, a case id from its evidence) is escaped
+        // with the rest.
+        return lines.map { TerminalText.visible($0) }.joined(separator: "\n") + "\n"
     }
 
     /// ` (steps 3, 4 blocked after it)`, or nothing.
