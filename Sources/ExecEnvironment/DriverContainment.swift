@@ -32,14 +32,27 @@ enum DriverContainment {
     }
 
     private static let subreaper: Bool = {
-        #if os(Linux)
-        // prctl is variadic, which Swift does not import; its integer arguments are passed alike either way.
-        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-        guard let symbol = dlsym(nil, "prctl") else { return false }
         let PR_SET_CHILD_SUBREAPER: Int32 = 36
-        return unsafeBitCast(symbol, to: Prctl.self)(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        return prctl?(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    }()
+
+    /// Whether this process is a child subreaper (`PR_GET_CHILD_SUBREAPER`), or nil where that cannot be read.
+    static var isSubreaper: Bool? {
+        var value: Int32 = 0
+        let PR_GET_CHILD_SUBREAPER: Int32 = 37
+        guard let prctl, withUnsafeMutablePointer(to: &value, { prctl(PR_GET_CHILD_SUBREAPER, UInt(bitPattern: $0), 0, 0, 0) }) == 0
+        else { return nil }
+        return value != 0
+    }
+
+    /// `prctl(2)` (Linux), looked up: it is variadic, which Swift does not import; its arguments (integers and a
+    /// pointer) are passed alike either way.
+    private static let prctl: (@convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32)? = {
+        #if os(Linux)
+        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+        return dlsym(nil, "prctl").map { unsafeBitCast($0, to: Prctl.self) }
         #else
-        return false
+        return nil
         #endif
     }()
 

@@ -63,17 +63,7 @@ struct DriverContainmentTests {
         // Running drivers through the library leaves its host as it was: a host made a subreaper adopts the
         // orphans of everything it starts (a shell pipeline's `yes`), which nothing in it reaps, and a test
         // runner waiting on its own children then waits on those.
-        #expect(Self.isSubreaper() == false)
-    }
-
-    /// Whether this process is a child subreaper (`prctl(PR_GET_CHILD_SUBREAPER)`), or nil if that cannot be read.
-    static func isSubreaper() -> Bool? {
-        typealias Prctl = @convention(c) (Int32, UnsafeMutablePointer<Int32>, UInt, UInt, UInt) -> Int32
-        guard let symbol = dlsym(nil, "prctl") else { return nil }
-        var value: Int32 = -1
-        let PR_GET_CHILD_SUBREAPER: Int32 = 37
-        guard unsafeBitCast(symbol, to: Prctl.self)(PR_GET_CHILD_SUBREAPER, &value, 0, 0, 0) == 0 else { return nil }
-        return value != 0
+        #expect(DriverContainment.isSubreaper == false)
     }
     #endif
 }

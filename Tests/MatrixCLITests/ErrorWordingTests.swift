@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MatrixCLI
+import SignedData
 @testable import TestSupport
 
 /// An error names what is wrong, on one line of its own: a path that holds a line break cannot start a line that
@@ -8,12 +9,6 @@ import Testing
 /// field, a device called a permission problem).
 @Suite("Error wording")
 struct ErrorWordingTests {
-    /// base64url without padding, as JWS segments are written.
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
     @Test("A path with a line break in it stays on the error's line, escaped, and cannot forge a second error line")
     func lineBreakInPath() async throws {
         let directory = try MatrixBinary.scratchDirectory("matrix-wording")
@@ -52,8 +47,8 @@ struct ErrorWordingTests {
     func invalidUTF8InPayload() async throws {
         let directory = try MatrixBinary.scratchDirectory("matrix-wording")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let header = Self.base64URL(Array(#"{"alg":"ES256"}"#.utf8))
-        let payload = Self.base64URL(Array(#"{"environment":"Sandbox","price":1"#.utf8) + [0xFF] + Array("}".utf8))
+        let header = Base64URL.encode(Array(#"{"alg":"ES256"}"#.utf8))
+        let payload = Base64URL.encode(Array(#"{"environment":"Sandbox","price":1"#.utf8) + [0xFF] + Array("}".utf8))
         let file = directory.appendingPathComponent("bad.jws")
         try "\(header).\(payload).AAAA\n".write(to: file, atomically: true, encoding: .utf8)
         let result = try await CapturedRun.run(["verify", file.path])

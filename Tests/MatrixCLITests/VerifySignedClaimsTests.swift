@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SignedData
 @testable import EvidenceStore
 @testable import MatrixCLI
 @testable import TestSupport
@@ -115,9 +116,7 @@ struct VerifySignedClaimsTests {
     static func twinSignature(_ jws: String) throws -> String {
         let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
         try #require(parts.count == 3)
-        var base64 = parts[2].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        let signature = try #require(Data(base64Encoded: base64).map(Array.init))
+        let signature = try #require(Base64URL.decode(parts[2]).map(Array.init))
         try #require(signature.count == 64)
         let order: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
                               0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51]
@@ -128,8 +127,6 @@ struct VerifySignedClaimsTests {
             s[index] = UInt8((difference + 256) % 256)
             borrow = difference < 0 ? 1 : 0
         }
-        let twin = Data(signature[..<32] + s).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return parts[0] + "." + parts[1] + "." + twin
+        return parts[0] + "." + parts[1] + "." + Base64URL.encode(signature[..<32] + s)
     }
 }
