@@ -322,6 +322,10 @@ struct CrashSafetyTests {
         #expect(text.hasSuffix("\n"), "the evidence ends with a complete record")
         #expect(text.split(separator: "\n").count >= 5)
         #expect(FileManager.default.fileExists(atPath: run.appendingPathComponent("junit.xml").path))
+        // Its reports, rendered again from run.json and the evidence, are the ones it wrote as it stopped.
+        let verified = try await MatrixBinary.run(["verify", run.path, "--quiet"])
+        #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
+        #expect(verified.stderr.contains("; 3 reports match the evidence"), "\(verified.stderr)")
         let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
         #expect(resumed.status == 0)
     }

@@ -116,6 +116,11 @@ struct ShardMergeTests {
         #expect(summary.contains("**INTERRUPTED**"))
         let report = try await MatrixBinary.run(["report", dir.appendingPathComponent("m2").path])
         #expect(report.status == 0 && report.stdout == summary)
+        // verify renders them again as the merge's evidence was read, with its unfinished case: no report is flagged.
+        let verified = try await MatrixBinary.run(["verify", dir.appendingPathComponent("m2").path, "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(verified.stdout.utf8)) as? [String: Any])
+        let reports = try #require(document["reports"] as? [[String: Any]])
+        #expect(reports.count == 3 && reports.allSatisfy { $0["matchesEvidence"] as? Bool == true }, "\(reports)")
     }
 
     @Test("slices run with another build, clock or app fault are not one run and are refused", arguments: [

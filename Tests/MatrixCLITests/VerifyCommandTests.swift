@@ -23,7 +23,7 @@ struct VerifyCommandTests {
 
     @Test("A run whose matrix cannot be found is verified with a warning, even with --quiet; --matrix names it")
     func matrixElsewhere() async throws {
-        let release = try await ReleaseRun.make()
+        let release = try await ReleaseRun.copy()
         defer { release.remove() }
         let manifestURL = release.run.appendingPathComponent("run.json")
         var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
@@ -31,6 +31,11 @@ struct VerifyCommandTests {
         reference["path"] = "moved-away/release.json"
         manifest["matrix"] = reference
         try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+        // summary.md and report.html show the matrix path: a run recorded with this path has it in its reports too.
+        let stale = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(stale.status == 1)
+        #expect(stale.stderr.contains("does not verify; report.html, summary.md do not match the evidence"), "\(stale.stderr)")
+        try await Tamper.renderReportsAgain(in: release.run)
         let lost = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
         #expect(lost.status == 0)
         #expect(lost.stderr.contains("warning: records not checked against the matrix, verdicts not re-judged: the run's matrix "
@@ -183,6 +188,8 @@ struct VerifyCommandTests {
         #expect(summary.status == 0, "\(summary.stderr)")
         #expect(summary.stdout.isEmpty, "\(summary.stdout.prefix(300))")
         #expect(summary.stderr.contains("verified: run directory \(release.run.path)") && summary.stderr.contains(" is unaltered: "))
+        #expect(summary.stderr.contains("signed items verified to StoreKit Matrix Simulator Root CA (NOT Apple); 3 reports match the evidence\n"),
+                "\(summary.stderr)")
         let clean = try await CapturedRun.run(["verify", release.run.path, "--verbose"])
         #expect(clean.status == 0, "\(clean.stderr)")
         #expect(clean.stdout.contains("run.json      ok        evidence.jsonl"))
@@ -193,20 +200,75 @@ struct VerifyCommandTests {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(document["passed"] as? Bool == true)
         #expect((document["files"] as? [[String: Any]])?.compactMap { $0["path"] as? String } == ["evidence.jsonl", "junit.xml", "report.html", "summary.md"])
+        // Each report rendered again from run.json and the evidence has the SHA-256 run.json lists for it.
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: release.run.appendingPathComponent("run.json"))) as? [String: Any])["files"]
+            as? [String: String]
+        let reports = try #require(document["reports"] as? [[String: Any]])
+        #expect(reports.compactMap { $0["path"] as? String } == ["junit.xml", "report.html", "summary.md"])
+        for report in reports {
+            let path = try #require(report["path"] as? String)
+            #expect(report["matchesEvidence"] as? Bool == true, "\(report)")
+            #expect(report["renderedSHA256"] as? String == listed?[path], "\(path)")
+            #expect(report["actualSHA256"] as? String == listed?[path], "\(path)")
+        }
         let records = try #require(document["records"] as? [[String: Any]])
         #expect(records.count == (try String(contentsOf: release.run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)).split(separator: "\n").count)
 
         try Tamper.flipSignatureByte(in: release.run.appendingPathComponent("evidence.jsonl"))
         try FileManager.default.removeItem(at: release.run.appendingPathComponent("junit.xml"))
         try "added".write(to: release.run.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        // A report edited in place: its file is not what run.json lists, nor what the evidence renders.
+        let summaryURL = release.run.appendingPathComponent("summary.md")
+        let original = try Data(contentsOf: summaryURL)
+        let edited = Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "embedded simulator", with: "iPhone 16").utf8)
+        try edited.write(to: summaryURL)
         let tampered = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
         #expect(tampered.status == 1)
         #expect(tampered.stdout.contains("run.json      ALTERED   evidence.jsonl: SHA-256 is"))
+        #expect(tampered.stdout.contains("run.json      ALTERED   summary.md: SHA-256 is"))
+        #expect(tampered.stdout.contains("inconsistent  summary.md does not match the evidence: rendered from run.json and evidence.jsonl, its SHA-256 is "
+                                         + "\(SHA256.hexHash(original).prefix(16))… as run.json lists, but the file's is \(SHA256.hexHash(edited).prefix(16))…"),
+                "\(tampered.stdout)")
+        // junit.xml is gone, but what run.json lists for it is still what the evidence renders.
+        #expect(!tampered.stdout.contains("junit.xml does not match"), "\(tampered.stdout)")
         #expect(tampered.stdout.contains("run.json      MISSING   junit.xml: listed in run.json but not present"))
         #expect(tampered.stdout.contains("run.json      EXTRA     notes.txt: present but not listed in run.json"))
         #expect(tampered.stdout.contains("verification failure [VERIFICATION_FAILURE]"))
         #expect(!tampered.stdout.contains(" ok "))
-        #expect(tampered.stderr.contains("altered: evidence.jsonl; missing: junit.xml; extra: notes.txt; 1 signed item in 1 record failed verification"))
+        #expect(tampered.stderr.contains("altered: evidence.jsonl, summary.md; missing: junit.xml; extra: notes.txt; 1 signed item in 1 record failed "
+                                         + "verification; summary.md does not match the evidence"), "\(tampered.stderr)")
+    }
+
+    // The run claims a device it never ran on, in one report, with run.json's SHA-256 of that report rewritten.
+    @Test("A report edited and re-hashed in run.json does not verify: it is rendered again from run.json and the evidence",
+          arguments: ["junit.xml", "summary.md", "report.html"])
+    func editedReport(name: String) async throws {
+        let release = try await ReleaseRun.copy()
+        defer { release.remove() }
+        let url = release.run.appendingPathComponent(name)
+        let original = try Data(contentsOf: url)
+        let edited = String(decoding: original, as: UTF8.self).replacingOccurrences(of: "embedded simulator", with: "iPhone 16")
+        try #require(Data(edited.utf8) != original)
+        try Tamper.rewrite(url, edited, rehashIn: release.run)
+        let result = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(result.status == 1)
+        #expect(!result.stdout.contains("ALTERED"), "run.json lists the edited report's SHA-256: \(result.stdout)")
+        // Rendered again, the report is the one the run wrote.
+        #expect(result.stdout == "inconsistent  \(name) does not match the evidence: rendered from run.json and evidence.jsonl, its SHA-256 is "
+                + "\(SHA256.hexHash(original).prefix(16))…, run.json lists \(SHA256.hexHash(Data(edited.utf8)).prefix(16))…\n")
+        #expect(result.stderr.contains("does not verify; \(name) does not match the evidence\n"), "\(result.stderr)")
+    }
+
+    @Test("The reports of a run recorded by another version are not compared, and a warning says so even with --quiet")
+    func reportsOfAnotherVersion() async throws {
+        let release = try await ReleaseRun.copy()
+        defer { release.remove() }
+        try VerifyMissingFieldTests.editManifest(release.run) { $0["toolVersion"] = "0.0.9" }
+        let result = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains("warning: reports not compared with the evidence: the run was recorded by matrix 0.0.9 and this is matrix "
+                                       + "\(ToolVersion.current), whose reports may be worded differently"), "\(result.stderr)")
+        #expect(!result.stderr.contains("reports match"), "\(result.stderr)")
     }
 
     @Test("Evidence edited and re-hashed by hand does not verify: a flipped verdict, a dropped record, a repeated one, and counts that disagree", arguments: [
@@ -265,6 +327,18 @@ struct VerifyCommandTests {
 
 /// Changes of one byte for tamper tests.
 enum Tamper {
+    /// Renders each report of a run again from its run.json and evidence, as `matrix report --out FILE --force`
+    /// does, and records its new SHA-256 in run.json.
+    static func renderReportsAgain(in run: URL) async throws {
+        for (format, name) in [("junit", "junit.xml"), ("markdown", "summary.md"), ("html", "report.html")] {
+            let url = run.appendingPathComponent(name)
+            // To a file: `report` writes standard output itself, which an in-process run does not capture.
+            let rendered = try await CapturedRun.run(["report", run.path, "--format", format, "--out", url.path, "--force"])
+            try #require(rendered.status == 0, "\(rendered.stderr)")
+            try rewrite(url, try String(contentsOf: url, encoding: .utf8), rehashIn: run)
+        }
+    }
+
     /// Replaces a run file and records its new SHA-256 in run.json, as someone editing evidence by hand would.
     static func rewrite(_ url: URL, _ text: String, rehashIn run: URL) throws {
         try text.write(to: url, atomically: true, encoding: .utf8)

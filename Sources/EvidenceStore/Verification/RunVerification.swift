@@ -38,6 +38,8 @@ package struct RunVerificationReport {
     var problems: [String] = []
     /// Where the evidence disagrees with itself or with run.json (``EvidenceConsistency``).
     var inconsistencies: [String] = []
+    /// The reports run.json lists, rendered again from run.json and the evidence (``RederivedReports``).
+    var reports: [RederivedReports.Comparison] = []
     /// What was not compared, and why; each note once.
     package var notes: [String] = []
     /// What was not checked that a reader must know even with --quiet: records not checked against the matrix.
@@ -49,11 +51,15 @@ package struct RunVerificationReport {
 
     var badFiles: [FileLine] { files.filter { $0.finding.status != .ok } }
     var failedRecords: [RecordLine] { records.filter { !$0.failed.isEmpty } }
+    /// The reports whose rendering from run.json and the evidence is not what run.json lists or the file holds.
+    var mismatchedReports: [RederivedReports.Comparison] { reports.filter { !$0.matches } }
     var signedItemCount: Int { records.reduce(0) { $0 + $1.items.count } }
     var uncheckedItemCount: Int { records.reduce(0) { $0 + $1.items.filter { $0.outcome.status == .notChecked }.count } }
 
     /// Whether everything checked out.
-    package var passed: Bool { problems.isEmpty && inconsistencies.isEmpty && badFiles.isEmpty && failedRecords.isEmpty }
+    package var passed: Bool {
+        problems.isEmpty && inconsistencies.isEmpty && badFiles.isEmpty && failedRecords.isEmpty && mismatchedReports.isEmpty
+    }
 
     mutating func note(_ text: String) {
         if !notes.contains(text) { notes.append(text) }
@@ -243,10 +249,13 @@ package struct RunVerification {
             consistency = EvidenceConsistency(matrix: nil, manifest: manifest)
             report.warnings.append("records not checked against the matrix, verdicts not re-judged: \(why)")
         }
+        let rederived = reports(for: manifest, into: &report)
+        var evidenceRead = false
         do {
             let torn = try EvidenceReader.forEachRecord(in: directory.evidenceURL) { record in
                 if interruption.isInterrupted { throw RunArchiveError.interrupted(directory.url.path) }
                 consistency.add(record)
+                rederived?.add(record)
                 var line = RunVerificationReport.RecordLine(seq: record.seq, caseID: record.case, step: record.step,
                                                             action: record.action.action.rawValue, items: [])
                 var claimed: [SignedClaims.Item] = []
@@ -289,11 +298,29 @@ package struct RunVerification {
             if torn {
                 report.note("\(RunDirectory.evidenceFileName) ends with a torn line (the run stopped while writing it); that line was left out")
             }
+            evidenceRead = true
         } catch let error as RunArchiveError where error.code == .interrupted {
             throw VerificationFailure(.interrupted, "verification stopped on a signal; nothing was written")
         } catch {
             report.problems.append("\(RunDirectory.evidenceFileName) cannot be read: \(error)")
         }
+        if evidenceRead, let rederived {
+            report.reports = try rederived.compare(manifest: manifest, findings: findings, evidence: directory.evidenceURL)
+        }
+    }
+
+    /// The reports run.json lists, to render again as the evidence is read; `nil`, with a warning, when the run was
+    /// recorded by another version of `matrix`, whose reports may be worded differently.
+    private func reports(for manifest: RunManifest, into report: inout RunVerificationReport) -> RederivedReports? {
+        let formats = RederivedReports.formats(listedIn: manifest)
+        guard !formats.isEmpty else { return nil }
+        guard manifest.toolVersion == ToolVersion.current else {
+            report.warnings.append("reports not compared with the evidence: the run was recorded by matrix \(manifest.toolVersion) and this is "
+                                   + "matrix \(ToolVersion.current), whose reports may be worded differently; verify with matrix "
+                                   + "\(manifest.toolVersion) to compare them")
+            return nil
+        }
+        return RederivedReports(formats, unfinished: manifest.unfinished)
     }
 
     /// The JWS inside a notification's `data`: `signedTransactionInfo` and `signedRenewalInfo`, when the

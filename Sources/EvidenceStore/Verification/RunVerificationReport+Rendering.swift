@@ -37,7 +37,22 @@ extension RunVerificationReport {
             }
         }
         for text in inconsistencies { lines.append("inconsistent  \(text)") }
+        for comparison in mismatchedReports { lines.append("inconsistent  \(Self.mismatch(comparison))") }
         return lines
+    }
+
+    /// Why a report rendered again is not the report run.json lists or the file present.
+    static func mismatch(_ report: RederivedReports.Comparison) -> String {
+        let manifest = RunDirectory.manifestFileName
+        var text = "\(report.path) does not match the evidence: rendered from \(manifest) and \(RunDirectory.evidenceFileName), its SHA-256 is "
+            + "\(report.rendered.prefix(16))…"
+        if report.rendered != report.listed {
+            text += ", \(manifest) lists \(report.listed.prefix(16))…"
+            if let actual = report.actual, actual != report.listed { text += " and the file's is \(actual.prefix(16))…" }
+        } else if let actual = report.actual {
+            text += " as \(manifest) lists, but the file's is \(actual.prefix(16))…"
+        }
+        return text
     }
 
     /// The closing sentence for stderr, on one line (see ``lines(onlyProblems:)``).
@@ -55,6 +70,7 @@ extension RunVerificationReport {
                 + "\(items) signed item\(items == 1 ? "" : "s") verified"
             if items > 0 { text += " to \(roots)" }
             if unchecked > 0 { text += ", \(unchecked) decoded without signature check" }
+            if !reports.isEmpty { text += "; \(reports.count) \(reports.count == 1 ? "report matches" : "reports match") the evidence" }
             return text
         }
         var reasons: [String] = []
@@ -71,6 +87,10 @@ extension RunVerificationReport {
         }
         if !inconsistencies.isEmpty {
             reasons.append("the evidence is inconsistent (see the lines marked inconsistent)")
+        }
+        let mismatched = mismatchedReports.map(\.path)
+        if !mismatched.isEmpty {
+            reasons.append("\(mismatched.joined(separator: ", ")) \(mismatched.count == 1 ? "does" : "do") not match the evidence")
         }
         reasons += problems
         // A run that stopped (killed, or while writing its reports) is interrupted, not tampered with: what it was
@@ -119,6 +139,15 @@ extension RunVerificationReport {
             }),
             "problems": JSONText.array(problems.map(JSONText.string)),
             "inconsistencies": JSONText.array(inconsistencies.map(JSONText.string)),
+            "reports": JSONText.array(reports.map { report in
+                JSONText.fields([
+                    "path": JSONText.string(report.path),
+                    "matchesEvidence": JSONText.bool(report.matches),
+                    "renderedSHA256": JSONText.string(report.rendered),
+                    "listedSHA256": JSONText.string(report.listed),
+                    "actualSHA256": report.actual.map(JSONText.string),
+                ])
+            }),
             "notes": JSONText.array(notes.map(JSONText.string)),
             "warnings": JSONText.array(warnings.map(JSONText.string)),
         ])

@@ -46,8 +46,10 @@ package struct VerifyCommand {
             run's counts in run.json, and what each record claims with its own signed items: each signed transaction \
             one of the step's transactionIds, observed transactions and entitlements as the signed payloads have them, \
             the reported notifications the signed ones; a local run also signs every transaction and notification a \
-            step reports, at the step's store time, and never puts one signed item in two records. Evidence, run.json \
-            and archive.json that name a JSON key twice are refused.
+            step reports, at the step's store time, and never puts one signed item in two records. Each report run.json \
+            lists (junit.xml, summary.md, report.html) is rendered again from run.json and the evidence, as `matrix \
+            report` renders it, and must have the SHA-256 run.json lists: a report that does not is named as not \
+            matching the evidence. Evidence, run.json and archive.json that name a JSON key twice are refused.
 
             Exit status: 0 everything verified, 1 something did not, 64 usage, 65 the input is not a JWS, run \
             directory or archive (or an archive past a limit), 66 the input cannot be read, 69 gzip is unavailable, 74 \
