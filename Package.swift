@@ -81,7 +81,7 @@ import PackageDescription
 //                       example: the careful store as a driver executable, careful-store-driver (examples/apps)
 //   HarnessBench      → AppHarness, EvidenceStore, LocalEnvironment, MatrixEngine, MatrixModel, StoreAppsHarness
 //                       bench: the app harness against --env local, harness-bench (bench/)
-//   TestSupport       → MatrixJSON, MatrixModel, MatrixComparison, EvidenceStore
+//   TestSupport       → MatrixJSON, MatrixModel, MatrixComparison, EvidenceStore, HarnessRunner
 //                       code shared by the tests
 let package = Package(
     name: "StoreKitMatrix",
@@ -154,7 +154,7 @@ let package = Package(
         .executableTarget(name: "HarnessBench",
                           dependencies: ["AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "StoreAppsHarness"],
                           path: "bench/HarnessBench"),
-        .target(name: "TestSupport", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "EvidenceStore"]),
+        .target(name: "TestSupport", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "EvidenceStore", "HarnessRunner"]),
 
         .testTarget(name: "MatrixJSONTests", dependencies: ["MatrixJSON", "TestSupport"]),
         .testTarget(name: "MatrixModelTests", dependencies: ["MatrixModel", "MatrixJSON", "TestSupport"], exclude: ["Fixtures"]),

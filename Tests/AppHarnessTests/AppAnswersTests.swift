@@ -51,7 +51,7 @@ struct AppAnswersTests {
     func run(_ steps: String) async throws -> AppHarnessResult {
         let path = try Self.matrix(steps)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil)) { LetsErrorsThrough() }
+        return try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil)) { LetsErrorsThrough() }
     }
 
     @Test("a purchase or restore whose StoreKit error the app lets through is recorded failed, with the error")

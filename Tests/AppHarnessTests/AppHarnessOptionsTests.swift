@@ -42,7 +42,7 @@ struct AppHarnessOptionsTests {
     func settleLimit() async throws {
         let path = try Self.matrixFile()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let result = try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil, settleLimit: .milliseconds(300))) { StuckApp() }
+        let result = try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil, settleLimit: .milliseconds(300))) { StuckApp() }
         let failure = try #require(result.failures.first)
         #expect(failure.step == 1 && failure.verdict == "error")
         #expect(failure.reason.contains("did not finish handling its Transaction.updates within 0.3 seconds"), "\(failure.reason)")
@@ -76,8 +76,8 @@ struct AppHarnessOptionsTests {
     func unsigned() async throws {
         let path = try Self.matrixFile()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let signed = try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil)) { PlainApp() }
-        let unsigned = try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil, signing: false)) { PlainApp() }
+        let signed = try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil)) { PlainApp() }
+        let unsigned = try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil, signing: false)) { PlainApp() }
         #expect(signed.passed && unsigned.passed, "\(signed) \(unsigned)")
         #expect(signed.records.last?.observed?.signedData.map(\.kind) == ["transaction", "notification"])
         #expect(unsigned.records.last?.observed?.signedData == [])

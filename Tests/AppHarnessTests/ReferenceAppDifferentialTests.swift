@@ -64,7 +64,7 @@ struct ReferenceAppDifferentialTests {
         let local = await sink.records
         // The harness a team uses, with the reference app as its app.
         let harness = try await HeavyWork.run {
-            try await AppHarness.run(matrix: subject.path, options: .init(reportsDirectory: nil, jobs: 2, build: "b", signing: signing)) {
+            try await AppHarness.run(matrix: subject.path, options: .unhurried(reportsDirectory: nil, jobs: 2, build: "b", signing: signing)) {
                 ReferenceApp(matrix: matrix, fault: nil)
             }
         }

@@ -14,7 +14,7 @@ struct ExampleStoresTests {
     func careful() async throws {
         let reports = try MatrixBinary.scratchDirectory("app-harness")
         defer { try? FileManager.default.removeItem(at: reports) }
-        let result = try await AppHarness.expectPasses(matrix: Self.release, options: .init(reportsDirectory: reports.path)) { CarefulStoreApp() }
+        let result = try await AppHarness.expectPasses(matrix: Self.release, options: .unhurried(reportsDirectory: reports.path)) { CarefulStoreApp() }
         #expect(result.failures.isEmpty, "\(result)")
         #expect(result.records.count == 153 && result.summary.steps[.pass] == 153)
         let run = try #require(result.runDirectory)
@@ -56,7 +56,7 @@ struct ExampleStoresTests {
 
     @Test("A store that compares expiry with Date() instead of the store's clock fails the non-renewing cases, and only them")
     func wrongClock() async throws {
-        let result = try await HeavyWork.run { try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil)) { CarefulStoreApp(now: { Date() }) } }
+        let result = try await HeavyWork.run { try await AppHarness.run(matrix: Self.release, options: .unhurried(reportsDirectory: nil)) { CarefulStoreApp(now: { Date() }) } }
         let failed = result.failures.filter { $0.verdict == "fail" }
         #expect(Set(failed.map(\.caseID)) == ["non-renewing/season-pass", "non-renewing/week-pass"], "\(result)")
         #expect(result.failures.allSatisfy { $0.caseID.hasPrefix("non-renewing/") })
@@ -69,7 +69,7 @@ struct ExampleStoresTests {
     func issuesAtMatrixLocations() async throws {
         let recorded = Mutex<[SourceLocation]>([])
         try await withKnownIssue {
-            _ = try await AppHarness.expectPasses(matrix: Self.release, options: .init(reportsDirectory: nil)) { TutorialStoreApp() }
+            _ = try await AppHarness.expectPasses(matrix: Self.release, options: .unhurried(reportsDirectory: nil)) { TutorialStoreApp() }
         } matching: { issue in
             if let location = issue.sourceLocation { recorded.withLock { $0.append(location) } }
             return issue.sourceLocation?.filePath == Self.release
@@ -102,7 +102,7 @@ struct ExampleStoresTests {
 
     @Test("The tutorial store fails exactly the steps its three mistakes predict, each at its place in the matrix")
     func tutorial() async throws {
-        let result = try await HeavyWork.run { try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil)) { TutorialStoreApp() } }
+        let result = try await HeavyWork.run { try await AppHarness.run(matrix: Self.release, options: .unhurried(reportsDirectory: nil)) { TutorialStoreApp() } }
         let failed = result.failures.filter { $0.verdict != "blocked" }
         #expect(Set(failed.map { "\($0.caseID) #\($0.step)" }) == Set(Self.predicted.keys), "\(result)")
         // Every other step of a case with a failure is blocked; cases without one pass whole.

@@ -63,14 +63,14 @@ struct HangTests {
         let path = try Self.matrix()
         let gate = Gate()
         defer { gate.open() }  // let the stuck run end after the test, so that its session closes
-        let outcome = await Probe.within(.seconds(60)) {
+        let outcome = await Probe.within(Probe.hangLimit) {
             try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil, settleLimit: .milliseconds(500), callLimit: .seconds(1))) {
                 HangingApp(call, gate: gate)
             }
         }
         // Observed: no answer at all; the run (and `swift test`, and CI) waits forever. settleLimit bounds only
         // the Transaction.updates handling.
-        #expect(outcome != nil, "AppHarness.run did not return within 60 s while \(call.rawValue)() never returned")
+        #expect(outcome != nil, "AppHarness.run did not return within \(Probe.hangLimit) while \(call.rawValue)() never returned")
     }
 
     @Test("Cancelling a run reaches the app's purchase() (it runs in an unstructured Task that cancellation misses)")
@@ -78,7 +78,7 @@ struct HangTests {
         let path = try Self.matrix()
         for call in [Call.launch, .purchase] {
             let run = Task {
-                try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil)) {
+                try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil)) {
                     HangingApp(call, gate: Gate(), cancellable: true)
                 }
             }

@@ -12,9 +12,9 @@ struct HeldUpTests {
 
     @Test("Held up: the careful store at jobs 8 gives the same verdicts as at jobs 1, run after run")
     func parallelCasesAgree() async throws {
-        let serial = try await HeavyWork.run { try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil, jobs: 1)) { CarefulStoreApp() } }
+        let serial = try await HeavyWork.run { try await AppHarness.run(matrix: Self.release, options: .unhurried(reportsDirectory: nil, jobs: 1)) { CarefulStoreApp() } }
         for _ in 0..<3 {
-            let parallel = try await HeavyWork.run { try await AppHarness.run(matrix: Self.release, options: .init(reportsDirectory: nil, jobs: 8)) { CarefulStoreApp() } }
+            let parallel = try await HeavyWork.run { try await AppHarness.run(matrix: Self.release, options: .unhurried(reportsDirectory: nil, jobs: 8)) { CarefulStoreApp() } }
             #expect(parallel.records.map(\.verdict) == serial.records.map(\.verdict))
             #expect(parallel.records.map(\.observed?.access) == serial.records.map(\.observed?.access))
             #expect(parallel.failures.isEmpty, "\(parallel)")
@@ -38,7 +38,7 @@ struct HeldUpTests {
                {"action": "purchaseOutsideApp", "product": "com.example.storekitmatrix.coins100", "expect": {"balance": {"coins": 100}}},
                {"action": "relaunch", "expect": {"balance": {"coins": 100}}}]}]
             """#)
-        let result = try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil)) { DoubleFinishApp() }
+        let result = try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil)) { DoubleFinishApp() }
         #expect(result.failures.isEmpty, "\(result)")
     }
 
@@ -57,7 +57,7 @@ struct HeldUpTests {
             """#)
         let reports = try MatrixBinary.scratchDirectory("wild")
         defer { try? FileManager.default.removeItem(at: reports) }
-        let result = try await AppHarness.run(matrix: path, options: .init(reportsDirectory: reports.path)) { WildApp() }
+        let result = try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: reports.path)) { WildApp() }
         #expect(result.failures.count == 1 && result.failures[0].reason.contains("balance.coins: expected 0, observed -9223372036854775808"), "\(result)")
     }
 }

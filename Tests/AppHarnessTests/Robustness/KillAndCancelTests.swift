@@ -41,7 +41,7 @@ struct KillAndCancelTests {
              {"id": "second", "kind": "fresh-purchase", "account": "b", "steps": [
                {"action": "launch"}, {"action": "observe", "expect": {"access": []}}]}]
             """#)
-        let result = try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil)) { CancellingApp(throwAtLaunch: atLaunch) }
+        let result = try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil)) { CancellingApp(throwAtLaunch: atLaunch) }
         // Observed: the Runner takes the app's CancellationError for the run being cancelled (Runner.swift's
         // `catch is CancellationError` in runCase): no record for the step, the second case never runs, and the
         // run is "interrupted" with nothing saying which step or why.
@@ -92,7 +92,7 @@ struct KillAndCancelTests {
             """#)
         let notes = Notes()
         let app = RetryingApp(notes: notes)
-        let result = try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil)) { app }
+        let result = try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil)) { app }
         // docs/app-harness.md, "Kills": "A killed call never returns into your code during the case". It does:
         // endLaunch() (StoreKitSession.swift) resumes the held call, which throws CancellationError into the app,
         // and `killed` is already false again, so the dead process's next purchase goes through.
@@ -143,7 +143,7 @@ struct KillAndCancelTests {
             """#)
         let notes = Notes()
         let app = CreditAfterFinishApp(notes: notes)
-        let result = try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil)) { app }
+        let result = try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil)) { app }
         #expect(!notes.all.contains("code after the killed finish() ran"), "\(notes.all)")
         // On a device: killed at finish, nothing credited, replayed at launch, credited once: 100, a pass.
         #expect(result.failures.isEmpty, "\(result)")
@@ -184,8 +184,8 @@ struct DeferredKillTests {
                {"action": "observe"}]}]
             """#)
         let notes = Notes()
-        let outcome = await Probe.within(.seconds(60)) {
-            try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil, settleLimit: .seconds(1))) { FinishOnRestoreApp(notes: notes) }
+        let outcome = await Probe.within(Probe.hangLimit) {
+            try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil, settleLimit: .seconds(1))) { FinishOnRestoreApp(notes: notes) }
         }
         // Observed: AppHarness.run never returns. At the restore step the app finishes the transaction, which
         // "kills" it (StoreKitSession.mayFinish → die()), but only the purchase step watches for a kill
@@ -223,7 +223,7 @@ struct DeferredKillTests {
                {"action": "launch"},
                {"action": "purchase", "product": "com.example.storekitmatrix.coins100", "terminate": "beforeDelivery", \#(setup)}]}]
             """#)
-        let result = try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil)) { PlainProbeApp() }
+        let result = try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil)) { PlainProbeApp() }
         let step = try #require(result.records.first { $0.step == 1 })
         // Observed: pass. An unmet failNext errors its step ("the failure set up for it changed nothing"); an
         // unmet terminate is not checked (LocalSession.purchase only looks at whether runUntilKilled returned nil).

@@ -35,7 +35,7 @@ struct ListenerTests {
                {"action": "purchaseOutsideApp", "product": "com.example.storekitmatrix.pro", "expect": {"access": ["pro"]}},
                {"action": "refund", "product": "com.example.storekitmatrix.pro", "expect": {"access": []}}]}]
             """#)
-        let result = try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil, settleLimit: .seconds(30))) { OneShotApp() }
+        let result = try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil, settleLimit: .seconds(30))) { OneShotApp() }
         // A dropped iterator ends its listener, so the launch settles at once; an abandoned listener left registered
         // would keep the step waiting until settleLimit, then error it.
         #expect(result.failures.isEmpty, "\(result)")
@@ -89,8 +89,8 @@ struct TinySettleLimitTests {
             [{"id": "stuck", "kind": "fresh-purchase", "account": "a", "steps": [
                {"action": "launch"}, {"action": "purchaseOutsideApp", "product": "com.example.storekitmatrix.pro"}]}]
             """#)
-        let outcome = await Probe.within(.seconds(60)) {
-            try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil, settleLimit: .zero)) { StuckApp() }
+        let outcome = await Probe.within(Probe.hangLimit) {
+            try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil, settleLimit: .zero)) { StuckApp() }
         }
         // The limit's child task can win before the waiter is queued; the waiter checks cancellation under the lock
         // that releases it, so it is never left queued.

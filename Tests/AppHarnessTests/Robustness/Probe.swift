@@ -32,6 +32,10 @@ enum Probe {
         return url.path
     }
 
+    /// How long a run that should end is given before it counts as hung: five minutes, far beyond any run these
+    /// tests make (a second or two), so that only a run that never ends fails, not one slowed by a busy machine.
+    static let hangLimit: Duration = .seconds(300)
+
     /// Runs `body`; `nil` when it has not returned within `limit` (it keeps running).
     static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async -> Result<T, any Error>? {
         let waiting = Once<Result<T, any Error>?>()

@@ -28,7 +28,7 @@ struct PurchaseReportTests {
                {"action": "purchase", "product": "com.example.storekitmatrix.plus.monthly",
                 "expect": {"result": "success", "access": ["subscriber"]}}]}]
             """#, tiers: #"{"subscriber": ["com.example.storekitmatrix.plus.monthly", "com.example.storekitmatrix.premium.yearly"]}"#)
-        let result = try await AppHarness.run(matrix: path, options: .init(reportsDirectory: nil)) { WrongProductApp() }
+        let result = try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil)) { WrongProductApp() }
         let step = try #require(result.records.first { $0.step == 1 })
         // Observed: pass. The record says product plus.monthly, result success, and its transactionIds name a
         // premium.yearly transaction; LocalSession.purchase takes "the last purchase(options:) answer" without
