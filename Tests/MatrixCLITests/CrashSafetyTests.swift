@@ -326,8 +326,14 @@ struct CrashSafetyTests {
         let verified = try await MatrixBinary.run(["verify", run.path, "--quiet"])
         #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
         #expect(verified.stderr.contains("; 3 reports match the evidence"), "\(verified.stderr)")
+        // Unaltered is not complete: even with --quiet, verify says the run stopped short of the matrix.
+        #expect(verified.stderr.contains("is unaltered but incomplete (the run was interrupted): "), "\(verified.stderr)")
+        #expect(verified.stderr.contains("warning: the run was interrupted") && verified.stderr.contains("does not cover the whole matrix"),
+                "\(verified.stderr)")
         let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
         #expect(resumed.status == 0)
+        let complete = try await MatrixBinary.run(["verify", run.path, "--quiet"])
+        #expect(complete.status == 0 && !complete.stderr.contains("interrupted") && complete.stderr.contains(" is unaltered: "), "\(complete.stderr)")
     }
 
     @Test("a signal the run was started with ignored (nohup's SIGHUP) stays ignored: the run goes on to the end")

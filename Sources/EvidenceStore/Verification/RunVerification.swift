@@ -185,6 +185,13 @@ package struct RunVerification {
         report.runId = manifest.runId
         report.environment = manifest.environment
         report.status = manifest.status.rawValue
+        if manifest.status == .interrupted, !manifest.hasNotEnded {
+            // Ended on a signal: what it recorded is whole and can verify, but it is not the whole matrix, which a
+            // release gate must not take for a complete run.
+            let during = manifest.unfinishedCases.map { $0.isEmpty ? "" : " during \($0.joined(separator: ", "))" } ?? ""
+            report.warnings.append("the run was interrupted\(during): its evidence stops there and does not cover the whole "
+                                   + "matrix; `matrix run --resume \(directory.url.path)` completes it")
+        }
         if manifest.hasNotEnded {
             report.note("the run has not ended (run.json has no endedAt): it is still running or its process died, and run.json lists the files as they were when it started")
         }

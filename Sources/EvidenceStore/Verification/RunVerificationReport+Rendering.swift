@@ -66,7 +66,7 @@ extension RunVerificationReport {
             let fileCount = Set(files.map(\.finding.path)).count
             let unchecked = uncheckedItemCount
             let items = signedItemCount - unchecked
-            var text = "\(subject) is unaltered: \(fileCount) files match their SHA-256; \(records.count) records, "
+            var text = "\(subject) is unaltered\(status == "interrupted" ? " but incomplete (the run was interrupted)" : ""): \(fileCount) files match their SHA-256; \(records.count) records, "
                 + "\(items) signed item\(items == 1 ? "" : "s") verified"
             if items > 0 { text += " to \(roots)" }
             if unchecked > 0 { text += ", \(unchecked) decoded without signature check" }
