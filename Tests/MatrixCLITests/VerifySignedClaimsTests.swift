@@ -51,6 +51,8 @@ struct VerifySignedClaimsTests {
             + "2000000000000001 (item 1, com.example.storekitmatrix.plus.monthly) 1767268800000"),
         ("entitled-after-refund", "seq 82 (refund/plus-monthly step 3): the observed entitlements hold com.example.storekitmatrix.plus.monthly, but its latest "
             + "transaction, signed transaction 2000000000000001 (item 1, com.example.storekitmatrix.plus.monthly), is revoked"),
+        ("entitled-without-transaction", "seq 1 (fresh-purchase/pro step 0): the observed entitlements hold com.example.storekitmatrix.pro, "
+            + "but the step observes no transaction of it"),
         ("entitled-after-upgrade", "seq 90 (upgrade/plus-to-premium step 2): the observed entitlements hold com.example.storekitmatrix.plus.monthly, but its latest "
             + "transaction, signed transaction 2000000000000001 (item 2, com.example.storekitmatrix.plus.monthly), is upgraded"),
     ])
@@ -97,6 +99,10 @@ struct VerifySignedClaimsTests {
         case "entitled-after-refund":
             let refund = try Self.index(records, case: "refund/plus-monthly", step: 3)
             try Self.observe(&records, refund) { $0["entitlements"] = ["com.example.storekitmatrix.plus.monthly"] }
+        case "entitled-without-transaction":
+            // A launch before any purchase: nothing is signed and nothing bought, yet the record claims an entitlement.
+            let launch = try Self.index(records, case: "fresh-purchase/pro", step: 0)
+            try Self.observe(&records, launch) { $0["entitlements"] = ["com.example.storekitmatrix.pro"] }
         default:
             let upgrade = try Self.index(records, case: "upgrade/plus-to-premium", step: 2)
             try Self.observe(&records, upgrade) {

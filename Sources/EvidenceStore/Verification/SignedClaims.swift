@@ -15,7 +15,8 @@ import SignedData
 /// the notifications it reports, in order. A run whose environment signs everything itself (a local run) is held
 /// to more: every transaction a step names and every notification it reports is signed in its record, its
 /// transactions and renewal info are signed at the step's store time and its notifications no later, and no
-/// signed item appears in two records.
+/// signed item appears in two records, and every product among a step's entitlements has an observed
+/// transaction.
 ///
 /// Apple: https://developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload,
 /// https://developer.apple.com/documentation/storekit/transaction/currententitlements
@@ -133,6 +134,11 @@ struct SignedClaims {
         }
 
         guard runSigns else { return }
+        // Transaction.currentEntitlements holds transactions: a product entitled is a product with a transaction.
+        let observedProducts = Set(observed.transactions.map(\.productId))
+        for product in observed.entitlements where !observedProducts.contains(product) {
+            problem("\(place): the observed entitlements hold \(product), but the step observes no transaction of it")
+        }
         for id in observed.transactionIds where !signedIds.contains(id) {
             problem("\(place): transaction \(id) of the step's transactionIds has no signed transaction in the record; "
                     + "the run signs every transaction a step creates or changes")
