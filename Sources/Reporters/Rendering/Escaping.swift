@@ -18,11 +18,8 @@ enum Markup {
     private static func escape(_ value: String, attribute: Bool) -> String {
         // Most text has nothing to escape: no markup character, no control, no U+0080–U+009F (lead byte C2),
         // no U+FFFE or U+FFFF (lead byte EF).
-        let plain = !value.utf8.contains { byte in
-            byte < 0x20 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0x7F || byte == 0xC2 || byte == 0xEF
-        }
-        if plain { return value }
+        var value = value
+        if !value.withUTF8(needsEscaping) { return value }
         var out = ""
         out.reserveCapacity(value.utf8.count)
         for scalar in value.unicodeScalars {
@@ -45,6 +42,15 @@ enum Markup {
             }
         }
         return out
+    }
+
+    /// Whether UTF-8 text may need escaping, as text or as an attribute: it holds a markup character, a control,
+    /// or a lead byte of U+0080–U+009F (C2) or U+FFFE–U+FFFF (EF). Most text does not.
+    static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.contains { byte in
+            byte < 0x20 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0x7F || byte == 0xC2 || byte == 0xEF
+        }
     }
 
     static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
