@@ -14,7 +14,14 @@ enum EvidenceLine {
 
     /// The records' lines, each ended by a newline, in one buffer.
     static func lines(_ records: [EvidenceRecord]) -> [UInt8] {
-        var json = CompactJSONWriter(capacity: records.count << 13)
+        // Room for every line at once: a record's signed data, and a few kilobytes for the rest of it (at most
+        // about 3 KB in the release matrix's records), so that the buffer is not grown and copied on the way.
+        var capacity = 0
+        for record in records {
+            capacity += 4096
+            for item in record.observed?.signedData ?? [] { capacity += item.jws.utf8.count }
+        }
+        var json = CompactJSONWriter(capacity: capacity)
         for record in records {
             json.record(record)
             json.endLine()

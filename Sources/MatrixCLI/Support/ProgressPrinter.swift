@@ -28,7 +28,10 @@ final class ProgressPrinter: Sendable {
             }
         case .caseFinished(let result):
             let count = done.wrappingAdd(1, ordering: .relaxed).newValue
-            console.info(caseLine(result, count: count), always: result.verdict == .fail || result.verdict == .error)
+            let always = result.verdict == .fail || result.verdict == .error
+            // `--quiet` shows only the cases that did not pass: the others' lines are not worth making.
+            guard always || !console.quiet else { return }
+            console.info(caseLine(result, count: count), always: always)
         }
     }
 

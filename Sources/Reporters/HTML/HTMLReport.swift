@@ -159,65 +159,148 @@ public enum HTMLReport {
         return html + "</tbody>\n</table>\n</section>\n"
     }
 
-    /// One case's section: its timeline and its steps with expected and observed values, handed to `write` in
-    /// pieces (a step's at a time), so that a case of many thousand steps is never one string.
+    /// One case's section: its timeline and its steps with expected and observed values, appended to `html`,
+    /// which is handed to `flush` whenever it holds more than ``flushSize`` bytes (and at the end), so that a case
+    /// of many thousand steps is never one buffer.
     ///
     /// - Parameter label: the case's label (``CaseOverview/label``).
-    static func caseSection(_ matrixCase: CaseEvidence, index: Int, label: String, into write: (String) throws -> Void) rethrows {
-        var html = "<section class=\"case\" id=\"case-\(index)\" data-verdict=\"\(matrixCase.verdict.rawValue)\""
-            + " data-kind=\"\(Markup.attribute(matrixCase.kind))\">\n"
-        html += "<h2>\(verdictBadge(label)) <code>\(Markup.text(matrixCase.id))</code></h2>\n"
-        html += "<p class=\"case-meta\">kind <b>\(Markup.text(matrixCase.kind))</b> · account <b>\(Markup.text(matrixCase.account.alias))</b>"
-            + " (\(Markup.text(matrixCase.account.state))) · \(matrixCase.counts.phrase)</p>\n"
+    static func caseSection(_ matrixCase: CaseEvidence, index: Int, label: String, into html: inout MarkupBuffer,
+                            flush: (inout MarkupBuffer) throws -> Void) rethrows {
+        html.append("<section class=\"case\" id=\"case-")
+        html.int(index)
+        html.append("\" data-verdict=\"")
+        html.raw(matrixCase.verdict.rawValue)
+        html.append("\" data-kind=\"")
+        html.attribute(matrixCase.kind)
+        html.append("\">\n<h2>")
+        verdictBadge(label, into: &html)
+        html.append(" <code>")
+        html.text(matrixCase.id)
+        html.append("</code></h2>\n<p class=\"case-meta\">kind <b>")
+        html.text(matrixCase.kind)
+        html.append("</b> · account <b>")
+        html.text(matrixCase.account.alias)
+        html.append("</b> (")
+        html.text(matrixCase.account.state)
+        html.append(") · ")
+        html.raw(matrixCase.counts.phrase)
+        html.append("</p>\n")
         let timeline = Timeline(matrixCase: matrixCase, index: index)
-        let times = timeline.points.compactMap(\.time)
+        let points = timeline.points
+        var first: Int64?
+        var last: Int64?
+        for time in points.lazy.compactMap(\.time) {
+            first = min(first ?? time, time)
+            last = max(last ?? time, time)
+        }
         let caption: String
-        if let first = times.min(), let last = times.max() {
+        if let first, let last {
             caption = first == last
                 ? "Every step at store time \(StepText.storeTimeText(first))."
                 : "Store time from \(StepText.storeTimeText(first)) to \(StepText.storeTimeText(last)) (\(StepText.elapsed(from: first, to: last)))."
         } else {
             caption = "No store time was observed; steps are shown in order."
         }
-        try write(html + "<figure class=\"timeline\"><div class=\"scroll\">")
-        try timeline.render(into: write)
-        try write("</div>\n<figcaption>\(Markup.text(caption)) Steps at the same store time are drawn \(Timeline.minimumGap) px apart.</figcaption></figure>\n"
-            + "<table class=\"steps\">\n<thead><tr><th>#</th><th>Step</th><th>Verdict</th><th>Store time</th>"
-            + "<th>Expected</th><th>Observed</th><th>Reason</th></tr></thead>\n<tbody>\n")
+        html.append("<figure class=\"timeline\"><div class=\"scroll\">")
+        try timeline.render(points, into: &html, flush: flush)
+        html.append("</div>\n<figcaption>")
+        html.text(caption)
+        html.append(" Steps at the same store time are drawn ")
+        html.int(Timeline.minimumGap)
+        html.append(" px apart.</figcaption></figure>\n")
+        html.append("<table class=\"steps\">\n<thead><tr><th>#</th><th>Step</th><th>Verdict</th><th>Store time</th>")
+        html.append("<th>Expected</th><th>Observed</th><th>Reason</th></tr></thead>\n<tbody>\n")
         for record in matrixCase.records {
-            try write(stepRow(record, in: matrixCase))
+            stepRow(record, in: matrixCase, into: &html)
+            if html.bytes.count > flushSize { try flush(&html) }
         }
-        try write("</tbody>\n</table>\n</section>\n")
+        html.append("</tbody>\n</table>\n</section>\n")
+        try flush(&html)
     }
 
-    private static func stepRow(_ record: EvidenceRecord, in matrixCase: CaseEvidence) -> String {
+    /// How many bytes a case section's buffer holds before it is handed on.
+    static let flushSize = 1 << 16
+
+    private static func verdictBadge(_ label: String, into html: inout MarkupBuffer) {
+        html.append("<span class=\"badge v-")
+        let name = label.lowercased()
+        html.attribute(name.contains(" ") ? name.replacingOccurrences(of: " ", with: "-") : name)
+        html.append("\">")
+        html.text(label)
+        html.append("</span>")
+    }
+
+    /// A step's row of the case's table of steps.
+    private static func stepRow(_ record: EvidenceRecord, in matrixCase: CaseEvidence, into html: inout MarkupBuffer) {
+        html.append("<tr class=\"v-")
+        html.raw(record.verdict.rawValue)
+        html.append("\"><td>")
+        html.int(record.step)
+        html.append("</td><td><code>")
+        html.text(StepText.describe(record.action))
+        html.append("</code></td><td>")
+        verdictBadge(StepText.label(record.verdict), into: &html)
+        html.append("</td><td class=\"time\">")
+        html.text(StepText.storeTimeText(StepText.storeTime(record)))
+        html.append("</td><td class=\"wrap\">")
         let rows = StepText.comparisons(record)
-        let expected = rows.isEmpty ? "<span class=\"muted\">not judged</span>"
-            : rows.map { "<div><span class=\"field\">\(Markup.text($0.field))</span> \(Markup.text($0.expected))</div>" }.joined()
-        var observed: String
         if rows.isEmpty {
-            observed = record.observed.map { "<div><span class=\"field\">access</span> \(Markup.text(Judge.render($0.access)))</div>" }
-                ?? "<span class=\"muted\">\(StepText.notObserved)</span>"
+            html.append("<span class=\"muted\">not judged</span>")
         } else {
-            observed = rows.map {
-                let value = $0.unobserved ? "<span class=\"muted\">\(Markup.text($0.observed))</span>" : Markup.text($0.observed)
-                return "<div\($0.differs ? " class=\"differs\"" : "")><span class=\"field\">\(Markup.text($0.field))</span> \(value)</div>"
-            }.joined()
+            for row in rows {
+                html.append("<div><span class=\"field\">")
+                html.text(row.field)
+                html.append("</span> ")
+                html.text(row.expected)
+                html.append("</div>")
+            }
+        }
+        html.append("</td><td class=\"wrap\">")
+        if rows.isEmpty {
+            if let observed = record.observed {
+                html.append("<div><span class=\"field\">access</span> ")
+                html.text(Judge.render(observed.access))
+                html.append("</div>")
+            } else {
+                html.append("<span class=\"muted\">")
+                html.raw(StepText.notObserved)
+                html.append("</span>")
+            }
+        } else {
+            for row in rows {
+                html.append(row.differs ? "<div class=\"differs\"><span class=\"field\">" : "<div><span class=\"field\">")
+                html.text(row.field)
+                html.append("</span> ")
+                if row.unobserved {
+                    html.append("<span class=\"muted\">")
+                    html.text(row.observed)
+                    html.append("</span>")
+                } else {
+                    html.text(row.observed)
+                }
+                html.append("</div>")
+            }
         }
         if let ids = record.observed?.transactionIds, !ids.isEmpty {
-            observed += "<div class=\"muted\">transactions \(Markup.text(ids.joined(separator: ", ")))</div>"
+            html.append("<div class=\"muted\">transactions ")
+            for (i, id) in ids.enumerated() {
+                if i > 0 { html.append(", ") }
+                html.text(id)
+            }
+            html.append("</div>")
         }
         if let message = record.observed?.message {
-            observed += "<div class=\"muted\">app said “\(Markup.text(message))”</div>"
+            html.append("<div class=\"muted\">app said “")
+            html.text(message)
+            html.append("”</div>")
         }
         if let message = record.observed?.storeMessage {
-            observed += "<div class=\"muted\">store: \(Markup.text(message))</div>"
+            html.append("<div class=\"muted\">store: ")
+            html.text(message)
+            html.append("</div>")
         }
-        let reason = record.verdict == .blocked ? matrixCase.blockedMessage(for: record) : (record.reason ?? "")
-        return "<tr class=\"v-\(record.verdict.rawValue)\"><td>\(record.step)</td>"
-            + "<td><code>\(Markup.text(StepText.describe(record.action)))</code></td>"
-            + "<td>\(verdictBadge(StepText.label(record.verdict)))</td>"
-            + "<td class=\"time\">\(Markup.text(StepText.storeTimeText(StepText.storeTime(record))))</td>"
-            + "<td class=\"wrap\">\(expected)</td><td class=\"wrap\">\(observed)</td><td class=\"wrap\">\(Markup.text(reason))</td></tr>\n"
+        html.append("</td><td class=\"wrap\">")
+        html.text(record.verdict == .blocked ? matrixCase.blockedMessage(for: record) : (record.reason ?? ""))
+        html.append("</td></tr>\n")
     }
 }

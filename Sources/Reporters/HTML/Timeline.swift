@@ -87,108 +87,224 @@ struct Timeline {
         matrixCase.records[point.index]
     }
 
-    /// The `<svg>` element, handed to `write` in pieces (a step's at a time), so that a case of many thousand
-    /// steps is never one string.
-    func render(into write: (String) throws -> Void) rethrows {
-        let points = self.points
+    /// The `<svg>` element for `points` (``points``), appended to `svg`, which is handed to `flush` whenever it
+    /// holds more than ``HTMLReport/flushSize`` bytes, so that a case of many thousand steps is never one buffer.
+    func render(_ points: [Point], into svg: inout MarkupBuffer, flush: (inout MarkupBuffer) throws -> Void) rethrows {
         guard let lastPoint = points.last else { return }
         let width = lastPoint.x + Self.tailWidth + Self.right
-        let titleID = "timeline-\(index)-title"
-        var svg = "<svg class=\"timeline\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
-            + " role=\"img\" aria-labelledby=\"\(titleID)\">\n"
-        svg += "<title id=\"\(titleID)\">\(Markup.text("Timeline of case \(matrixCase.id) over store time"))</title>\n"
+        svg.append("<svg class=\"timeline\" width=\"")
+        svg.int(width)
+        svg.append("\" height=\"")
+        svg.int(height)
+        svg.append("\" viewBox=\"0 0 ")
+        svg.int(width)
+        svg.append(" ")
+        svg.int(height)
+        svg.append("\" role=\"img\" aria-labelledby=\"timeline-")
+        svg.int(index)
+        svg.append("-title\">\n<title id=\"timeline-")
+        svg.int(index)
+        svg.append("-title\">Timeline of case ")
+        svg.text(matrixCase.id)
+        svg.append(" over store time</title>\n")
         for (i, point) in points.enumerated() where record(point).verdict == .fail || record(point).verdict == .error {
             let next = i + 1 < points.count ? points[i + 1].x : point.x + Self.tailWidth
-            svg += rect("failing-column", x: point.x - 10, y: markerY - 14, width: next - point.x + 10,
-                        height: axisY - markerY + 14)
+            rect("failing-column", x: point.x - 10, y: markerY - 14, width: next - point.x + 10, height: axisY - markerY + 14, into: &svg)
         }
-        svg += text("row-label", x: Self.left - 8, y: expectedY + 17, anchor: "end", "expected")
-        svg += text("row-label", x: Self.left - 8, y: observedY + 17, anchor: "end", "observed")
-        svg += "<line class=\"axis\" x1=\"\(Self.left)\" y1=\"\(axisY)\" x2=\"\(width - Self.right)\" y2=\"\(axisY)\"/>\n"
-        try write(svg)
+        text("row-label", x: Self.left - 8, y: expectedY + 17, anchor: "end", "expected", into: &svg)
+        text("row-label", x: Self.left - 8, y: observedY + 17, anchor: "end", "observed", into: &svg)
+        svg.append("<line class=\"axis\" x1=\"")
+        svg.int(Self.left)
+        svg.append("\" y1=\"")
+        svg.int(axisY)
+        svg.append("\" x2=\"")
+        svg.int(width - Self.right)
+        svg.append("\" y2=\"")
+        svg.int(axisY)
+        svg.append("\"/>\n")
         let start = points.compactMap(\.time).min()
         for (i, point) in points.enumerated() {
             let end = i + 1 < points.count ? points[i + 1].x : point.x + Self.tailWidth
-            var svg = band(expected: true, point: point, end: end)
-            svg += band(expected: false, point: point, end: end)
-            svg += "<line class=\"guide\" x1=\"\(point.x)\" y1=\"\(markerY)\" x2=\"\(point.x)\" y2=\"\(axisY)\"/>\n"
+            band(expected: true, point: point, end: end, into: &svg)
+            band(expected: false, point: point, end: end, into: &svg)
+            line("guide", x: point.x, y1: markerY, y2: axisY, into: &svg)
             if i == 0 || points[i - 1].time != point.time {
-                svg += "<line class=\"tick\" x1=\"\(point.x)\" y1=\"\(axisY)\" x2=\"\(point.x)\" y2=\"\(axisY + 5)\"/>\n"
+                line("tick", x: point.x, y1: axisY, y2: axisY + 5, into: &svg)
                 let label = point.time.flatMap { time in start.map { StepText.elapsed(from: $0, to: time) } } ?? "no store time"
-                svg += text("tick-label", x: point.x, y: axisY + 17, anchor: "middle", label)
+                text("tick-label", x: point.x, y: axisY + 17, anchor: "middle", label, into: &svg)
             }
-            svg += marker(point)
-            try write(svg)
+            marker(point, into: &svg)
+            if svg.bytes.count > HTMLReport.flushSize { try flush(&svg) }
         }
-        try write("</svg>")
+        svg.append("</svg>")
     }
 
-    private func marker(_ point: Point) -> String {
+    private func marker(_ point: Point, into svg: inout MarkupBuffer) {
         let record = self.record(point)
         let failing = record.verdict == .fail || record.verdict == .error
-        var tooltip = "step \(record.step): \(StepText.describe(record.action)) — \(StepText.label(record.verdict))"
-        if let time = point.time { tooltip += " — store time \(StepText.storeTimeText(time))" }
-        if let reason = record.reason { tooltip += " — \(reason)" }
         let x = point.x
         let y = markerY
-        var svg = "<g class=\"step v-\(record.verdict.rawValue)\" data-step=\"\(record.step)\" data-x=\"\(x)\""
-        if let time = point.time { svg += " data-store-time=\"\(time)\"" }
-        svg += "><title>\(Markup.text(tooltip))</title>"
+        svg.append("<g class=\"step v-")
+        svg.raw(record.verdict.rawValue)
+        svg.append("\" data-step=\"")
+        svg.int(record.step)
+        svg.append("\" data-x=\"")
+        svg.int(x)
+        svg.append("\"")
+        if let time = point.time {
+            svg.append(" data-store-time=\"")
+            svg.int64(time)
+            svg.append("\"")
+        }
+        // The tooltip: `step N: <step> — <VERDICT>[ — store time <time>][ — <reason>]`.
+        svg.append("><title>step ")
+        svg.int(record.step)
+        svg.append(": ")
+        svg.text(StepText.describe(record.action))
+        svg.append(" — ")
+        svg.text(StepText.label(record.verdict))
+        if let time = point.time {
+            svg.append(" — store time ")
+            svg.text(StepText.storeTimeText(time))
+        }
+        if let reason = record.reason {
+            svg.append(" — ")
+            svg.text(reason)
+        }
+        svg.append("</title>")
         switch record.verdict {
         case .error:
-            svg += "<rect class=\"marker\" x=\"\(x - 6)\" y=\"\(y - 6)\" width=\"12\" height=\"12\"/>"
+            svg.append("<rect class=\"marker\" x=\"")
+            svg.int(x - 6)
+            svg.append("\" y=\"")
+            svg.int(y - 6)
+            svg.append("\" width=\"12\" height=\"12\"/>")
         default:
-            svg += "<circle class=\"marker\" cx=\"\(x)\" cy=\"\(y)\" r=\"6\"/>"
+            svg.append("<circle class=\"marker\" cx=\"")
+            svg.int(x)
+            svg.append("\" cy=\"")
+            svg.int(y)
+            svg.append("\" r=\"6\"/>")
         }
-        svg += "<text class=\"action\(failing ? " failing" : "")\" x=\"\(x + 2)\" y=\"\(y - 12)\""
-            + " transform=\"rotate(-35 \(x + 2) \(y - 12))\">\(Markup.text(record.action.action.rawValue))</text>"
-        return svg + "</g>\n"
+        svg.append(failing ? "<text class=\"action failing\" x=\"" : "<text class=\"action\" x=\"")
+        svg.int(x + 2)
+        svg.append("\" y=\"")
+        svg.int(y - 12)
+        svg.append("\" transform=\"rotate(-35 ")
+        svg.int(x + 2)
+        svg.append(" ")
+        svg.int(y - 12)
+        svg.append(")\">")
+        svg.text(record.action.action.rawValue)
+        svg.append("</text></g>\n")
     }
 
-    private func band(expected: Bool, point: Point, end: Int) -> String {
+    private func band(expected: Bool, point: Point, end: Int, into svg: inout MarkupBuffer) {
         let record = self.record(point)
         let y = expected ? expectedY : observedY
         let width = max(1, end - point.x)
         let tiers: [String]? = expected ? record.expected?.access : record.observed?.access
-        let row = expected ? "expected" : "observed"
+        let row: StaticString = expected ? "expected" : "observed"
         let accessDiffers = !expected && record.verdict == .fail
             && StepText.comparisons(record).contains { $0.field == "access" && $0.differs }
-        var classes = "band"
-        let label: String
-        let tooltip: String
-        var style = ""
+        var sorted: [String] = []
+        let kind: StaticString
         if let tiers {
-            let sorted = tiers.sorted()
-            if sorted.isEmpty {
-                classes += " empty"
-                label = "none"
-            } else {
-                classes += " tiers"
-                label = sorted.joined(separator: ", ")
-                style = " style=\"fill:\(Self.colour(for: sorted))\""
-            }
-            tooltip = "\(row) access after step \(record.step): \(Judge.render(sorted))"
+            sorted = tiers.sorted()
+            kind = sorted.isEmpty ? " empty" : " tiers"
         } else {
-            classes += expected ? " unjudged" : " unobserved"
-            label = expected ? "" : "—"
-            tooltip = expected ? "step \(record.step) does not judge access" : "step \(record.step): access not observed"
+            kind = expected ? " unjudged" : " unobserved"
         }
-        if accessDiffers { classes += " mismatch" }
-        var svg = "<g class=\"\(classes)\" data-row=\"\(row)\" data-step=\"\(record.step)\"><title>\(Markup.text(tooltip))</title>"
-        svg += "<rect x=\"\(point.x)\" y=\"\(y)\" width=\"\(width)\" height=\"\(Self.bandHeight)\"\(style)/>"
+        svg.append("<g class=\"band")
+        svg.append(kind)
+        if accessDiffers { svg.append(" mismatch") }
+        svg.append("\" data-row=\"")
+        svg.append(row)
+        svg.append("\" data-step=\"")
+        svg.int(record.step)
+        svg.append("\"><title>")
+        let label: String
+        if tiers != nil {
+            svg.append(row)
+            svg.append(" access after step ")
+            svg.int(record.step)
+            svg.append(": ")
+            svg.text(Judge.render(sorted))
+            label = sorted.isEmpty ? "none" : sorted.joined(separator: ", ")
+        } else {
+            svg.append("step ")
+            svg.int(record.step)
+            svg.append(expected ? " does not judge access" : ": access not observed")
+            label = expected ? "" : "—"
+        }
+        svg.append("</title><rect x=\"")
+        svg.int(point.x)
+        svg.append("\" y=\"")
+        svg.int(y)
+        svg.append("\" width=\"")
+        svg.int(width)
+        svg.append("\" height=\"")
+        svg.int(Self.bandHeight)
+        svg.append("\"")
+        if !sorted.isEmpty {
+            svg.append(" style=\"fill:")
+            svg.raw(Self.colour(for: sorted))
+            svg.append("\"")
+        }
+        svg.append("/>")
         let fitted = Self.fit(label, width: width - 8)
         if !fitted.isEmpty {
-            svg += "<text x=\"\(point.x + 4)\" y=\"\(y + 17)\">\(Markup.text(fitted))</text>"
+            svg.append("<text x=\"")
+            svg.int(point.x + 4)
+            svg.append("\" y=\"")
+            svg.int(y + 17)
+            svg.append("\">")
+            svg.text(fitted)
+            svg.append("</text>")
         }
-        return svg + "</g>\n"
+        svg.append("</g>\n")
     }
 
-    private func rect(_ cls: String, x: Int, y: Int, width: Int, height: Int) -> String {
-        "<rect class=\"\(cls)\" x=\"\(x)\" y=\"\(y)\" width=\"\(width)\" height=\"\(height)\"/>\n"
+    private func rect(_ cls: StaticString, x: Int, y: Int, width: Int, height: Int, into svg: inout MarkupBuffer) {
+        svg.append("<rect class=\"")
+        svg.append(cls)
+        svg.append("\" x=\"")
+        svg.int(x)
+        svg.append("\" y=\"")
+        svg.int(y)
+        svg.append("\" width=\"")
+        svg.int(width)
+        svg.append("\" height=\"")
+        svg.int(height)
+        svg.append("\"/>\n")
     }
 
-    private func text(_ cls: String, x: Int, y: Int, anchor: String, _ content: String) -> String {
-        "<text class=\"\(cls)\" x=\"\(x)\" y=\"\(y)\" text-anchor=\"\(anchor)\">\(Markup.text(content))</text>\n"
+    private func line(_ cls: StaticString, x: Int, y1: Int, y2: Int, into svg: inout MarkupBuffer) {
+        svg.append("<line class=\"")
+        svg.append(cls)
+        svg.append("\" x1=\"")
+        svg.int(x)
+        svg.append("\" y1=\"")
+        svg.int(y1)
+        svg.append("\" x2=\"")
+        svg.int(x)
+        svg.append("\" y2=\"")
+        svg.int(y2)
+        svg.append("\"/>\n")
+    }
+
+    private func text(_ cls: StaticString, x: Int, y: Int, anchor: StaticString, _ content: String, into svg: inout MarkupBuffer) {
+        svg.append("<text class=\"")
+        svg.append(cls)
+        svg.append("\" x=\"")
+        svg.int(x)
+        svg.append("\" y=\"")
+        svg.int(y)
+        svg.append("\" text-anchor=\"")
+        svg.append(anchor)
+        svg.append("\">")
+        svg.text(content)
+        svg.append("</text>\n")
     }
 
     /// `label`, cut with `…` to fit `width` pixels at about 6.5 px a character; empty when nothing fits.

@@ -39,63 +39,81 @@ public enum JUnitReport {
     /// The closing tag.
     static let tail = "</testsuites>\n"
 
-    /// One case's `<testsuite>`.
-    static func suite(_ matrixCase: CaseEvidence, overview: CaseOverview) -> String {
+    /// One case's `<testsuite>`, appended to `xml`.
+    ///
+    /// - Parameter stepMilliseconds: each record's wall-clock time (``StepText/wallMilliseconds(_:)``), in order.
+    static func suite(_ matrixCase: CaseEvidence, overview: CaseOverview, stepMilliseconds: [Int64?], into xml: inout MarkupBuffer) {
         let counts = overview.counts
-        guard let first = matrixCase.records.first else { return "" }
-        let ms = overview.wallMilliseconds
-        var xml = "  <testsuite" + attributes([
-            ("name", matrixCase.id),
-            ("tests", String(counts.total)),
-            ("failures", String(counts.fail)),
-            ("errors", String(counts.error)),
-            ("skipped", String(counts.skipped + counts.blocked)),
-            ("time", StepText.seconds(ms)),
-            ("timestamp", first.wallStart),
-        ]) + ">\n"
-        var properties = [
-            ("environment", first.environment),
-            ("build", first.build),
-            ("device", first.device),
-            ("os", first.os),
-            ("account", matrixCase.account.alias),
-            ("account.state", matrixCase.account.state),
-        ]
-        if let hash = matrixCase.account.hash { properties.append(("account.hash", hash)) }
-        if let fault = first.appFault { properties.append(("appFault", fault)) }
-        properties += [("kind", matrixCase.kind), ("run", first.run)]
-        xml += "    <properties>\n"
-        for (name, value) in properties {
-            xml += "      <property" + attributes([("name", name), ("value", value)]) + "/>\n"
+        guard let first = matrixCase.records.first else { return }
+        xml.append("  <testsuite")
+        xml.attribute("name", matrixCase.id)
+        xml.attribute("tests", counts.total)
+        xml.attribute("failures", counts.fail)
+        xml.attribute("errors", counts.error)
+        xml.attribute("skipped", counts.skipped + counts.blocked)
+        xml.attribute("time", StepText.seconds(overview.wallMilliseconds))
+        xml.attribute("timestamp", first.wallStart)
+        xml.append(">\n    <properties>\n")
+        func property(_ name: String, _ value: String) {
+            xml.append("      <property")
+            xml.attribute("name", name)
+            xml.attribute("value", value)
+            xml.append("/>\n")
         }
-        xml += "    </properties>\n"
-        for record in matrixCase.records {
-            xml += testCase(record, in: matrixCase)
+        property("environment", first.environment)
+        property("build", first.build)
+        property("device", first.device)
+        property("os", first.os)
+        property("account", matrixCase.account.alias)
+        property("account.state", matrixCase.account.state)
+        if let hash = matrixCase.account.hash { property("account.hash", hash) }
+        if let fault = first.appFault { property("appFault", fault) }
+        property("kind", matrixCase.kind)
+        property("run", first.run)
+        xml.append("    </properties>\n")
+        for (index, record) in matrixCase.records.enumerated() {
+            testCase(record, milliseconds: index < stepMilliseconds.count ? stepMilliseconds[index] : StepText.wallMilliseconds(record),
+                     in: matrixCase, into: &xml)
         }
-        xml += "  </testsuite>\n"
-        return xml
+        xml.append("  </testsuite>\n")
     }
 
-    private static func testCase(_ record: EvidenceRecord, in matrixCase: CaseEvidence) -> String {
-        let open = "    <testcase" + attributes([
-            ("name", "\(record.case) #\(record.step) \(record.action.action.rawValue)"),
-            ("classname", record.kind),
-            ("time", StepText.seconds(StepText.wallMilliseconds(record) ?? 0)),
-        ])
+    private static func testCase(_ record: EvidenceRecord, milliseconds: Int64?, in matrixCase: CaseEvidence, into xml: inout MarkupBuffer) {
+        // The name is `<case> #<step> <action>`; escaping works character by character, so its parts are
+        // escaped one by one.
+        xml.append("    <testcase name=\"")
+        xml.attribute(record.case)
+        xml.append(" #")
+        xml.int(record.step)
+        xml.append(" ")
+        xml.attribute(record.action.action.rawValue)
+        xml.append("\"")
+        xml.attribute("classname", record.kind)
+        xml.attribute("time", StepText.seconds(milliseconds ?? 0))
         let reason = record.reason ?? ""
         switch record.verdict {
         case .pass:
-            return open + "/>\n"
+            xml.append("/>\n")
         case .fail:
-            return open + ">\n      <failure" + attributes([("message", reason.isEmpty ? "failed" : reason), ("type", "fail")]) + ">"
-                + Markup.text(details(record)) + "</failure>\n    </testcase>\n"
+            xml.append(">\n      <failure")
+            xml.attribute("message", reason.isEmpty ? "failed" : reason)
+            xml.append(" type=\"fail\">")
+            xml.text(details(record))
+            xml.append("</failure>\n    </testcase>\n")
         case .error:
-            return open + ">\n      <error" + attributes([("message", reason.isEmpty ? "error" : reason), ("type", "error")]) + ">"
-                + Markup.text(details(record)) + "</error>\n    </testcase>\n"
+            xml.append(">\n      <error")
+            xml.attribute("message", reason.isEmpty ? "error" : reason)
+            xml.append(" type=\"error\">")
+            xml.text(details(record))
+            xml.append("</error>\n    </testcase>\n")
         case .skipped:
-            return open + ">\n      <skipped" + attributes([("message", reason.isEmpty ? "skipped" : reason)]) + "/>\n    </testcase>\n"
+            xml.append(">\n      <skipped")
+            xml.attribute("message", reason.isEmpty ? "skipped" : reason)
+            xml.append("/>\n    </testcase>\n")
         case .blocked:
-            return open + ">\n      <skipped" + attributes([("message", matrixCase.blockedMessage(for: record))]) + "/>\n    </testcase>\n"
+            xml.append(">\n      <skipped")
+            xml.attribute("message", matrixCase.blockedMessage(for: record))
+            xml.append("/>\n    </testcase>\n")
         }
     }
 

@@ -27,8 +27,12 @@ package struct CaseCollector {
 
     /// The case in progress, complete: its records in step order. Call it after the last record.
     package mutating func finish() -> CaseEvidence? {
-        let records = current.sorted { $0.step < $1.step }
-        current = []
+        // Records come in step order but for a resumed or merged run's: sorting only then spares a copy of each.
+        var records: [EvidenceRecord] = []
+        swap(&records, &current)
+        if !records.indices.dropFirst().allSatisfy({ records[$0 - 1].step <= records[$0].step }) {
+            records.sort { $0.step < $1.step }
+        }
         guard let first = records.first else { return nil }
         finished.insert(first.case)
         return CaseEvidence(id: first.case, kind: first.kind, account: first.account, records: records)

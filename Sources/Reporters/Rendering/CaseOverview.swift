@@ -50,6 +50,11 @@ public struct CaseOverview: Sendable, Hashable {
 
     /// The overview of one case's evidence; `unfinished` when the run stopped during it.
     public init(_ matrixCase: CaseEvidence, unfinished: Bool = false) {
+        self.init(matrixCase, unfinished: unfinished, stepMilliseconds: matrixCase.records.map(StepText.wallMilliseconds))
+    }
+
+    /// The overview, given each record's wall-clock time (``StepText/wallMilliseconds(_:)``), in order.
+    init(_ matrixCase: CaseEvidence, unfinished: Bool, stepMilliseconds: [Int64?]) {
         self.unfinished = unfinished
         id = matrixCase.id
         kind = matrixCase.kind
@@ -63,6 +68,6 @@ public struct CaseOverview: Sendable, Hashable {
         firstSkip = matrixCase.records.first { $0.verdict == .skipped }.map {
             Problem(step: $0.step, action: $0.action.action, verdict: $0.verdict, reason: $0.reason)
         }
-        wallMilliseconds = matrixCase.records.compactMap(StepText.wallMilliseconds).reduce(0, StepText.saturatingSum)
+        wallMilliseconds = stepMilliseconds.reduce(0) { sum, step in step.map { StepText.saturatingSum(sum, $0) } ?? sum }
     }
 }

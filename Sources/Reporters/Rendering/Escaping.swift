@@ -18,11 +18,8 @@ enum Markup {
     private static func escape(_ value: String, attribute: Bool) -> String {
         // Most text has nothing to escape: no markup character, no control, no U+0080–U+009F (lead byte C2),
         // no U+FFFE or U+FFFF (lead byte EF).
-        let plain = !value.utf8.contains { byte in
-            byte < 0x20 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0x7F || byte == 0xC2 || byte == 0xEF
-        }
-        if plain { return value }
+        var value = value
+        if !value.withUTF8(needsEscaping) { return value }
         var out = ""
         out.reserveCapacity(value.utf8.count)
         for scalar in value.unicodeScalars {
@@ -47,6 +44,15 @@ enum Markup {
         return out
     }
 
+    /// Whether UTF-8 text may need escaping, as text or as an attribute: it holds a markup character, a control,
+    /// or a lead byte of U+0080–U+009F (C2) or U+FFFE–U+FFFF (EF). Most text does not.
+    static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.contains { byte in
+            byte < 0x20 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0x7F || byte == 0xC2 || byte == 0xEF
+        }
+    }
+
     static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0xFFFE || value == 0xFFFF
@@ -67,6 +73,7 @@ enum Markdown {
     /// Plain text safe inside a paragraph or a table cell: special characters backslash-escaped, line breaks
     /// as `<br>`, forbidden control characters made visible.
     static func text(_ value: String) -> String {
+        if isPlain(value, also: specialMask) { return value }
         var out = ""
         for scalar in value.unicodeScalars {
             if special.contains(scalar) {
@@ -85,9 +92,37 @@ enum Markdown {
         return out
     }
 
+    /// Whether `value` holds none of the ASCII characters of `mask` (``mask(_:)``), no control character and
+    /// nothing from U+0080–U+009F or U+FFFE–U+FFFF (lead bytes C2 and EF, which also start other characters:
+    /// those take the slow path too), so that escaping leaves it as it is.
+    private static func isPlain(_ value: String, also mask: (low: UInt64, high: UInt64)) -> Bool {
+        var value = value
+        return value.withUTF8 { utf8 in
+            !utf8.contains { byte in
+                byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xEF
+                    || (byte < 0x40 ? mask.low >> byte & 1 != 0 : byte < 0x80 && mask.high >> (byte - 0x40) & 1 != 0)
+            }
+        }
+    }
+
+    /// ASCII characters as a bit mask: bit `c` of `low` for c < 64, bit `c - 64` of `high` for the rest.
+    private static func mask(_ characters: Set<Unicode.Scalar>) -> (low: UInt64, high: UInt64) {
+        var mask: (low: UInt64, high: UInt64) = (0, 0)
+        for character in characters where character.isASCII {
+            let value = UInt64(character.value)
+            if value < 64 { mask.low |= 1 << value } else { mask.high |= 1 << (value - 64) }
+        }
+        return mask
+    }
+
+    private static let specialMask = mask(special)
+    private static let codeMask = mask(["|", "`"])
+
     /// A code span that shows `value` literally, safe inside a table cell (`|` is escaped, which GitHub
     /// removes again inside the span); line breaks become spaces.
     static func code(_ value: String) -> String {
+        // Text with no line break, control, `|` or backtick is its own content, fenced by one backtick.
+        if isPlain(value, also: codeMask) { return "`" + (value.isEmpty ? " " : value) + "`" }
         var content = ""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -72,12 +72,18 @@ package final class ReportComposer {
     /// - Throws: ``EvidenceWriteError`` when a spool file cannot be written.
     package func add(_ matrixCase: CaseEvidence) throws {
         guard !matrixCase.records.isEmpty else { return }
-        let overview = CaseOverview(matrixCase, unfinished: unfinished.contains(matrixCase.id))
+        // Each step's wall-clock time is parsed once, for the overview and for JUnit.
+        let stepMilliseconds = matrixCase.records.map(StepText.wallMilliseconds)
+        let overview = CaseOverview(matrixCase, unfinished: unfinished.contains(matrixCase.id), stepMilliseconds: stepMilliseconds)
         let index = cases.count
         cases.append(overview)
         for verdict in Verdict.allCases { steps[verdict] += overview.counts[verdict] }
         milliseconds = StepText.saturatingSum(milliseconds, overview.wallMilliseconds)
-        try junit?.append(JUnitReport.suite(matrixCase, overview: overview))
+        if let junit {
+            var xml = MarkupBuffer(capacity: 1024 + matrixCase.records.count * 160)
+            JUnitReport.suite(matrixCase, overview: overview, stepMilliseconds: stepMilliseconds, into: &xml)
+            try junit.append(xml)
+        }
         try markdownRows?.append(MarkdownSummary.caseRow(overview))
         if let markdown {
             for block in MarkdownSummary.problemBlocks(matrixCase) {
@@ -94,7 +100,11 @@ package final class ReportComposer {
             // Past the limit, only the sections that can still be shown are worth writing.
             if index < Self.allCaseSectionsLimit || (problem && htmlProblemSections < Self.detailedProblemLimit) {
                 let start = html.length
-                try HTMLReport.caseSection(matrixCase, index: index, label: overview.label) { _ = try html.append($0) }
+                var buffer = MarkupBuffer(capacity: HTMLReport.flushSize + (HTMLReport.flushSize >> 2))
+                try HTMLReport.caseSection(matrixCase, index: index, label: overview.label, into: &buffer) { full in
+                    try html.append(full)
+                    full.removeAll()
+                }
                 htmlSections.append((index, start..<html.length, problem))
                 if problem { htmlProblemSections += 1 }
             }

@@ -43,6 +43,23 @@ final class Spool {
         return start..<length
     }
 
+    /// Appends `buffer`'s bytes; returns where they went.
+    ///
+    /// - Throws: ``EvidenceWriteError`` when the file cannot be written.
+    @discardableResult
+    func append(_ buffer: MarkupBuffer) throws -> Range<Int64> {
+        let start = length
+        try buffer.bytes.withUnsafeBytes { bytes in
+            if let file {
+                try file.write(bytes: bytes)
+            } else {
+                memory.append(contentsOf: bytes)
+            }
+        }
+        length += Int64(buffer.bytes.count)
+        return start..<length
+    }
+
     /// Copies the bytes in `range` to `sink`.
     ///
     /// - Throws: ``EvidenceWriteError`` when the file cannot be read back or the sink cannot be written.
