@@ -108,16 +108,15 @@ struct TerminalSpoofingTests {
     }
 
     #if os(Linux)
-    @Test("An artifact written to a terminal is shown as text; to a file or a pipe it is written as it is")
-    func artifactToTerminal() throws {
-        // A pseudo-terminal: Glibc's module does not import posix_openpt and its kin, so they are looked up.
+    /// A raw pseudo-terminal: its primary side, to read what is shown, and its secondary side, the terminal.
+    static func pseudoTerminal() throws -> (primary: Int32, secondary: Int32) {
+        // Glibc's module does not import posix_openpt and its kin, so they are looked up.
         typealias Unlock = @convention(c) (Int32) -> Int32
         typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
         let unlockpt = unsafeBitCast(try #require(dlsym(nil, "unlockpt")), to: Unlock.self)
         let ptsname = unsafeBitCast(try #require(dlsym(nil, "ptsname")), to: Name.self)
         let primary = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         try #require(primary >= 0 && unlockpt(primary) == 0)
-        defer { close(primary) }
         let name = try #require(ptsname(primary).map { String(cString: $0) })
         let secondary = open(name, O_RDWR | O_NOCTTY)
         try #require(secondary >= 0)
@@ -125,6 +124,51 @@ struct TerminalSpoofingTests {
         tcgetattr(secondary, &raw)
         cfmakeraw(&raw)
         tcsetattr(secondary, TCSANOW, &raw)
+        return (primary, secondary)
+    }
+
+    @Test("matrix report to a terminal shows a crafted case id as text; to a pipe the Markdown is as it is")
+    func reportToTerminal() async throws {
+        let release = try await ReleaseRun.copy()
+        defer { release.remove() }
+        let evidence = release.run.appendingPathComponent("evidence.jsonl")
+        let text = try String(contentsOf: evidence, encoding: .utf8)
+            .replacingOccurrences(of: #""case":"fresh-purchase/pro""#, with: #""case":"fresh-purchase/pro\u202e\u001b[2K""#)
+        try text.write(to: evidence, atomically: true, encoding: .utf8)
+        let arguments = ["report", release.run.path, "--format", "markdown"]
+        let shown = try await HeavyWork.run { () throws -> String in
+            let (primary, secondary) = try Self.pseudoTerminal()
+            defer { close(primary) }
+            let process = Process()
+            process.executableURL = MatrixBinary.url
+            process.arguments = arguments
+            process.environment = MatrixBinary.environment()
+            process.standardOutput = FileHandle(fileDescriptor: secondary, closeOnDealloc: false)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            close(secondary)
+            // Read until the last holder of the terminal closes it (EIO), so that the report never fills it.
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(primary, &buffer, buffer.count)
+                if count <= 0 { break }
+                bytes += buffer[..<count]
+            }
+            process.waitUntilExit()
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        // The Markdown renderer writes ESC as \u001B itself; the override is left for the terminal to escape.
+        #expect(shown.contains(#"fresh-purchase/pro\u{202E}\u001B[2K"#), "\(shown.prefix(2000))")
+        #expect(Self.unsafe(in: shown).isEmpty, "\(Self.unsafe(in: shown))")
+        let piped = try await MatrixBinary.run(arguments)
+        #expect(piped.status == 0 && piped.stdout.contains("fresh-purchase/pro\u{202E}\\u001B[2K"), "\(piped.stderr)")
+    }
+
+    @Test("An artifact written to a terminal is shown as text; to a file or a pipe it is written as it is")
+    func artifactToTerminal() throws {
+        let (primary, secondary) = try Self.pseudoTerminal()
+        defer { close(primary) }
         let terminal = FileHandle(fileDescriptor: secondary, closeOnDealloc: true)
         let report = "| case |\n| fresh-purchase/pro\u{202E}\u{1B}[2K |\n"
         Console(environment: ["NO_COLOR": "1"], out: terminal, err: terminal).output(report)

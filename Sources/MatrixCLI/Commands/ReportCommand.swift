@@ -1,5 +1,7 @@
 import Foundation
+import EvidenceStore
 import FileIO
+import MatrixModel
 import Reporters
 
 /// `matrix report RUN_DIR`: renders a report of a finished (or interrupted) run again from its `run.json` and
@@ -40,7 +42,11 @@ struct ReportCommand {
         defer { file.close() }
         let torn: Bool
         do {
-            torn = try Reports.write(format, from: directory, manifest: manifest, toDescriptor: file.descriptor, path: file.path)
+            if file.isStandardOutput, isatty(STDOUT_FILENO) == 1 {
+                torn = try Self.writeToTerminal(format, from: directory, manifest: manifest, console: console)
+            } else {
+                torn = try Reports.write(format, from: directory, manifest: manifest, toDescriptor: file.descriptor, path: file.path)
+            }
         } catch let error as EvidenceWriteError {
             file.removeIfRegularFile()
             if file.isStandardOutput, let number = error.systemError { throw .standardOutput(errno: number) }
@@ -51,5 +57,24 @@ struct ReportCommand {
         }
         if torn { RunInput.warnTorn(path, console: console) }
         return .success
+    }
+
+    /// Renders the report into a temporary file and prints it as text (``Console/outputData(_:)`` escapes what a
+    /// terminal would act on): a report of someone else's evidence cannot move the cursor, recolour or reorder
+    /// the terminal it is read on. To a file or a pipe the report is written as it is.
+    private static func writeToTerminal(_ format: ReportFormat, from directory: RunDirectory, manifest: RunManifest,
+                                        console: Console) throws -> Bool {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let url = scratch.url.appendingPathComponent("report")
+        let descriptor = open(url.path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        guard descriptor >= 0 else { throw CommandFailure("cannot write a temporary file in \(scratch.url.path): \(String(cString: strerror(errno)))", code: .ioError) }
+        let torn: Bool
+        do {
+            defer { close(descriptor) }
+            torn = try Reports.write(format, from: directory, manifest: manifest, toDescriptor: descriptor, path: url.path)
+        }
+        console.outputData(try Data(contentsOf: url))
+        return torn
     }
 }
