@@ -121,17 +121,7 @@ public struct CompactJSONWriter {
 
     /// Decimal digits without an intermediate string.
     @usableFromInline mutating func int64(_ value: Int64) {
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude != 0
-            if value < 0 { storage.append(UInt8(ascii: "-")) }
-            storage.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
+        storage.appendDecimal(value)
     }
 
     @inlinable public mutating func bool(_ value: Bool) {

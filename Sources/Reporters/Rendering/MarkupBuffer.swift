@@ -1,3 +1,5 @@
+import MatrixJSON
+
 /// Report text built as UTF-8 bytes: literals, numbers and values escaped as ``Markup`` escapes them, appended
 /// in place with no intermediate string per piece.
 struct MarkupBuffer {
@@ -56,17 +58,7 @@ struct MarkupBuffer {
 
     /// Appends `value` in decimal.
     mutating func int64(_ value: Int64) {
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude != 0
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
+        bytes.appendDecimal(value)
     }
 
     /// Empties the buffer, keeping its capacity.
