@@ -190,7 +190,7 @@ package struct RunVerification {
             // release gate must not take for a complete run.
             let during = manifest.unfinishedCases.map { $0.isEmpty ? "" : " during \($0.joined(separator: ", "))" } ?? ""
             report.warnings.append("the run was interrupted\(during): its evidence stops there and does not cover the whole "
-                                   + "matrix; `matrix run --resume \(directory.url.path)` completes it")
+                                   + "matrix; `matrix run --resume` on its run directory completes it")
         }
         if manifest.hasNotEnded {
             report.note("the run has not ended (run.json has no endedAt): it is still running or its process died, and run.json lists the files as they were when it started")
