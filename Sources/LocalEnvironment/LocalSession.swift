@@ -328,15 +328,8 @@ public final class LocalSession: CaseSession {
     /// Why the modelled environment cannot perform a step, if it cannot: TestFlight does not simulate billing
     /// problems.
     func environmentLimit(for step: Step) -> String? {
-        guard let reason = withStore({ $0.configuration.schedule.billingRetryUnsupportedReason }) else { return nil }
-        switch step.action {
-        case .failRenewal, .recoverBilling:
-            return "environment limit: \(reason)"
-        case .advanceTime where step.to == .gracePeriodEnd || step.to == .billingRetryEnd:
-            return "environment limit: \(reason)"
-        default:
-            return nil
-        }
+        guard step.needsBillingRetry, let reason = withStore({ $0.configuration.schedule.billingRetryUnsupportedReason }) else { return nil }
+        return "environment limit: \(reason)"
     }
 
     /// What the acting account sees now.

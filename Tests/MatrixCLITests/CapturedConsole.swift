@@ -32,10 +32,11 @@ struct ReleaseRun {
     let root: URL
     let run: URL
 
-    static func make() async throws -> ReleaseRun {
+    /// - Parameter options: more options for `matrix run` (`--clock testflight`, `--case ID`).
+    static func make(_ options: [String] = []) async throws -> ReleaseRun {
         let root = try MatrixBinary.scratchDirectory("matrix-verify")
         let matrix = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
-        let result = try await CapturedRun.run(["run", matrix, "--out", root.appendingPathComponent("reports").path, "--quiet"])
+        let result = try await CapturedRun.run(["run", matrix, "--out", root.appendingPathComponent("reports").path, "--quiet"] + options)
         guard result.status == 0, let run = MatrixBinary.runDirectories(under: root.appendingPathComponent("reports")).first else {
             throw ReleaseRunError(message: "matrix run failed: \(result.stderr)")
         }

@@ -271,6 +271,28 @@ struct VerifyCommandTests {
         #expect(!result.stderr.contains("reports match"), "\(result.stderr)")
     }
 
+    @Test("A TestFlight-clock run's billing-retry skips verify; a step it performed, relabelled skipped, does not")
+    func skipsOfAnEmbeddedRun() async throws {
+        let release = try await ReleaseRun.make(["--clock", "testflight", "--case", "grace-period/*", "--case", "fresh-purchase/pro"])
+        defer { release.remove() }
+        let genuine = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(genuine.status == 0, "\(genuine.stdout) \(genuine.stderr)")
+        var records = try VerifySignedClaimsTests.records(release.run)
+        let skips = records.filter { $0["verdict"] as? String == "skipped" }
+        #expect(!skips.isEmpty && skips.allSatisfy { $0["environmentLimit"] as? String == "billingRetry" })
+        // The purchase, which TestFlight performs, recorded as if the billing-retry limit had skipped it.
+        let purchase = try VerifySignedClaimsTests.index(records, case: "fresh-purchase/pro", step: 1)
+        records[purchase]["verdict"] = "skipped"
+        records[purchase]["environmentLimit"] = "billingRetry"
+        records[purchase]["reason"] = skips[0]["reason"]
+        records[purchase].removeValue(forKey: "observed")
+        try VerifySignedClaimsTests.write(records, to: release.run)
+        let edited = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(edited.status == 1)
+        #expect(edited.stdout.contains("(fresh-purchase/pro step 1): recorded skipped, but local can perform this step on clock testflight"),
+                "\(edited.stdout)")
+    }
+
     @Test("Evidence edited and re-hashed by hand does not verify: a flipped verdict, a dropped record, a repeated one, and counts that disagree", arguments: [
         ("flip", "recorded fail, but what was observed is what was expected"),
         ("drop", "1 record(s) are missing"),
@@ -283,6 +305,13 @@ struct VerifyCommandTests {
         ("blocked", "recorded blocked, but no earlier step of the case failed or errored"),
         ("order", "step 2 follows step 0 of its case"),
         ("fault", "the record's run, environment, build, device, OS or app fault is not run.json's"),
+        // A step the embedded environment performed, relabelled skipped to hide what it observed.
+        ("skipped", "seq 5 (fresh-purchase/plus-monthly step 1): recorded skipped, but local can perform this step on clock real"),
+        ("skipped-unnamed", "seq 5 (fresh-purchase/plus-monthly step 1): recorded skipped, but local skips a step only for the billingRetry limit"),
+        ("skipped", "seq 6 (fresh-purchase/plus-monthly step 2): recorded pass after a skipped step of its case, which skips the rest of the case"),
+        ("flip", "seq 6 (fresh-purchase/plus-monthly step 2): recorded pass after a failed or errored step of its case"),
+        ("clock", "seq 5 (fresh-purchase/plus-monthly step 1): the record's clock is testflight, the run's real"),
+        ("kind", "seq 5 (fresh-purchase/plus-monthly step 1): the record's kind is refund, the matrix's fresh-purchase"),
     ])
     func inconsistentEvidence(edit: String, finding: String) async throws {
         let release = try await ReleaseRun.make()
@@ -308,6 +337,13 @@ struct VerifyCommandTests {
                 account["alias"] = "someone-else"
                 record["account"] = account
             case "blocked": record["verdict"] = "blocked"
+            case "skipped", "skipped-unnamed":
+                record["verdict"] = "skipped"
+                record["reason"] = "environment limit: TestFlight purchases cannot fail to renew"
+                record.removeValue(forKey: "observed")
+                if edit == "skipped" { record["environmentLimit"] = "billingRetry" }
+            case "clock": record["clock"] = "testflight"
+            case "kind": record["kind"] = "refund"
             case "fault": record["appFault"] = "pendingUnlocks"
             default: record["step"] = 99
             }
@@ -317,7 +353,7 @@ struct VerifyCommandTests {
         let result = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
         #expect(result.status == 1)
         #expect(result.stdout.contains(finding), "\(result.stdout)")
-        if ["flip", "drop", "repeat", "blocked"].contains(edit) {
+        if ["flip", "drop", "repeat", "blocked", "skipped"].contains(edit) {
             #expect(result.stdout.contains("inconsistent  run.json counts steps as 153 pass, the evidence holds"), "\(result.stdout)")
         }
         #expect(result.stderr.contains("the evidence is inconsistent"))

@@ -4,15 +4,18 @@ import MatrixModel
 /// Checks that a run's evidence agrees with itself, with its `run.json` and with its matrix, record by record
 /// as it is read: `seq` numbers run 1, 2, 3… without gaps or repeats; each record names run.json's run,
 /// environment, build, device, OS and app fault; a case's records come together, steps 0,
-/// 1, 2… in order, `blocked` only after a failed or errored step; with the run's matrix (when it can be found
-/// unchanged) each record's case, step, action, account and expectation are the matrix's, each `pass` or
-/// `fail` is the verdict its expected and observed values give, and a complete run holds every step of its
-/// cases; the counts of a complete run's `run.json` are the evidence's counts; and what each record claims agrees
+/// 1, 2… in order, every step after a failed or errored one `blocked` and every step after a skipped one
+/// `skipped`, as the runner records them; with the run's matrix (when it can be found unchanged) each
+/// record's case, kind, step, action, account, expectation and clock are the matrix's, each `pass` or `fail` is
+/// the verdict its expected and observed values give, a step of an embedded environment (`local`, `app`,
+/// `server`) is skipped only for the one limit it has (``Step/needsBillingRetry`` on a clock without billing
+/// retry), and a complete run holds every step of its cases; the counts of a complete run's `run.json` are the evidence's counts; and what each record claims agrees
 /// with its own signed items (``SignedClaims``).
 ///
 /// Digests show that files are unchanged since `run.json` was written; these checks catch evidence that was
 /// edited and re-hashed by hand, or written by a tool that does not keep the format's rules. Verdicts that
-/// need the environment to judge (skipped, blocked, error) are not re-judged.
+/// need the environment to judge (blocked, error, and skipped outside the embedded environments) are not
+/// re-judged.
 struct EvidenceConsistency {
     /// At most this many problems are described; the rest are counted.
     static let describedProblems = 20
@@ -20,9 +23,15 @@ struct EvidenceConsistency {
     private let matrix: Matrix?
     private let steps: [String: [Step]]
     private let caseAccounts: [String: String]
+    /// Each case's kind and the clock its steps ran on (the case's store settings', else the run's).
+    private let caseKinds: [String: String]
+    private let caseClocks: [String: String?]
+    /// Whether the run's environment is an embedded one, whose only skip is billing retry on a clock without it.
+    private let skipsOnlyBillingRetry: Bool
     private var lastSeq = 0
-    /// The case and step of the previous record, and whether its case has failed or errored so far.
-    private var previous: (case: String, step: Int, stopped: Bool)?
+    /// The case and step of the previous record, and whether its case has failed or errored, or skipped a
+    /// step, so far.
+    private var previous: (case: String, step: Int, stopped: Bool, skipped: Bool)?
     private var finishedCases: Set<String> = []
     private var stepsPerCase: [String: Int] = [:]
     private var stepVerdicts: [Verdict] = []
@@ -56,8 +65,12 @@ struct EvidenceConsistency {
                         os: manifest.os, appFault: manifest.appFault)
         // A local run signs everything it reports itself; other environments report what they were given.
         claims = SignedClaims(runSigns: manifest.environment == "local" && manifest.driver == nil)
-        steps = Dictionary((matrix?.cases ?? []).map { ($0.id, $0.steps) }, uniquingKeysWith: { first, _ in first })
-        caseAccounts = Dictionary((matrix?.cases ?? []).map { ($0.id, $0.account) }, uniquingKeysWith: { first, _ in first })
+        let cases = matrix?.cases ?? []
+        steps = Dictionary(cases.map { ($0.id, $0.steps) }, uniquingKeysWith: { first, _ in first })
+        caseAccounts = Dictionary(cases.map { ($0.id, $0.account) }, uniquingKeysWith: { first, _ in first })
+        caseKinds = Dictionary(cases.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        caseClocks = Dictionary(cases.map { ($0.id, matrix?.storeSettings(for: $0).clock ?? manifest.clock) }, uniquingKeysWith: { first, _ in first })
+        skipsOnlyBillingRetry = manifest.driver == nil && ["local", "app", "server"].contains(manifest.environment)
     }
 
     /// Whether records are checked against the matrix and verdicts re-judged.
@@ -81,9 +94,10 @@ struct EvidenceConsistency {
             problem("\(place): the record's run, environment, build, device, OS or app fault is not run.json's")
         }
         stepsPerCase[record.case, default: 0] += 1
+        let afterSkip = previous.map { $0.case == record.case && $0.skipped } ?? false
         checkOrder(record, place: place)
         if let matrix {
-            check(record, place: place, against: matrix)
+            check(record, place: place, against: matrix, afterSkip: afterSkip)
         }
         stepVerdicts.append(record.verdict)
         if let worst = caseVerdicts[record.case] {
@@ -101,15 +115,22 @@ struct EvidenceConsistency {
         for text in found { problem(text) }
     }
 
-    /// A case's records are written together, steps 0, 1, 2… in order; `blocked` only follows a step of the same
-    /// case that failed or errored.
+    /// A case's records are written together, steps 0, 1, 2… in order; `blocked` follows, and only follows, a
+    /// step of the same case that failed or errored; once a step is skipped, so is the rest of its case.
     private mutating func checkOrder(_ record: EvidenceRecord, place: String) {
         var stopped = false
+        var skipped = false
         if let previous, previous.case == record.case {
             if record.step != previous.step + 1 {
                 problem("\(place): step \(record.step) follows step \(previous.step) of its case; a case's steps are recorded in order")
             }
             stopped = previous.stopped
+            skipped = previous.skipped
+            if stopped, record.verdict != .blocked {
+                problem("\(place): recorded \(record.verdict.rawValue) after a failed or errored step of its case, which blocks the rest of the case")
+            } else if skipped, !stopped, record.verdict != .skipped {
+                problem("\(place): recorded \(record.verdict.rawValue) after a skipped step of its case, which skips the rest of the case")
+            }
         } else {
             if let previous { finishedCases.insert(previous.case) }
             if finishedCases.contains(record.case) {
@@ -122,10 +143,12 @@ struct EvidenceConsistency {
         if record.verdict == .blocked, !stopped {
             problem("\(place): recorded blocked, but no earlier step of the case failed or errored")
         }
-        previous = (record.case, record.step, stopped || record.verdict == .fail || record.verdict == .error)
+        previous = (record.case, record.step, stopped || record.verdict == .fail || record.verdict == .error,
+                    skipped || record.verdict == .skipped)
     }
 
-    private mutating func check(_ record: EvidenceRecord, place: String, against matrix: Matrix) {
+    /// - Parameter afterSkip: whether an earlier step of the record's case was skipped.
+    private mutating func check(_ record: EvidenceRecord, place: String, against matrix: Matrix, afterSkip: Bool) {
         guard let caseSteps = steps[record.case] else {
             problem("\(place): the run's matrix has no case \"\(record.case)\"")
             return
@@ -146,6 +169,16 @@ struct EvidenceConsistency {
         if record.expected != step.expect {
             problem("\(place): the record's expectation is not the matrix's")
         }
+        if record.kind != caseKinds[record.case] {
+            problem("\(place): the record's kind is \(record.kind), the matrix's \(caseKinds[record.case] ?? "")")
+        }
+        let clock = caseClocks[record.case] ?? nil
+        if record.clock != clock {
+            problem("\(place): the record's clock is \(record.clock ?? "none"), the run's \(clock ?? "none")")
+        }
+        if record.verdict == .skipped, skipsOnlyBillingRetry {
+            checkSkip(record, place: place, firstOfCase: !afterSkip)
+        }
         guard record.verdict == .pass || record.verdict == .fail else { return }
         guard let observed = record.observed else {
             problem("\(place): recorded \(record.verdict.rawValue) without an observation")
@@ -156,6 +189,20 @@ struct EvidenceConsistency {
             problem("\(place): recorded fail, but what was observed is what was expected")
         } else if !differences.isEmpty, record.verdict == .pass {
             problem("\(place): recorded pass, but " + differences.map(\.sentence).joined(separator: "; "))
+        }
+    }
+
+    /// An embedded environment skips a step for one reason only: the step needs billing retry and the case's
+    /// clock has none (TestFlight's); the rest of the case is then skipped for the same limit.
+    private mutating func checkSkip(_ record: EvidenceRecord, place: String, firstOfCase: Bool) {
+        let limit = GuidedLimit.billingRetry.rawValue
+        if record.environmentLimit != limit {
+            problem("\(place): recorded skipped, but \(run.environment) skips a step only for the \(limit) limit")
+        }
+        guard firstOfCase else { return }
+        let step = steps[record.case]?[record.step]
+        if step?.needsBillingRetry != true || RenewalSchedule.environment(ofClock: record.clock)?.billingRetryUnsupportedReason == nil {
+            problem("\(place): recorded skipped, but \(run.environment) can perform this step on clock \(record.clock ?? "none")")
         }
     }
 

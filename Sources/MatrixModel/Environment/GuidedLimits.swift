@@ -108,11 +108,10 @@ package enum GuidedLimits {
             return Skip(limit: .failNext, detail: "\(environment) cannot make one \(failNext.call.callName) call fail on demand; StoreKit "
                 + "Testing in Xcode (setSimulatedError) and the embedded environments can")
         }
+        if step.needsBillingRetry, let reason = schedule.billingRetryUnsupportedReason {
+            return Skip(limit: .billingRetry, detail: reason)
+        }
         switch step.action {
-        case .failRenewal, .recoverBilling:
-            if let reason = schedule.billingRetryUnsupportedReason { return Skip(limit: .billingRetry, detail: reason) }
-        case .advanceTime where step.to == .gracePeriodEnd || step.to == .billingRetryEnd:
-            if let reason = schedule.billingRetryUnsupportedReason { return Skip(limit: .billingRetry, detail: reason) }
         case .renew:
             let wanted = renewalsSoFar + (step.count ?? 1)
             if let maximum = schedule.maximumRenewals, wanted > maximum {

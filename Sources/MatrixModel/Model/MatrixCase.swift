@@ -102,6 +102,17 @@ public struct Step: Sendable, Hashable, Codable {
         self.expect = expect
         self.note = note
     }
+
+    /// Whether the step needs billing retry: `failRenewal`, `recoverBilling`, or `advanceTime` to
+    /// `gracePeriodEnd` or `billingRetryEnd`. An environment without billing retry (TestFlight,
+    /// ``EnvironmentKind/billingRetryUnsupportedReason``) skips these steps.
+    public var needsBillingRetry: Bool {
+        switch action {
+        case .failRenewal, .recoverBilling: true
+        case .advanceTime: to == .gracePeriodEnd || to == .billingRetryEnd
+        default: false
+        }
+    }
 }
 
 /// What a `purchase` step asks the environment to produce.
