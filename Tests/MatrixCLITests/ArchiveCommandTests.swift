@@ -82,7 +82,7 @@ struct ArchiveCommandTests {
         let other = release.root.appendingPathComponent("running.tar.gz")
         let running = try await CapturedRun.run(["archive", release.run.path, "--out", other.path])
         #expect(running.status == 65)
-        #expect(running.stderr.contains("has not ended (its run.json has no endedAt)"))
+        #expect(running.stderr.contains("has not ended (run.json has no endedAt)"))
         #expect(!FileManager.default.fileExists(atPath: other.path))
         let allowed = try await CapturedRun.run(["archive", release.run.path, "--out", other.path, "--allow-running"])
         #expect(allowed.status == 0)

@@ -252,15 +252,23 @@ struct CrashSafetyTests {
         #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
     }
 
-    @Test("resuming refuses a complete run and a changed matrix")
+    @Test("resuming refuses a complete run, a changed matrix and a driver run without its driver, and leaves a refused run's evidence as it was")
     func resumeRefusals() async throws {
         let dir = try MatrixBinary.scratchDirectory("matrix-resume")
         defer { try? FileManager.default.removeItem(at: dir) }
         let matrix = try bigMatrix(in: dir, copies: 1)
         #expect(try await MatrixBinary.run(["run", matrix.path, "--out", dir.appendingPathComponent("out").path, "--quiet"]).status == 0)
         let run = try #require(MatrixBinary.runDirectories(under: dir.appendingPathComponent("out")).first)
+        // A torn last line, which only a resumed run cuts: a refusal leaves it, and every byte before it.
+        let evidence = run.appendingPathComponent("evidence.jsonl")
+        let handle = try FileHandle(forWritingTo: evidence)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"run":"torn","seq":"#.utf8))
+        try handle.close()
+        let torn = try Data(contentsOf: evidence)
         let complete = try await MatrixBinary.run(["run", "--resume", run.path])
         #expect(complete.status == 64 && complete.stderr.contains("nothing to resume"))
+        #expect(try Data(contentsOf: evidence) == torn)
         // Pretend the run was interrupted, then change the matrix.
         let manifestURL = run.appendingPathComponent("run.json")
         let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
@@ -269,6 +277,21 @@ struct CrashSafetyTests {
         try (try String(contentsOf: matrix, encoding: .utf8) + "\n").write(to: matrix, atomically: true, encoding: .utf8)
         let changed = try await MatrixBinary.run(["run", "--resume", run.path])
         #expect(changed.status == 65 && changed.stderr.contains("changed since the run started"))
+        #expect(try Data(contentsOf: evidence) == torn)
+        // A driver's environment without the driver's command: said so, not "--env must be one of".
+        for environment in ["exec", "staging-iphone"] {
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+            object["environment"] = environment
+            try JSONSerialization.data(withJSONObject: object).write(to: manifestURL)
+            let driverless = try await MatrixBinary.run(["run", "--resume", run.path])
+            #expect(driverless.status == 65, "\(driverless.stderr)")
+            #expect(driverless.stderr.contains("its run.json names the environment \"\(environment)\", which an external driver runs, but no driver command"),
+                    "\(driverless.stderr)")
+            #expect(try Data(contentsOf: evidence) == torn)
+        }
+        var local = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        local["environment"] = "local"
+        try JSONSerialization.data(withJSONObject: local).write(to: manifestURL)
         // A relative matrix path recorded elsewhere: the error says how to name the matrix.
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
         var reference = try #require(object["matrix"] as? [String: Any])

@@ -39,7 +39,9 @@ struct VerifyMissingFieldTests {
         let result = try await CapturedRun.run(["verify", release.run.path])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout.contains("run.json      UNVERIFIABLE evidence.jsonl: run.json lists it as it was when the run started, and the run "
-                                       + "has not ended (no endedAt), so no SHA-256 of its final bytes was recorded"), "\(result.stdout)")
+                                       + "has not ended, so no SHA-256 of its final bytes was recorded"), "\(result.stdout)")
+        let evidence = edit == "endedAt" ? "run.json has no endedAt" : "run.json's status is running"
+        #expect(result.stderr.contains("the run was interrupted (\(evidence)): resume it to finish it"), "\(result.stderr)")
         #expect(!result.stderr.contains("unaltered"), "\(result.stderr)")
         #expect(!result.stderr.contains("has grown"))
         #expect(result.stderr.contains("does not verify; unverifiable: evidence.jsonl"), "\(result.stderr)")

@@ -46,8 +46,8 @@ package struct RunVerificationReport {
     package var warnings: [String] = []
     /// The trust roots used, for the summary.
     var roots: String = ""
-    /// The run has not ended (`run.json` has no `endedAt`): it is running, or it stopped.
-    var interrupted = false
+    /// What shows that the run has not ended (``RunManifest/notEndedEvidence``): it is running, or it stopped.
+    var notEnded: String?
 
     var badFiles: [FileLine] { files.filter { $0.finding.status != .ok } }
     var failedRecords: [RecordLine] { records.filter { !$0.failed.isEmpty } }
@@ -192,8 +192,8 @@ package struct RunVerification {
             report.warnings.append("the run was interrupted\(during): its evidence stops there and does not cover the whole "
                                    + "matrix; `matrix run --resume` on its run directory completes it")
         }
-        if manifest.hasNotEnded {
-            report.note("the run has not ended (run.json has no endedAt): it is still running or its process died, and run.json lists the files as they were when it started")
+        if let evidence = manifest.notEndedEvidence {
+            report.note("the run has not ended (\(evidence)): it is still running or its process died, and run.json lists the files as they were when it started")
         }
         var findings = FileIntegrity.check(directory: directory.url, expected: manifest.files, ignoring: [RunDirectory.manifestFileName])
         if manifest.hasNotEnded, let index = findings.firstIndex(where: { $0.path == RunDirectory.evidenceFileName && $0.status == .altered }) {
@@ -203,8 +203,8 @@ package struct RunVerification {
             // The records themselves are still checked below.
             findings[index].status = .unverifiable
         }
-        if manifest.hasNotEnded {
-            report.interrupted = true
+        if let evidence = manifest.notEndedEvidence {
+            report.notEnded = evidence
             // What the run was writing when it stopped: its reports, and the temporary file each is written to first.
             let reports = Set(RunDirectory.reportFormats.map(\.fileName))
             for index in findings.indices where findings[index].status == .extra {

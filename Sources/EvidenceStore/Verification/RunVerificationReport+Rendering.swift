@@ -96,8 +96,8 @@ extension RunVerificationReport {
         // A run that stopped (killed, or while writing its reports) is interrupted, not tampered with: what it was
         // writing is UNFINISHED, not EXTRA, and the sentence says what to do. Nothing covers its final files, so
         // it still does not verify.
-        if interrupted {
-            reasons.append("the run was interrupted (run.json has no endedAt): resume it to finish it")
+        if let notEnded {
+            reasons.append("the run was interrupted (\(notEnded)): resume it to finish it")
         }
         return "\(subject) does not verify; " + reasons.joined(separator: "; ")
     }
@@ -181,7 +181,7 @@ extension RunVerificationReport {
         case .unreadable: ": cannot be read"
         case .unfinished: ": written while the run was stopping, before \(source) listed it; no SHA-256 covers it, and resuming the run "
             + "writes it again"
-        case .unverifiable: ": \(source) lists it as it was when the run started, and the run has not ended (no endedAt), so no SHA-256 of "
+        case .unverifiable: ": \(source) lists it as it was when the run started, and the run has not ended, so no SHA-256 of "
             + "its final bytes was recorded and nothing shows its records unaltered; resume the run to finish it"
         }
     }

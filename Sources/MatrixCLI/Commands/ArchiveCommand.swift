@@ -55,9 +55,9 @@ struct ArchiveCommand {
         } catch {
             throw CommandFailure("\(path) is not a run directory matrix can read: \(error)", code: .dataError)
         }
-        if manifest.hasNotEnded {
+        if let evidence = manifest.notEndedEvidence {
             guard args.has(.allowRunning) else {
-                throw CommandFailure("run \(manifest.runId) has not ended (its run.json has no endedAt): it is still running, or its process died. "
+                throw CommandFailure("run \(manifest.runId) has not ended (\(evidence)): it is still running, or its process died. "
                                      + "Archive it when it ends (`matrix run MATRIX --resume RUN_DIR` finishes one whose process died), or pass --allow-running to archive it as it is",
                                      code: .dataError)
             }

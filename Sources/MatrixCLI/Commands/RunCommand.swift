@@ -285,12 +285,13 @@ struct RunCommand {
         }
         guard let runPath = args.value(.resume) else { throw .usage("--resume needs RUN_DIR") }
         let directory = RunDirectory(url: URL(fileURLWithPath: runPath))
-        // Refused before the evidence is reopened, which would cut a torn last line.
-        if let recorded = try? directory.readManifest(), recorded.environment == EnvironmentKind.server.name {
+        // Every refusal comes before the evidence is reopened, which cuts a torn last line: a refused run is
+        // left as it was.
+        let manifest = try EvidenceSession.manifest(of: directory)
+        let environment = EnvironmentKind(manifest.environment)
+        if environment == .server {
             throw CommandFailure("\(runPath) is a server run: \(Self.serverNotResumed)", code: .usage)
         }
-        let resumed = try EvidenceSession.resume(directory)
-        let manifest = resumed.session.manifest
         if manifest.status == .complete {
             throw CommandFailure("\(runPath) is complete; there is nothing to resume", code: .usage)
         }
@@ -298,6 +299,17 @@ struct RunCommand {
             // Resuming would append the missing steps after cases that come later in the matrix.
             throw CommandFailure("\(runPath) was merged from slices and is not resumed: resume each slice that did not complete "
                                  + "(`matrix run --resume SLICE`), run each missing shard, then merge again", code: .usage)
+        }
+        let isDriven: Bool
+        if case .driver = environment { isDriven = true } else { isDriven = environment == .exec }
+        if let driver = manifest.driver {
+            try Self.checkResumedDriver(driver, given: args.value(.driver), runPath: runPath)
+        } else if isDriven {
+            throw CommandFailure("\(runPath) cannot be resumed: its run.json names the environment \"\(TerminalText.visible(manifest.environment))\", "
+                                 + "which an external driver runs, but no driver command", code: .dataError)
+        } else {
+            if args.value(.stepTimeout) != nil { throw .usage("--step-timeout is for runs of --env exec") }
+            if args.value(.driver) != nil { throw .usage("--driver is for runs of --env exec; \(runPath) is a \(manifest.environment) run") }
         }
         let path: String
         if let given = args.positionals.first {
@@ -323,18 +335,16 @@ struct RunCommand {
         }
         let faults = try Self.faults(manifest.appFault.map { $0.split(separator: ",").map(String.init) } ?? [])
         let schedule = try Self.schedule(manifest.clock, matrix: matrix)
-        let guided = try guidedSetup(EnvironmentKind(manifest.environment), args: args, salt: manifest.accountSalt ?? Self.makeSalt(), matrix: matrix,
+        let guided = try guidedSetup(environment, args: args, salt: manifest.accountSalt ?? Self.makeSalt(), matrix: matrix,
                                      build: manifest.build, device: manifest.device, os: manifest.os)
+        let resumed = try EvidenceSession.resume(directory, manifest: manifest)
         let adapter: any EnvironmentAdapter
         if let driver = manifest.driver {
-            try Self.checkResumedDriver(driver, given: args.value(.driver), runPath: runPath)
             let exec = ExecOptions(arguments: driver, stepTimeout: try ExecOptions.stepTimeout(args))
             adapter = try await exec.start(matrix: matrix, path: path, bytes: bytes, catalogBytes: catalogBytes, console: console,
                                            resumed: manifest)
         } else {
-            if args.value(.stepTimeout) != nil { throw .usage("--step-timeout is for runs of --env exec") }
-            if args.value(.driver) != nil { throw .usage("--driver is for runs of --env exec; \(runPath) is a \(manifest.environment) run") }
-            adapter = try makeAdapter(EnvironmentKind(manifest.environment), schedule: schedule, clockGiven: manifest.clock != nil,
+            adapter = try makeAdapter(environment, schedule: schedule, clockGiven: manifest.clock != nil,
                                       signedEnvironment: manifest.signedEnvironment.flatMap(SignedEnvironment.init(rawValue:)) ?? .sandbox, faults: faults, guided: guided, args: args)
         }
         let context = RunContext(runID: manifest.runId, environment: manifest.environment, build: manifest.build,

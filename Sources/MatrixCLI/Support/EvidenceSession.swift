@@ -30,21 +30,26 @@ struct EvidenceSession {
         }
     }
 
-    /// Reopens an interrupted run: its manifest, and its evidence for appending after cutting a torn last line.
-    /// - Throws: ``CommandFailure``: 66 when the directory cannot be read, 65 when it is not a run, 74 when its
-    ///   evidence cannot be reopened for writing.
-    static func resume(_ directory: RunDirectory) throws(CommandFailure)
-        -> (session: EvidenceSession, recorded: RecordedEvidence, droppedTornLine: Bool) {
+    /// The `run.json` of a run to resume, read without touching its evidence.
+    /// - Throws: ``CommandFailure``: 66 when the directory does not exist, 65 when it is not a run.
+    static func manifest(of directory: RunDirectory) throws(CommandFailure) -> RunManifest {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure("cannot resume \(directory.url.path): no such run directory", code: .noInput)
         }
-        let manifest: RunManifest
         do {
-            manifest = try directory.readManifest()
+            return try directory.readManifest()
         } catch {
             throw CommandFailure("cannot resume \(directory.url.path): \(error)", code: .dataError)
         }
+    }
+
+    /// Reopens an interrupted run whose `manifest` was read with ``manifest(of:)``: its evidence for appending,
+    /// after cutting a torn last line. Call it once every reason to refuse the run has been checked, so that a
+    /// refused run is left as it was.
+    /// - Throws: ``CommandFailure``: 65 when the evidence is not a run's, 74 when it cannot be reopened for writing.
+    static func resume(_ directory: RunDirectory, manifest: RunManifest) throws(CommandFailure)
+        -> (session: EvidenceSession, recorded: RecordedEvidence, droppedTornLine: Bool) {
         do {
             let (writer, recorded, torn) = try EvidenceWriter.resuming(directory: directory)
             return (EvidenceSession(directory: directory, writer: writer, manifest: manifest), recorded, torn)

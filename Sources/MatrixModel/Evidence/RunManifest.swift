@@ -113,6 +113,12 @@ public struct RunManifest: Sendable, Hashable, Codable {
     /// status older versions wrote while a run was in progress.
     public var hasNotEnded: Bool { endedAt == nil || status == .running }
 
+    /// What in run.json shows that the run has not ended, for messages: `run.json has no endedAt` or
+    /// `run.json's status is running`; `nil` when it has ended.
+    public var notEndedEvidence: String? {
+        endedAt == nil ? "run.json has no endedAt" : status == .running ? "run.json's status is running" : nil
+    }
+
     /// The accounts of `matrix` as a manifest lists them: alias and described state, no hash.
     public static func accounts(of matrix: Matrix) -> [AccountRef] {
         matrix.accounts.map { AccountRef(alias: $0.alias, state: $0.stateDescription) }
