@@ -53,6 +53,10 @@ struct VerifySignedClaimsTests {
             + "transaction, signed transaction 2000000000000001 (item 1, com.example.storekitmatrix.plus.monthly), is revoked"),
         ("entitled-without-transaction", "seq 1 (fresh-purchase/pro step 0): the observed entitlements hold com.example.storekitmatrix.pro, "
             + "but the step observes no transaction of it"),
+        ("renewal-off", "seq 5 (fresh-purchase/plus-monthly step 1): the observed renewal info of Membership has autoRenewStatus 0, "
+            + "its signed renewal info (item 2) 1"),
+        ("status-grace", "seq 5 (fresh-purchase/plus-monthly step 1): the observed subscriptionStatus of Membership is inGracePeriod, "
+            + "but its signed renewal info (item 2) is not in billing retry"),
         ("entitled-after-upgrade", "seq 90 (upgrade/plus-to-premium step 2): the observed entitlements hold com.example.storekitmatrix.plus.monthly, but its latest "
             + "transaction, signed transaction 2000000000000001 (item 2, com.example.storekitmatrix.plus.monthly), is upgraded"),
     ])
@@ -99,6 +103,17 @@ struct VerifySignedClaimsTests {
         case "entitled-after-refund":
             let refund = try Self.index(records, case: "refund/plus-monthly", step: 3)
             try Self.observe(&records, refund) { $0["entitlements"] = ["com.example.storekitmatrix.plus.monthly"] }
+        case "renewal-off", "status-grace":
+            let purchase = try Self.index(records, case: "fresh-purchase/plus-monthly", step: 1)
+            try Self.observe(&records, purchase) { observed in
+                if edit == "status-grace" {
+                    observed["subscriptionStatus"] = ["Membership": "inGracePeriod"]
+                } else {
+                    var renewals = try #require(observed["renewalInfo"] as? [String: Record])
+                    renewals["Membership"]?["autoRenewStatus"] = 0
+                    observed["renewalInfo"] = renewals
+                }
+            }
         case "entitled-without-transaction":
             // A launch before any purchase: nothing is signed and nothing bought, yet the record claims an entitlement.
             let launch = try Self.index(records, case: "fresh-purchase/pro", step: 0)

@@ -11,15 +11,19 @@ import SignedData
 /// a record names no signed item twice; each signed transaction is one of the step's `transactionIds`; an
 /// observed transaction with a signed transaction's id has the signed fields; an auto-renewable subscription whose
 /// latest signed transaction is revoked or upgraded is not among the entitlements (StoreKit's
-/// `currentEntitlements` leaves such transactions out); and when a record carries signed notifications, they are
-/// the notifications it reports, in order. A run whose environment signs everything itself (a local run) is held
+/// `currentEntitlements` leaves such transactions out); observed renewal info with the original transaction of a
+/// signed renewal info has the signed fields; and when a record carries signed notifications, they are the
+/// notifications it reports, in order. A run whose environment signs everything itself (a local run) is held
 /// to more: every transaction a step names and every notification it reports is signed in its record, its
 /// transactions and renewal info are signed at the step's store time and its notifications no later, and no
-/// signed item appears in two records, and every product among a step's entitlements has an observed
-/// transaction.
+/// signed item appears in two records, every product among a step's entitlements has an observed
+/// transaction, and a subscription's observed `subscriptionStatus` agrees with its signed renewal info (billing
+/// retry within the grace period is `inGracePeriod`, after it `inBillingRetryPeriod`).
 ///
 /// Apple: https://developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload,
-/// https://developer.apple.com/documentation/storekit/transaction/currententitlements
+/// https://developer.apple.com/documentation/appstoreserverapi/jwsrenewalinfodecodedpayload,
+/// https://developer.apple.com/documentation/storekit/transaction/currententitlements,
+/// https://developer.apple.com/documentation/storekit/product/subscriptioninfo/renewalstate
 struct SignedClaims {
     /// One signed item of a record, as verified.
     struct Item {
@@ -133,6 +137,28 @@ struct SignedClaims {
             problem("\(place): the record reports notifications \(Self.list(observed.notifications)), its signed notifications are \(Self.list(signedNames))")
         }
 
+        // Observed renewal info of a subscription whose renewal info the record signs has the signed fields.
+        let observedRenewals = Dictionary(observed.renewalInfo.map { ($0.value.originalTransactionId, (group: $0.key, info: $0.value)) },
+                                          uniquingKeysWith: { first, _ in first })
+        for (index, payload) in renewalInfos {
+            guard let signed = ObservedRenewalInfo(payload: payload), let claimed = observedRenewals[signed.originalTransactionId] else { continue }
+            let what = "its signed renewal info (item \(index + 1))"
+            for (field, claim, truth) in Self.differences(claimed.info, signed) {
+                problem("\(place): the observed renewal info of \(claimed.group) has \(field) \(claim), \(what) \(truth)")
+            }
+            // Product.SubscriptionInfo.RenewalState: billing retry is inGracePeriod while the grace period lasts,
+            // inBillingRetryPeriod after it; a subscription not in billing retry is in neither state.
+            guard runSigns, let storeTime = observed.storeTime, let state = observed.subscriptionStatus[claimed.group] else { continue }
+            let inGrace = signed.gracePeriodExpiresDate.map { $0 > storeTime } ?? false
+            let retryStates = ["inGracePeriod", "inBillingRetryPeriod"]
+            let agrees = signed.isInBillingRetryPeriod ? state == (inGrace ? retryStates[0] : retryStates[1]) : !retryStates.contains(state)
+            if !agrees {
+                let signedState = signed.isInBillingRetryPeriod ? "is in billing retry" + (inGrace ? " within its grace period" : " after its grace period")
+                    : "is not in billing retry"
+                problem("\(place): the observed subscriptionStatus of \(claimed.group) is \(state), but \(what) \(signedState)")
+            }
+        }
+
         guard runSigns else { return }
         // Transaction.currentEntitlements holds transactions: a product entitled is a product with a transaction.
         let observedProducts = Set(observed.transactions.map(\.productId))
@@ -181,6 +207,23 @@ struct SignedClaims {
         // Price and currency are newer fields of an observation: a record that names them must match.
         if claimed.price != nil { compare("price", claimed.price, signed.price) }
         if claimed.currency != nil { compare("currency", claimed.currency, signed.currency) }
+        return result
+    }
+
+    /// The fields in which observed renewal info differs from the renewal info derived from its signed payload.
+    static func differences(_ claimed: ObservedRenewalInfo, _ signed: ObservedRenewalInfo) -> [(String, String, String)] {
+        func text<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "none" }
+        var result: [(String, String, String)] = []
+        func compare<T: Equatable>(_ name: String, _ a: T?, _ b: T?) {
+            if a != b { result.append((name, text(a), text(b))) }
+        }
+        compare("productId", claimed.productId, signed.productId)
+        compare("autoRenewStatus", claimed.autoRenewStatus, signed.autoRenewStatus)
+        compare("autoRenewProductId", claimed.autoRenewProductId, signed.autoRenewProductId)
+        compare("expirationIntent", claimed.expirationIntent, signed.expirationIntent)
+        compare("isInBillingRetryPeriod", claimed.isInBillingRetryPeriod, signed.isInBillingRetryPeriod)
+        compare("gracePeriodExpiresDate", claimed.gracePeriodExpiresDate, signed.gracePeriodExpiresDate)
+        compare("renewalDate", claimed.renewalDate, signed.renewalDate)
         return result
     }
 
