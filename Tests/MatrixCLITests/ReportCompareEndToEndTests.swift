@@ -121,6 +121,12 @@ struct ReportCompareEndToEndTests {
         #expect(try await MatrixBinary.run(["compare", local.path]).status == 64)
         #expect(try await MatrixBinary.run(["compare", local.path, dir.appendingPathComponent("nope").path]).status == 66)
         #expect(try await MatrixBinary.run(["compare", local.path, dir.path]).status == 65)
+        // Runs with no case in common compare nothing: that is not a pass.
+        let refunds = try await run(into: dir.appendingPathComponent("d"), ["--case", "refund/*"])
+        let consumables = try await run(into: dir.appendingPathComponent("e"), ["--kind", "consumable"])
+        let disjoint = try await MatrixBinary.run(["compare", refunds.path, consumables.path])
+        #expect(disjoint.status == 65, "\(disjoint.stdout) \(disjoint.stderr)")
+        #expect(disjoint.stderr.contains("error: the runs have no step in common, so nothing was compared"), "\(disjoint.stderr)")
     }
 }
 

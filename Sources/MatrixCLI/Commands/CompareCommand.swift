@@ -18,7 +18,8 @@ struct CompareCommand {
             TestFlight), or inconclusive. Cases missing from some runs and runs of different matrix versions are \
             reported. See docs/compare.md.
             Exit status: 0 no difference, or only known environment divergences; 1 a difference needs attention; \
-            64 fewer than two runs; 65 a RUN_DIR is not a run directory; 66 a RUN_DIR cannot be read.
+            64 fewer than two runs; 65 a RUN_DIR is not a run directory, or the runs have no step in common; 66 a \
+            RUN_DIR cannot be read.
             """,
         positionals: [Positional("RUN_DIR…", "two or more run directories")],
         options: [
@@ -45,6 +46,12 @@ struct CompareCommand {
         let rendered = ComparisonReport.render(comparison, as: format)
         // The text table is for a person at a terminal; the other formats are artifacts, written as rendered.
         if format == .text { console.outputText(String(decoding: rendered, as: UTF8.self)) } else { console.outputData(rendered) }
+        // Runs with no step in common prove nothing about each other: a gate on them must not pass.
+        guard comparison.stepsCompared > 0 else {
+            throw CommandFailure("the runs have no step in common, so nothing was compared",
+                                 hint: "compare runs of the same matrix whose case selections overlap (each run.json names its matrix)",
+                                 code: .dataError)
+        }
         return comparison.unexplained > 0 ? .failure : .success
     }
 }
