@@ -117,9 +117,12 @@ public enum MatrixGenerator {
             + ": every purchase and entitlement flow each product needs before submission."
     }
 
-    static func notes(_ survey: CatalogSurvey) -> [String] {
+    /// What init chose for the catalog's products, one sentence each.
+    /// - Parameter only: the products to describe (``MatrixUpdater``'s new ones); `nil` for every product.
+    static func notes(_ survey: CatalogSurvey, only: Set<String>? = nil) -> [String] {
         var notes: [String] = []
-        for product in survey.products(of: .nonRenewable) {
+        func described(_ product: CatalogProduct) -> Bool { only?.contains(product.productID) ?? true }
+        for product in survey.products(of: .nonRenewable) where described(product) {
             guard let duration = survey.durations[product.productID] else { continue }
             if duration.source == nil {
                 notes.append("non-renewing \(product.productID): assumed to last \(duration.duration) (its name names no period); set nonRenewing to what the app grants")
@@ -127,11 +130,11 @@ public enum MatrixGenerator {
                 notes.append("non-renewing \(product.productID): lasts \(duration.duration), read from \"\(duration.source ?? "")\"")
             }
         }
-        for product in survey.products(of: .consumable) {
+        for product in survey.products(of: .consumable) where described(product) {
             guard let balance = survey.balances[product.productID] else { continue }
             notes.append("consumable \(product.productID): credits \(balance.amount) to balance \"\(balance.name)\"")
         }
-        for (group, _, products) in survey.samePlanAtSeveralLevels {
+        for (group, _, products) in survey.samePlanAtSeveralLevels where products.contains(where: described) {
             let listed = products.map { "\(survey.label($0)) (level \($0.groupNumber ?? 1), tier \(survey.tier($0) ?? "?"))" }
             let ids = products.map { "\"\($0.productID)\"" }.joined(separator: ", ")
             notes.append("group \"\(group.name)\": " + listed.joined(separator: " and ") + " look like one plan billed over different "

@@ -25,6 +25,8 @@ public enum MatrixUpdater {
         public var tierChanges: [String]
         /// Aliases of the accounts added.
         public var addedAccounts: [String]
+        /// What was chosen for the new products, as `matrix init` notes it (an assumed duration, a balance).
+        public var notes: [String]
     }
 
     /// Why a matrix cannot be updated in place.
@@ -40,7 +42,7 @@ public enum MatrixUpdater {
     /// - Throws: ``Problem`` when the text is not a JSON object with `tiers`, `accounts` and `cases` sections.
     public static func update(_ bytes: [UInt8], matrix: Matrix) throws(Problem) -> Output {
         let new = matrix.untestedProducts.map(\.productID)
-        guard !new.isEmpty else { return Output(bytes: bytes, addedProducts: [], addedCases: [], tierChanges: [], addedAccounts: []) }
+        guard !new.isEmpty else { return Output(bytes: bytes, addedProducts: [], addedCases: [], tierChanges: [], addedAccounts: [], notes: []) }
         let newSet = Set(new)
         let survey = CatalogSurvey(matrix.catalog)
 
@@ -119,7 +121,7 @@ public enum MatrixUpdater {
         try editor.append(members: addedAccounts, toObjectAt: ["accounts"])
         try editor.append(cases, toArrayAt: ["cases"])
         return Output(bytes: editor.result(), addedProducts: new, addedCases: caseIDs, tierChanges: tierChanges,
-                      addedAccounts: addedAccounts.map(\.0))
+                      addedAccounts: addedAccounts.map(\.0), notes: MatrixGenerator.notes(survey, only: newSet))
     }
 
     /// `name`, or `name-2`, `name-3`… when it is taken; the result is taken from then on.

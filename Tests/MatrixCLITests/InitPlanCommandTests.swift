@@ -172,6 +172,29 @@ struct InitUpdateTests {
         #expect(again.status == 0 && again.stderr.contains("already tests every product of its catalog; nothing to add"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
     }
+
+    @Test("an update says what it assumed for a new product, as init does: a non-renewing subscription's duration")
+    func updateNotes() async throws {
+        let directory = try MatrixBinary.scratchDirectory("matrix-update-notes")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
+        let catalog = try String(contentsOf: matrices.appendingPathComponent("Products.storekit"), encoding: .utf8)
+            .replacingOccurrences(of: "\"products\" : [\n", with: """
+                "products" : [
+                    {"productID": "com.example.storekitmatrix.retreat", "type": "NonRenewingSubscription", "referenceName": "Retreat Pass",
+                     "displayPrice": "29.99", "familyShareable": false, "internalID": "9002", "localizations": []},
+
+                """)
+        try catalog.write(to: directory.appendingPathComponent("Products.storekit"), atomically: true, encoding: .utf8)
+        let path = directory.appendingPathComponent("release.json").path
+        try String(contentsOf: matrices.appendingPathComponent("release.json"), encoding: .utf8).write(toFile: path, atomically: true, encoding: .utf8)
+        let updated = try await CommandHarness.run(["init", "--update", path])
+        #expect(updated.status == 0, "\(updated.stderr)")
+        #expect(updated.stderr.contains("note: non-renewing com.example.storekitmatrix.retreat: assumed to last P1Y (its name names no period)"),
+                "\(updated.stderr)")
+        // Only the new product is described: the matrix's own products were chosen before.
+        #expect(!updated.stderr.contains("note: consumable"), "\(updated.stderr)")
+    }
 }
 
 /// What `matrix score` says about a fault it misses and one the matrix's tiers cannot show.

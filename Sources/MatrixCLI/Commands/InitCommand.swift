@@ -137,6 +137,7 @@ struct InitCommand {
                      + "\(counted(output.addedAccounts.count, "account"))"
                      + (output.tierChanges.isEmpty ? "" : "; tiers: " + output.tierChanges.joined(separator: ", ")), always: true)
         for id in output.addedCases { console.info("  + \(id)") }
+        for note in output.notes { console.info("note: " + note) }
         console.info("next: matrix validate \(toStdout ? path : out)   ·   matrix score \(toStdout ? path : out)")
         return .success
     }
