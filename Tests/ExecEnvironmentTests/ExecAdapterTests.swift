@@ -113,6 +113,20 @@ struct ExecAdapterTests {
         }
     }
 
+    @Test("a driver naming its environment after an embedded one (local, app, server, in any case) is refused at initialize")
+    func embeddedEnvironmentName() async throws {
+        let matrix = try DriverHarness.matrix()
+        do {
+            try await DriverHarness.conversing {
+                _ = try await ExecAdapter.start(DriverHarness.configuration("embedded-name.sh"), params: DriverHarness.params(matrix))
+            }
+            Issue.record("a driver calling its environment \"Local\" was accepted")
+        } catch let error as AdapterError {
+            #expect(error.environmentUnavailable)
+            #expect(error.message.contains(#"the environment name "Local" is an embedded environment's; a driver names its own"#), "\(error.message)")
+        }
+    }
+
     @Test("a driver that announces a longer wait with a progress notification is given it")
     func progressExtendsTheDeadline() async throws {
         let run = try await DriverHarness.run("slow.sh", timeout: .seconds(2))

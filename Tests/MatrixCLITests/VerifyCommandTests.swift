@@ -293,6 +293,30 @@ struct VerifyCommandTests {
                 "\(edited.stdout)")
     }
 
+    @Test("A local run relabelled to turn off the embedded rules does not verify: \"Local\" is local, and no driver runs it",
+          arguments: ["Local", "driver"])
+    func relabelledEmbeddedRun(edit: String) async throws {
+        let release = try await ReleaseRun.copy()
+        defer { release.remove() }
+        var records = try VerifySignedClaimsTests.records(release.run)
+        let purchase = try VerifySignedClaimsTests.index(records, case: "fresh-purchase/pro", step: 1)
+        records[purchase]["verdict"] = "skipped"
+        records[purchase]["environmentLimit"] = "renewalLimit"
+        records[purchase].removeValue(forKey: "observed")
+        if edit == "Local" { for index in records.indices { records[index]["environment"] = "Local" } }
+        try VerifySignedClaimsTests.write(records, to: release.run)
+        try VerifyMissingFieldTests.editManifest(release.run) { manifest in
+            if edit == "Local" { manifest["environment"] = "Local" } else { manifest["driver"] = [String]() }
+        }
+        let result = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        #expect(result.stdout.contains("(fresh-purchase/pro step 1): recorded skipped, but \(edit == "Local" ? "Local" : "local") skips a step only for the billingRetry limit"),
+                "\(result.stdout)")
+        if edit == "driver" {
+            #expect(result.stdout.contains("run.json names a driver command, but local is an embedded environment, which no driver runs"), "\(result.stdout)")
+        }
+    }
+
     @Test("Evidence edited and re-hashed by hand does not verify: a flipped verdict, a dropped record, a repeated one, and counts that disagree", arguments: [
         ("flip", "recorded fail, but what was observed is what was expected"),
         ("drop", "1 record(s) are missing"),
@@ -312,6 +336,7 @@ struct VerifyCommandTests {
         ("flip", "seq 6 (fresh-purchase/plus-monthly step 2): recorded pass after a failed or errored step of its case"),
         ("clock", "seq 5 (fresh-purchase/plus-monthly step 1): the record's clock is testflight, the run's real"),
         ("kind", "seq 5 (fresh-purchase/plus-monthly step 1): the record's kind is refund, the matrix's fresh-purchase"),
+        ("step-max", "seq 6 (fresh-purchase/plus-monthly step 2): step 2 follows step 9223372036854775807 of its case"),
     ])
     func inconsistentEvidence(edit: String, finding: String) async throws {
         let release = try await ReleaseRun.make()
@@ -344,6 +369,7 @@ struct VerifyCommandTests {
                 if edit == "skipped" { record["environmentLimit"] = "billingRetry" }
             case "clock": record["clock"] = "testflight"
             case "kind": record["kind"] = "refund"
+            case "step-max": record["step"] = Int.max
             case "fault": record["appFault"] = "pendingUnlocks"
             default: record["step"] = 99
             }

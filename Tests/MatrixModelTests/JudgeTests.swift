@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import MatrixModel
 
@@ -218,5 +219,18 @@ struct JudgeTests {
         #expect(difference.observed == "[]")
         #expect(Judge.render([]) == "[]")
         #expect(Judge.render(["a", "b"]) == #"["a", "b"]"#)
+    }
+
+    @Test("an observed transaction's dates must lie in 1970 to 9999: Int64.min from hand-edited evidence would overflow the judge's arithmetic")
+    func datesOutOfRange() throws {
+        let valid = #"{"transactionId":"1","originalTransactionId":"1","productId":"p","purchaseDate":1700000000000,"#
+            + #""inAppOwnershipType":"PURCHASED","isUpgraded":false,"quantity":1"#
+        let decoded = try JSONDecoder().decode(ObservedTransaction.self, from: Data((valid + "}").utf8))
+        #expect(decoded.purchaseDate == 1_700_000_000_000)
+        for edit in [#","expiresDate":-9223372036854775808"#, #","revocationDate":9223372036854775807"#] {
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(ObservedTransaction.self, from: Data((valid + edit + "}").utf8)) }
+        }
+        let minimum = valid.replacingOccurrences(of: "1700000000000", with: "-9223372036854775808") + "}"
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ObservedTransaction.self, from: Data(minimum.utf8)) }
     }
 }

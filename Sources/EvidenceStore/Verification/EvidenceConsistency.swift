@@ -63,14 +63,25 @@ struct EvidenceConsistency {
         self.matrix = matrix
         run = RunFields(run: manifest.runId, environment: manifest.environment, build: manifest.build, device: manifest.device,
                         os: manifest.os, appFault: manifest.appFault)
-        // A local run signs everything it reports itself; other environments report what they were given.
-        claims = SignedClaims(runSigns: manifest.environment == "local" && manifest.driver == nil)
+        // A local run signs everything it reports itself; other environments report what they were given. The
+        // name is read as `--env` reads it (any case): "Local" is the embedded environment too.
+        let kind = EnvironmentKind(manifest.environment)
+        let embedded = [EnvironmentKind.local, .app, .server].contains(kind)
+        claims = SignedClaims(runSigns: kind == .local)
         let cases = matrix?.cases ?? []
         steps = Dictionary(cases.map { ($0.id, $0.steps) }, uniquingKeysWith: { first, _ in first })
         caseAccounts = Dictionary(cases.map { ($0.id, $0.account) }, uniquingKeysWith: { first, _ in first })
         caseKinds = Dictionary(cases.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
         caseClocks = Dictionary(cases.map { ($0.id, matrix?.storeSettings(for: $0).clock ?? manifest.clock) }, uniquingKeysWith: { first, _ in first })
-        skipsOnlyBillingRetry = manifest.driver == nil && ["local", "app", "server"].contains(manifest.environment)
+        skipsOnlyBillingRetry = embedded
+        // No driver runs an embedded environment (drivers may not take their names), and a driver is a command.
+        if let driver = manifest.driver {
+            if embedded {
+                problems.append("\(RunDirectory.manifestFileName) names a driver command, but \(manifest.environment) is an embedded environment, which no driver runs")
+            } else if driver.first?.isEmpty ?? true {
+                problems.append("\(RunDirectory.manifestFileName) names an empty driver command")
+            }
+        }
     }
 
     /// Whether records are checked against the matrix and verdicts re-judged.
@@ -121,7 +132,8 @@ struct EvidenceConsistency {
         var stopped = false
         var skipped = false
         if let previous, previous.case == record.case {
-            if record.step != previous.step + 1 {
+            // Hand-edited evidence may hold any number, Int.max included.
+            if previous.step == Int.max || record.step != previous.step + 1 {
                 problem("\(place): step \(record.step) follows step \(previous.step) of its case; a case's steps are recorded in order")
             }
             stopped = previous.stopped

@@ -160,6 +160,38 @@ public struct ObservedTransaction: Sendable, Hashable, Codable {
         self.price = price
         self.currency = currency
     }
+
+    /// The dates an observed transaction may carry, ms since 1970: from 1970 to the end of 9999. Evidence and
+    /// drivers are untrusted, and the judge computes with these dates.
+    public static let dateRange: ClosedRange<Int64> = 0 ... 253_402_300_799_999
+
+    private enum CodingKeys: String, CodingKey {
+        case transactionId, originalTransactionId, productId, purchaseDate, expiresDate, inAppOwnershipType, isUpgraded
+        case revocationDate, revocationReason, transactionReason, offerType, quantity, price, currency
+    }
+
+    /// - Throws: `DecodingError.dataCorrupted` for a date outside ``dateRange``.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func date(_ key: CodingKeys, _ value: Int64?) throws -> Int64? {
+            guard let value, !Self.dateRange.contains(value) else { return value }
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(key.stringValue) \(value) is not a date from 1970 to 9999 (ms since 1970)")
+        }
+        transactionId = try c.decode(String.self, forKey: .transactionId)
+        originalTransactionId = try c.decode(String.self, forKey: .originalTransactionId)
+        productId = try c.decode(String.self, forKey: .productId)
+        purchaseDate = try date(.purchaseDate, try c.decode(Int64.self, forKey: .purchaseDate)) ?? 0
+        expiresDate = try date(.expiresDate, try c.decodeIfPresent(Int64.self, forKey: .expiresDate))
+        inAppOwnershipType = try c.decode(String.self, forKey: .inAppOwnershipType)
+        isUpgraded = try c.decode(Bool.self, forKey: .isUpgraded)
+        revocationDate = try date(.revocationDate, try c.decodeIfPresent(Int64.self, forKey: .revocationDate))
+        revocationReason = try c.decodeIfPresent(Int.self, forKey: .revocationReason)
+        transactionReason = try c.decodeIfPresent(String.self, forKey: .transactionReason)
+        offerType = try c.decodeIfPresent(Int.self, forKey: .offerType)
+        quantity = try c.decode(Int.self, forKey: .quantity)
+        price = try c.decodeIfPresent(Int64.self, forKey: .price)
+        currency = try c.decodeIfPresent(String.self, forKey: .currency)
+    }
 }
 
 extension ObservedTransaction {
