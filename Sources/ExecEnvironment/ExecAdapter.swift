@@ -106,11 +106,11 @@ public final class ExecAdapter: EnvironmentAdapter {
                 throw DriverFailure.badResult(method: "initialize", detail: "the environment name \"\(result.environment)\" must be 1 to 64 "
                                               + "ASCII letters, digits, '.', '_' or '-', starting with a letter or digit")
             }
-            // The embedded environments' names mean them in evidence: verify holds such runs to their rules, and
-            // compare takes local as the reference.
-            guard ![EnvironmentKind.local, .app, .server].contains(EnvironmentKind(result.environment)) else {
-                throw DriverFailure.badResult(method: "initialize", detail: "the environment name \"\(result.environment)\" is an embedded "
-                                              + "environment's; a driver names its own (e.g. \"\(result.environment.lowercased())-driver\")")
+            // `local` is the reference in evidence: verify holds a local run to its rules (everything signed), and
+            // compare judges other environments against it.
+            guard EnvironmentKind(result.environment) != .local else {
+                throw DriverFailure.badResult(method: "initialize", detail: "the environment name \"\(result.environment)\" is the embedded "
+                                              + "reference environment's; a driver names its own (e.g. \"local-driver\")")
             }
             return (connection, result)
         } catch {

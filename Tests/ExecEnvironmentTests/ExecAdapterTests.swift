@@ -113,7 +113,7 @@ struct ExecAdapterTests {
         }
     }
 
-    @Test("a driver naming its environment after an embedded one (local, app, server, in any case) is refused at initialize")
+    @Test("a driver naming its environment after the embedded reference (local, in any case) is refused at initialize")
     func embeddedEnvironmentName() async throws {
         let matrix = try DriverHarness.matrix()
         do {
@@ -123,7 +123,7 @@ struct ExecAdapterTests {
             Issue.record("a driver calling its environment \"Local\" was accepted")
         } catch let error as AdapterError {
             #expect(error.environmentUnavailable)
-            #expect(error.message.contains(#"the environment name "Local" is an embedded environment's; a driver names its own"#), "\(error.message)")
+            #expect(error.message.contains(#"the environment name "Local" is the embedded reference environment's; a driver names its own"#), "\(error.message)")
         }
     }
 

@@ -313,8 +313,23 @@ struct VerifyCommandTests {
         #expect(result.stdout.contains("(fresh-purchase/pro step 1): recorded skipped, but \(edit == "Local" ? "Local" : "local") skips a step only for the billingRetry limit"),
                 "\(result.stdout)")
         if edit == "driver" {
-            #expect(result.stdout.contains("run.json names a driver command, but local is an embedded environment, which no driver runs"), "\(result.stdout)")
+            #expect(result.stdout.contains("run.json names a driver command, but no driver runs the local environment"), "\(result.stdout)")
         }
+    }
+
+    @Test("An interrupted run's counts are the evidence's too: edited, the run does not verify")
+    func interruptedCounts() async throws {
+        let release = try await ReleaseRun.copy()
+        defer { release.remove() }
+        try VerifyMissingFieldTests.editManifest(release.run) { manifest in
+            manifest["status"] = "interrupted"
+            manifest["counts"] = ["cases": ["pass": 40, "fail": 0, "error": 0, "blocked": 0, "skipped": 0],
+                                  "steps": ["pass": 160, "fail": 0, "error": 0, "blocked": 0, "skipped": 0]]
+        }
+        let result = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        #expect(result.stdout.contains("inconsistent  run.json counts steps as 160 pass, the evidence holds 153 pass"), "\(result.stdout)")
+        #expect(result.stdout.contains("inconsistent  run.json counts cases as 40 pass, the evidence holds 34 pass"), "\(result.stdout)")
     }
 
     @Test("Evidence edited and re-hashed by hand does not verify: a flipped verdict, a dropped record, a repeated one, and counts that disagree", arguments: [

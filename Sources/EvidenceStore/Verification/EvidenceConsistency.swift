@@ -9,8 +9,9 @@ import MatrixModel
 /// record's case, kind, step, action, account, expectation and clock are the matrix's, each `pass` or `fail` is
 /// the verdict its expected and observed values give, a step of an embedded environment (`local`, `app`,
 /// `server`) is skipped only for the one limit it has (``Step/needsBillingRetry`` on a clock without billing
-/// retry), and a complete run holds every step of its cases; the counts of a complete run's `run.json` are the evidence's counts; and what each record claims agrees
-/// with its own signed items (``SignedClaims``).
+/// retry), and a complete run holds every step of its cases; the counts of an ended run's `run.json`
+/// (complete or interrupted) are the evidence's counts; and what each record claims agrees with its own signed
+/// items (``SignedClaims``).
 ///
 /// Digests show that files are unchanged since `run.json` was written; these checks catch evidence that was
 /// edited and re-hashed by hand, or written by a tool that does not keep the format's rules. Verdicts that
@@ -73,11 +74,12 @@ struct EvidenceConsistency {
         caseAccounts = Dictionary(cases.map { ($0.id, $0.account) }, uniquingKeysWith: { first, _ in first })
         caseKinds = Dictionary(cases.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
         caseClocks = Dictionary(cases.map { ($0.id, matrix?.storeSettings(for: $0).clock ?? manifest.clock) }, uniquingKeysWith: { first, _ in first })
-        skipsOnlyBillingRetry = embedded
-        // No driver runs an embedded environment (drivers may not take their names), and a driver is a command.
+        // A driver may run the team's app (`app`) or backend (`server`) and skip what it cannot do; no driver runs
+        // `local` (drivers may not take its name), and a driver is a command.
+        skipsOnlyBillingRetry = kind == .local || (embedded && manifest.driver == nil)
         if let driver = manifest.driver {
-            if embedded {
-                problems.append("\(RunDirectory.manifestFileName) names a driver command, but \(manifest.environment) is an embedded environment, which no driver runs")
+            if kind == .local {
+                problems.append("\(RunDirectory.manifestFileName) names a driver command, but no driver runs the local environment")
             } else if driver.first?.isEmpty ?? true {
                 problems.append("\(RunDirectory.manifestFileName) names an empty driver command")
             }
@@ -218,11 +220,13 @@ struct EvidenceConsistency {
         }
     }
 
-    /// Compares the counts of a complete run's manifest with the evidence's; call after the last record.
+    /// Compares the counts of a run's final manifest (complete or interrupted) with the evidence's, and checks
+    /// that a complete run holds every step of its cases; call after the last record.
     mutating func finish(manifest: RunManifest) {
         if hiddenProblems > 0 { problems.append("… and \(hiddenProblems) more inconsistencies") }
-        guard manifest.status == .complete else { return }
-        if let matrix {
+        // A run that has not ended has the counts of its start.
+        guard !manifest.hasNotEnded else { return }
+        if manifest.status == .complete, let matrix {
             // A complete run records every step of each of its cases (a shard's cases, the selected ones, or all of them).
             let cases = manifest.caseIDs(of: matrix)
             let short = cases.filter { (stepsPerCase[$0] ?? 0) < (steps[$0]?.count ?? 0) }
@@ -231,7 +235,10 @@ struct EvidenceConsistency {
                                 + short.prefix(3).joined(separator: ", "))
             }
         }
-        let counts = RunCounts(cases: VerdictCounts(caseOrder.compactMap { caseVerdicts[$0] }), steps: VerdictCounts(stepVerdicts))
+        // An interrupted run counts the steps of the case it stopped in, not the case.
+        let unfinished = manifest.status == .interrupted ? manifest.unfinished : []
+        let counts = RunCounts(cases: VerdictCounts(caseOrder.filter { !unfinished.contains($0) }.compactMap { caseVerdicts[$0] }),
+                               steps: VerdictCounts(stepVerdicts))
         // The counts are always described: they are what a reader of the summary sees.
         if counts.steps != manifest.counts.steps {
             problems.append("\(RunDirectory.manifestFileName) counts steps as \(manifest.counts.steps.phrase), the evidence holds \(counts.steps.phrase)")
