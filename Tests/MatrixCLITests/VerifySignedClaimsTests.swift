@@ -43,6 +43,7 @@ struct VerifySignedClaimsTests {
         ("swap", "seq 2 (fresh-purchase/pro step 1): the observed transaction 2000000000000001 has productId com.example.storekitmatrix.pro, "
             + "its signed transaction 2000000000000001 (item 1, com.example.storekitmatrix.plus.monthly) com.example.storekitmatrix.plus.monthly"),
         ("repeat", "seq 3 (fresh-purchase/pro step 2): signed item 1 (transaction) is the one recorded at seq 2; each step signs its own"),
+        ("repeat-twin-across", "seq 3 (fresh-purchase/pro step 2): signed item 1 (transaction) is the one recorded at seq 2; each step signs its own"),
         ("repeat-in-record", "seq 2 (fresh-purchase/pro step 1): signed item 3 (transaction) repeats item 1 of the same record"),
         ("repeat-twin-signature", "seq 2 (fresh-purchase/pro step 1): signed item 3 (transaction) repeats item 1 of the same record"),
         ("remove-transaction", "seq 2 (fresh-purchase/pro step 1): transaction 2000000000000001 of the step's transactionIds has no signed transaction in the record"),
@@ -75,6 +76,11 @@ struct VerifySignedClaimsTests {
             try Self.observe(&records, other) { $0["signedData"] = theirs }
         case "repeat":
             let copied = try Self.items(records[purchase])[0]
+            try Self.observe(&records, purchase + 1) { $0["signedData"] = [copied] }
+        case "repeat-twin-across":
+            // The twin signature (r, n - s) verifies too: still the item of the earlier record.
+            var copied = try Self.items(records[purchase])[0]
+            copied["jws"] = try Self.twinSignature(try #require(copied["jws"] as? String))
             try Self.observe(&records, purchase + 1) { $0["signedData"] = [copied] }
         case "repeat-in-record":
             let items = try Self.items(records[purchase])

@@ -49,19 +49,26 @@ struct SignedClaims {
         self.runSigns = runSigns
     }
 
-    /// The first 16 bytes of the SHA-256 of a JWS, or of its signing input (`header.payload`) alone.
+    /// The first 16 bytes of the SHA-256 of a JWS's signing input (`header.payload`), alone or with the `r` of
+    /// its ES256 signature.
     ///
-    /// Within a record, items are told apart by their signing input: an ECDSA signature (r, s) has a twin
-    /// (r, n − s) that verifies too, so a copy with the twin signature is still the same item. Across records,
-    /// by the whole JWS: two steps may sign the same payload (a transaction unchanged between them), each with
-    /// its own signature.
+    /// An ECDSA signature (r, s) has a twin (r, n − s) that verifies too, so a copy with the twin signature is
+    /// still the same item: the fingerprint never includes `s`. Within a record, items are told apart by their
+    /// signing input alone. Across records, by the signing input and `r`: two steps may sign the same payload (a
+    /// transaction unchanged between them), each with its own signature, whose `r` differs (each signature draws
+    /// its own nonce).
     private struct Fingerprint: Hashable {
         var high: UInt64
         var low: UInt64
 
         init(_ jws: String, signingInputOnly: Bool = false) {
-            let signed = signingInputOnly ? (jws.lastIndex(of: ".").map { jws[..<$0] } ?? Substring(jws)) : Substring(jws)
-            let digest = SHA256.hash(Data(signed.utf8))
+            let cut = jws.lastIndex(of: ".") ?? jws.endIndex
+            var signed = Data(jws[..<cut].utf8)
+            if !signingInputOnly, cut < jws.endIndex, let signature = Base64URL.decode(jws[jws.index(after: cut)...]) {
+                signed.append(0)
+                signed.append(signature.prefix(signature.count / 2))
+            }
+            let digest = SHA256.hash(signed)
             high = digest[0 ..< 8].reduce(0) { $0 << 8 | UInt64($1) }
             low = digest[8 ..< 16].reduce(0) { $0 << 8 | UInt64($1) }
         }
