@@ -36,12 +36,26 @@ struct VerifyCommandTests {
         #expect(stale.status == 1)
         #expect(stale.stderr.contains("does not verify; report.html, summary.md do not match the evidence"), "\(stale.stderr)")
         try await Tamper.renderReportsAgain(in: release.run)
+        // Where the matrix is must not decide whether records are judged again: without it, the run does not verify…
         let lost = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
-        #expect(lost.status == 0)
-        #expect(lost.stderr.contains("warning: records not checked against the matrix, verdicts not re-judged: the run's matrix "
-                                     + "moved-away/release.json cannot be read from here (pass --matrix FILE)"), "\(lost.stderr)")
-        #expect(lost.stderr.contains("warning: bundleId not compared: the run's matrix moved-away/release.json cannot be read from here"),
-                "\(lost.stderr)")
+        #expect(lost.status == 1)
+        #expect(lost.stderr.contains("does not verify; records cannot be checked against the matrix nor their verdicts judged again: the run's "
+                                     + "matrix moved-away/release.json cannot be read from here; pass --matrix FILE, or --without-matrix "
+                                     + "to verify files and signatures only"), "\(lost.stderr)")
+        // …unless the caller accepts files and signatures alone, with a warning.
+        let unjudged = try await CapturedRun.run(["verify", release.run.path, "--quiet", "--without-matrix"])
+        #expect(unjudged.status == 0, "\(unjudged.stderr)")
+        #expect(unjudged.stderr.contains("warning: records not checked against the matrix, verdicts not re-judged: the run's matrix "
+                                         + "moved-away/release.json cannot be read from here"), "\(unjudged.stderr)")
+        #expect(unjudged.stderr.contains("warning: bundleId not compared: the run's matrix moved-away/release.json cannot be read from here"),
+                "\(unjudged.stderr)")
+        // A --matrix that is not the run's is refused, not taken as a reason to judge nothing.
+        let other = release.root.appendingPathComponent("other.json")
+        try (try String(contentsOf: Fixtures.packageDirectory.appendingPathComponent("matrices/release.json"), encoding: .utf8) + "\n")
+            .write(to: other, atomically: true, encoding: .utf8)
+        let wrong = try await CapturedRun.run(["verify", release.run.path, "--quiet", "--matrix", other.path])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("--matrix \(other.path) is not the matrix the run ran: its SHA-256 differs from run.json's"), "\(wrong.stderr)")
         let named = try await CapturedRun.run(["verify", release.run.path, "--quiet", "--matrix",
                                                Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path])
         #expect(named.status == 0)
@@ -317,6 +331,28 @@ struct VerifyCommandTests {
         }
     }
 
+    @Test("A matrix shipped inside the run directory is never the one records are judged against")
+    func matrixInsideTheRun() async throws {
+        let release = try await ReleaseRun.copy()
+        defer { release.remove() }
+        // The attacker's matrix, whose catalog is the real one, listed in run.json like any run file.
+        let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
+        var matrix = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: matrices.appendingPathComponent("release.json"))) as? [String: Any])
+        matrix["catalog"] = matrices.appendingPathComponent("Products.storekit").path
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: matrix), as: UTF8.self)
+        try Tamper.rewrite(release.run.appendingPathComponent("m.json"), text, rehashIn: release.run)
+        try VerifyMissingFieldTests.editManifest(release.run) { manifest in
+            var reference = manifest["matrix"] as? [String: Any] ?? [:]
+            reference["path"] = release.run.lastPathComponent + "/m.json"
+            reference["sha256"] = SHA256.hexHash(Data(text.utf8))
+            manifest["matrix"] = reference
+        }
+        let result = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("records cannot be checked against the matrix nor their verdicts judged again: the run's matrix "
+                                       + "\(release.run.lastPathComponent)/m.json cannot be read from here"), "\(result.stderr)")
+    }
+
     @Test("An interrupted run's counts are the evidence's too: edited, the run does not verify")
     func interruptedCounts() async throws {
         let release = try await ReleaseRun.copy()
@@ -351,6 +387,7 @@ struct VerifyCommandTests {
         ("flip", "seq 6 (fresh-purchase/plus-monthly step 2): recorded pass after a failed or errored step of its case"),
         ("clock", "seq 5 (fresh-purchase/plus-monthly step 1): the record's clock is testflight, the run's real"),
         ("kind", "seq 5 (fresh-purchase/plus-monthly step 1): the record's kind is refund, the matrix's fresh-purchase"),
+        ("not-observed", "seq 5 (fresh-purchase/plus-monthly step 1): the record names access, result as not observed, which local always observes"),
         ("step-max", "seq 6 (fresh-purchase/plus-monthly step 2): step 2 follows step 9223372036854775807 of its case"),
     ])
     func inconsistentEvidence(edit: String, finding: String) async throws {
@@ -385,6 +422,11 @@ struct VerifyCommandTests {
             case "clock": record["clock"] = "testflight"
             case "kind": record["kind"] = "refund"
             case "step-max": record["step"] = Int.max
+            case "not-observed":
+                // A failure hidden by saying its values were not observed: the judge skips what is not observed.
+                var observed = try #require(record["observed"] as? [String: Any])
+                observed["notObserved"] = ["access", "result"]
+                record["observed"] = observed
             case "fault": record["appFault"] = "pendingUnlocks"
             default: record["step"] = 99
             }

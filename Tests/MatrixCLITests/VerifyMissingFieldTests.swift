@@ -52,7 +52,7 @@ struct VerifyMissingFieldTests {
         #expect(files.first { $0["path"] as? String == "evidence.jsonl" }?["status"] as? String == "unverifiable")
     }
 
-    @Test("Without catalogSHA256 the matrix is not taken as the run's: its records are not re-judged, and a warning says so")
+    @Test("Without catalogSHA256 the matrix is not taken as the run's: the run does not verify, and with --without-matrix a warning says why")
     func noCatalogDigest() async throws {
         let release = try await ReleaseRun.copy()
         defer { release.remove() }
@@ -61,7 +61,9 @@ struct VerifyMissingFieldTests {
             matrix.removeValue(forKey: "catalogSHA256")
             manifest["matrix"] = matrix
         }
-        let result = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        let refused = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(refused.status == 1 && refused.stderr.contains("records cannot be checked against the matrix"), "\(refused.stderr)")
+        let result = try await CapturedRun.run(["verify", release.run.path, "--quiet", "--without-matrix"])
         #expect(result.stderr.contains("warning: records not checked against the matrix, verdicts not re-judged: run.json records no SHA-256 "
                                        + "for the catalog of"), "\(result.stderr)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MatrixEngine
 import MatrixModel
 
 /// Checks that a run's evidence agrees with itself, with its `run.json` and with its matrix, record by record
@@ -29,6 +30,10 @@ struct EvidenceConsistency {
     private let caseClocks: [String: String?]
     /// Whether the run's environment is an embedded one, whose only skip is billing retry on a clock without it.
     private let skipsOnlyBillingRetry: Bool
+    /// What an embedded run may record as not observed (`notObserved`): prices the app does not report, the
+    /// notifications of a store that sends none, and for `server` the balances a backend does not keep; `nil`
+    /// for other environments, which name what they cannot observe themselves.
+    private let unobservable: Set<String>?
     private var lastSeq = 0
     /// The case and step of the previous record, and whether its case has failed or errored, or skipped a
     /// step, so far.
@@ -77,12 +82,45 @@ struct EvidenceConsistency {
         // A driver may run the team's app (`app`) or backend (`server`) and skip what it cannot do; no driver runs
         // `local` (drivers may not take its name), and a driver is a command.
         skipsOnlyBillingRetry = kind == .local || (embedded && manifest.driver == nil)
+        unobservable = !skipsOnlyBillingRetry ? nil : kind == .server ? ["displayPrice", "notifications", "balance"] : ["displayPrice", "notifications"]
         if let driver = manifest.driver {
             if kind == .local {
                 problems.append("\(RunDirectory.manifestFileName) names a driver command, but no driver runs the local environment")
             } else if driver.first?.isEmpty ?? true {
                 problems.append("\(RunDirectory.manifestFileName) names an empty driver command")
             }
+        }
+        if let matrix { checkCoverage(manifest, against: matrix) }
+    }
+
+    /// A run's selection (`selection`, `selectedCases`) and shard (`shard`, `shardCases`) are what its options
+    /// select from the matrix, as `matrix run` computes them: a case cannot be left out of a complete run by
+    /// naming it unselected.
+    private mutating func checkCoverage(_ manifest: RunManifest, against matrix: Matrix) {
+        let name = RunDirectory.manifestFileName
+        var selected = Array(matrix.cases.indices)
+        if let selection = manifest.selection {
+            do {
+                selected = try selection.resolve(in: matrix)
+            } catch {
+                problems.append("\(name)'s selection (\(selection.summary)) selects nothing from the run's matrix: \(error)")
+            }
+            if manifest.selectedCases != selected.map({ matrix.cases[$0].id }) {
+                problems.append("\(name)'s selectedCases are not the cases its selection (\(selection.summary)) selects from the run's matrix")
+            }
+        } else if manifest.selectedCases != nil {
+            problems.append("\(name) lists selectedCases but no selection that selects them")
+        }
+        if let text = manifest.shard {
+            guard let shard = Shard(text) else {
+                problems.append("\(name)'s shard \"\(text)\" is not K/N")
+                return
+            }
+            if manifest.shardCases != shard.caseIndices(of: matrix, among: selected).map({ matrix.cases[$0].id }) {
+                problems.append("\(name)'s shardCases are not the cases of shard \(shard) of the run's matrix")
+            }
+        } else if manifest.shardCases != nil {
+            problems.append("\(name) lists shardCases but no shard")
         }
     }
 
@@ -107,6 +145,10 @@ struct EvidenceConsistency {
             problem("\(place): the record's run, environment, build, device, OS or app fault is not run.json's")
         }
         stepsPerCase[record.case, default: 0] += 1
+        if let unobservable, let named = record.observed?.notObserved, !Set(named).isSubset(of: unobservable) {
+            let others = named.filter { !unobservable.contains($0) }
+            problem("\(place): the record names \(others.joined(separator: ", ")) as not observed, which \(run.environment) always observes")
+        }
         let afterSkip = previous.map { $0.case == record.case && $0.skipped } ?? false
         checkOrder(record, place: place)
         if let matrix {

@@ -8,14 +8,21 @@ import SignedData
 package enum RecordedMatrix {
     /// The paths to try for `recordedPath`, in order: as given (from here), then, when relative, from each
     /// directory above `runDirectory` (runs live in `reports/<environment>/<build>/<run-id>/` under the
-    /// directory they started in, unless `--out` put them elsewhere).
-    private static func candidates(_ recordedPath: String, runDirectory: URL?) -> [String] {
-        var candidates = [recordedPath]
+    /// directory they started in, unless `--out` put them elsewhere). None lies inside `runDirectory` or
+    /// `excluded`: a run directory holds evidence, never the matrix it is judged against, which whoever wrote
+    /// it would otherwise choose.
+    private static func candidates(_ recordedPath: String, runDirectory: URL?, excluded: URL?) -> [String] {
+        let inside = [runDirectory, excluded].compactMap { $0?.standardizedFileURL.path }.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        func allowed(_ path: String) -> Bool {
+            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+            return !inside.contains { absolute.hasPrefix($0) }
+        }
+        var candidates = allowed(recordedPath) ? [recordedPath] : []
         if !recordedPath.hasPrefix("/"), var directory = runDirectory?.standardizedFileURL {
             while directory.path != "/" {
                 directory = directory.deletingLastPathComponent()
                 let candidate = directory.appendingPathComponent(recordedPath).path
-                if !candidates.contains(candidate) { candidates.append(candidate) }
+                if !candidates.contains(candidate), allowed(candidate) { candidates.append(candidate) }
             }
         }
         return candidates
@@ -24,9 +31,11 @@ package enum RecordedMatrix {
     /// The path of the first candidate whose contents have the SHA-256 `manifest` recorded; else of the first
     /// that exists (the matrix changed since the run, or a file of the same name is another matrix, which the
     /// caller's own digest check then reports); `nil` when none exists.
-    package static func locate(_ manifest: RunManifest, runDirectory: URL?) -> String? {
+    /// - Parameter excluded: a directory no candidate may lie in besides the run directory (the folder an
+    ///   archive was unpacked into).
+    package static func locate(_ manifest: RunManifest, runDirectory: URL?, excluded: URL? = nil) -> String? {
         var firstExisting: String?
-        for path in candidates(manifest.matrix.path, runDirectory: runDirectory) {
+        for path in candidates(manifest.matrix.path, runDirectory: runDirectory, excluded: excluded) {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
             if firstExisting == nil { firstExisting = path }

@@ -89,6 +89,10 @@ package struct RunVerification {
     var appAppleId: Int64?
     /// `--matrix`: the run's matrix file, when it is not at the path run.json recorded.
     var matrixPath: String? = nil
+    /// `--without-matrix`: a run whose matrix cannot be used verifies on its files and signatures alone, with a
+    /// warning. Otherwise it does not verify: where the run's matrix is, and so whether records are judged again,
+    /// is for the caller to decide, never for the run directory.
+    package var acceptsUnjudgedRecords = false
     /// Reads and loads a matrix file and its catalog; `nil` when the file cannot be read.
     var loadMatrix: (String) -> MatrixSources?
     /// What an archive may expand to.
@@ -175,13 +179,16 @@ package struct RunVerification {
             report.problems.append("the archived \(RunDirectory.manifestFileName) cannot be read: \(error)")
             return report
         }
-        try check(directory, manifest: manifest, archivedBundleId: archived.bundleId, into: &report, showAllFiles: false)
+        try check(directory, manifest: manifest, archivedBundleId: archived.bundleId, into: &report, showAllFiles: false,
+                  unpackedInto: unpacked.runDirectory.deletingLastPathComponent())
         return report
     }
 
     /// The checks shared by directories and archives.
+    /// - Parameter unpackedInto: for an archive, the folder it was unpacked into, where the run's matrix is never
+    ///   looked for.
     private func check(_ directory: RunDirectory, manifest: RunManifest, archivedBundleId: String?,
-                       into report: inout RunVerificationReport, showAllFiles: Bool) throws(VerificationFailure) {
+                       into report: inout RunVerificationReport, showAllFiles: Bool, unpackedInto: URL? = nil) throws(VerificationFailure) {
         report.runId = manifest.runId
         report.environment = manifest.environment
         report.status = manifest.status.rawValue
@@ -221,8 +228,12 @@ package struct RunVerification {
 
         let roots = try TrustRoots.resolve(rootNames.isEmpty ? [EnvironmentKind(manifest.environment).isSignedBySimulator ? "simulator" : "apple"] : rootNames)
         report.roots = roots.summary
-        let matrix = RunMatrix(manifest, given: matrixPath, runDirectory: directory.url, load: loadMatrix)
+        let matrix = RunMatrix(manifest, given: matrixPath, runDirectory: directory.url, excluded: unpackedInto, load: loadMatrix)
+        if case .refused(let why) = matrix { report.problems.append(why) }
         let bundle = resolveBundleId(manifest: manifest, archived: archivedBundleId, matrix: matrix)
+        if let archivedBundleId, case .loaded(let loaded) = matrix, bundleId == nil, loaded.app.bundleId != archivedBundleId {
+            report.problems.append("\(ArchiveManifest.fileName) records bundleId \(archivedBundleId), but the run's matrix names \(loaded.app.bundleId)")
+        }
         if let note = bundle.note {
             // A bundle id that cannot be compared is a check not made: shown even with --quiet, as the matrix's is.
             if bundle.id == nil { report.warnings.append(note) } else { report.note(note) }
@@ -233,7 +244,7 @@ package struct RunVerification {
         // with. Only --environment can accept Xcode or LocalTesting data unsigned; the run's own files never can.
         // A local run signs with Sandbox unless --signed-environment said otherwise, and records it; one whose run.json
         // lost the field is held to Sandbox rather than to whatever its items say.
-        let isLocal = manifest.environment == "local" && manifest.driver == nil
+        let isLocal = EnvironmentKind(manifest.environment) == .local
         let recorded = manifest.signedEnvironment ?? (isLocal ? "Sandbox" : nil)
         let source = manifest.signedEnvironment == nil
             ? ", which local runs sign with (\(RunDirectory.manifestFileName) records no signedEnvironment)"
@@ -254,7 +265,14 @@ package struct RunVerification {
             consistency = EvidenceConsistency(matrix: matrix, manifest: manifest)
         case .unusable(let why):
             consistency = EvidenceConsistency(matrix: nil, manifest: manifest)
-            report.warnings.append("records not checked against the matrix, verdicts not re-judged: \(why)")
+            if acceptsUnjudgedRecords {
+                report.warnings.append("records not checked against the matrix, verdicts not re-judged: \(why)")
+            } else {
+                report.problems.append("records cannot be checked against the matrix nor their verdicts judged again: \(why); pass --matrix "
+                                       + "FILE, or --without-matrix to verify files and signatures only")
+            }
+        case .refused:
+            consistency = EvidenceConsistency(matrix: nil, manifest: manifest)
         }
         let rederived = reports(for: manifest, into: &report)
         var evidenceRead = false
@@ -341,43 +359,54 @@ package struct RunVerification {
         return nested
     }
 
-    /// The bundle id to compare: `--bundle-id`, else the one recorded in the archive, else the run's matrix
-    /// when it is unchanged since the run; otherwise none, with a note.
+    /// The bundle id to compare: `--bundle-id`, else the run's matrix when it is unchanged since the run, else
+    /// the one recorded in the archive (which the caller compares with the matrix's when both exist); otherwise
+    /// none, with a note.
     private func resolveBundleId(manifest: RunManifest, archived: String?, matrix: RunMatrix) -> (id: String?, note: String?) {
         if let bundleId { return (bundleId, nil) }
-        if let archived { return (archived, "bundleId \(archived) as recorded in \(ArchiveManifest.fileName)") }
         switch matrix {
         case .loaded(let matrix): return (matrix.app.bundleId, "bundleId \(matrix.app.bundleId) from \(manifest.matrix.path) (its SHA-256 matches run.json)")
-        case .unusable(let why): return (nil, "bundleId not compared: \(why); pass --bundle-id to check it")
+        case .unusable(let why), .refused(let why):
+            if let archived { return (archived, "bundleId \(archived) as recorded in \(ArchiveManifest.fileName)") }
+            return (nil, "bundleId not compared: \(why); pass --bundle-id to check it")
         }
     }
 
     /// The run's matrix, when its file and its catalog are unchanged since the run, or why not.
     enum RunMatrix {
         case loaded(Matrix)
+        /// The run's matrix cannot be found or used: the records are checked without it, with a warning.
         case unusable(String)
+        /// `--matrix` names a file that is not the run's matrix: the run does not verify against it.
+        case refused(String)
 
         /// - Parameters:
         ///   - given: `--matrix`, used instead of the recorded path.
-        ///   - runDirectory: where the run is, for ``RecordedMatrix/locate(_:runDirectory:)``.
+        ///   - runDirectory: where the run is, for ``RecordedMatrix/locate(_:runDirectory:excluded:)``.
+        ///   - excluded: a folder the matrix is never looked for in (where an archive was unpacked).
         ///   - load: reads and loads a matrix file and its catalog.
-        init(_ manifest: RunManifest, given: String? = nil, runDirectory: URL? = nil, load: (String) -> MatrixSources?) {
+        init(_ manifest: RunManifest, given: String? = nil, runDirectory: URL? = nil, excluded: URL? = nil, load: (String) -> MatrixSources?) {
             let found: String?
             if let given {
                 found = FileManager.default.fileExists(atPath: given) ? given : nil
             } else {
-                found = RecordedMatrix.locate(manifest, runDirectory: runDirectory)
+                found = RecordedMatrix.locate(manifest, runDirectory: runDirectory, excluded: excluded)
             }
             guard let path = found, let loaded = load(path) else {
-                self = .unusable("the run's matrix \(given ?? manifest.matrix.path) cannot be read from here (pass --matrix FILE)")
+                self = .unusable("the run's matrix \(given ?? manifest.matrix.path) cannot be read from here")
                 return
             }
+            // The matrix you name is the one you mean to hold the run to: a run of another matrix does not verify.
+            let differs: (String) -> RunMatrix = { what in
+                given == nil ? .unusable("\(what) has changed since the run (its SHA-256 differs from run.json)")
+                    : .refused("--matrix \(path) is not the matrix the run ran: \(what == path ? "its" : "its catalog's") SHA-256 differs from run.json's")
+            }
             guard SHA256.hexHash(loaded.bytes) == manifest.matrix.sha256 else {
-                self = .unusable("\(path) has changed since the run (its SHA-256 differs from run.json)")
+                self = differs(path)
                 return
             }
             if let recorded = manifest.matrix.catalogSHA256, loaded.catalogBytes.map(SHA256.hexHash) != recorded {
-                self = .unusable("the catalog of \(path) has changed since the run (its SHA-256 differs from run.json)")
+                self = differs("the catalog of \(path)")
                 return
             }
             if manifest.matrix.catalogSHA256 == nil, loaded.catalogBytes != nil {

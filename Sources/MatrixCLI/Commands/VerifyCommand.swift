@@ -65,6 +65,7 @@ package struct VerifyCommand {
             .value(.kind, "KIND", "transaction, renewalInfo, notification or appTransaction (default: from the payload)",
                    choices: Choices(VerifiedSignedData.Kind.self)),
             .value(.matrix, "MATRIX", "RUN_DIR or ARCHIVE: the run's matrix, when not at the path run.json recorded"),
+            .flag(.withoutMatrix, "RUN_DIR or ARCHIVE: verify files and signatures when the run's matrix cannot be used, without judging records again"),
             .value(.batch, "FILE", "verify every JWS in FILE, one per line (- for stdin)"),
             .value(.format, "FORMAT", "text (default) or json", choices: .textOrJSON),
             .flag(.quiet, "runs and batches: print only what failed"),
@@ -84,7 +85,9 @@ package struct VerifyCommand {
         }
         let kind = try args.choice(.kind, as: VerifiedSignedData.Kind.self)
         let settings = Settings(rootNames: args.all(.root), bundleId: args.value(.bundleId), environment: environment,
-                                appAppleId: appAppleId, kind: kind, json: format == "json", matrixPath: args.value(.matrix))
+                                appAppleId: appAppleId, kind: kind, json: format == "json", matrixPath: args.value(.matrix),
+                                withoutMatrix: args.has(.withoutMatrix))
+        if settings.withoutMatrix, settings.matrixPath != nil { throw .usage("--without-matrix and --matrix exclude each other") }
 
         if let batch = args.value(.batch) {
             guard args.positionals.isEmpty else { throw .usage("--batch takes the JWS from FILE; give no other input") }
@@ -123,10 +126,13 @@ package struct VerifyCommand {
         var kind: VerifiedSignedData.Kind?
         var json: Bool
         var matrixPath: String?
+        var withoutMatrix: Bool
 
         var runVerification: RunVerification {
-            RunVerification(rootNames: rootNames, bundleId: bundleId, environment: environment, appAppleId: appAppleId, matrixPath: matrixPath,
-                            loadMatrix: InputFiles.matrixSources)
+            var verification = RunVerification(rootNames: rootNames, bundleId: bundleId, environment: environment, appAppleId: appAppleId,
+                                               matrixPath: matrixPath, loadMatrix: InputFiles.matrixSources)
+            verification.acceptsUnjudgedRecords = withoutMatrix
+            return verification
         }
 
         func checker() throws(CommandFailure) -> SignedDataChecker {

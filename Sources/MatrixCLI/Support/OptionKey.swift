@@ -32,6 +32,7 @@ struct OptionKey: Hashable, Sendable, CustomStringConvertible {
     static let bundleId = OptionKey("--bundle-id")
     static let name = OptionKey("--name")
     static let matrix = OptionKey("--matrix")
+    static let withoutMatrix = OptionKey("--without-matrix")
     static let env = OptionKey("--env")
     static let driver = OptionKey("--driver")
     static let stepTimeout = OptionKey("--step-timeout")
