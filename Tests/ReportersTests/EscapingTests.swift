@@ -36,4 +36,16 @@ struct EscapingTests {
     func markdownText() {
         #expect(Markdown.text("*a* _b_ [c](d) <e> |f| ~g~ &h; `i`\nj") == #"\*a\* \_b\_ \[c\](d) \<e\> \|f\| \~g\~ \&h; \`i\`<br>j"#)
     }
+
+    @Test("Characters that make text read other than it is are visible in XML, HTML and Markdown; other non-ASCII text is kept")
+    func deceptiveCharacters() {
+        let hostile = "1.0\u{202E}(evil)\u{2028}\u{9B}2J\u{2066}x\u{200B}"
+        for escaped in [Markup.text(hostile), Markup.attribute(hostile), Markdown.text(hostile), Markdown.code(hostile)] {
+            #expect(!escaped.unicodeScalars.contains { [0x202E, 0x2028, 0x9B, 0x2066, 0x200B].contains($0.value) }, "\(escaped)")
+            #expect(escaped.contains("\\u202E") && escaped.contains("\\u2028"), "\(escaped)")
+        }
+        // Lead bytes E2 and C2 start ordinary characters too: an em dash, an arrow and a middle dot stay.
+        #expect(Markup.text("a — b → c · d") == "a — b → c · d")
+        #expect(Markdown.text("a — b → c · d") == "a — b → c · d")
+    }
 }

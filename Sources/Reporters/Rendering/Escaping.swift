@@ -1,8 +1,12 @@
+import MatrixJSON
+
 /// Escaping for XML, HTML and SVG text and attribute values.
 ///
 /// Characters XML 1.0 forbids (C0 controls other than tab, newline and carriage return; U+FFFE; U+FFFF) cannot
 /// appear even as character references, so they are written as visible text, `\u001B`. C1 controls
-/// (U+007F–U+009F) are treated the same, as HTML does not allow them either.
+/// (U+007F–U+009F) are treated the same, as HTML does not allow them either, and so are the characters that
+/// make text read other than it is (bidirectional controls such as U+202E, line and paragraph separators, zero
+/// width space and BOM: ``TerminalText/isUnsafe(_:keepingLineBreaks:)``), which a run's strings may carry.
 enum Markup {
     /// Escapes text content: `&`, `<`, `>` and forbidden characters.
     static func text(_ value: String) -> String {
@@ -45,17 +49,25 @@ enum Markup {
     }
 
     /// Whether UTF-8 text may need escaping, as text or as an attribute: it holds a markup character, a control,
-    /// or a lead byte of U+0080–U+009F (C2) or U+FFFE–U+FFFF (EF). Most text does not.
+    /// or a lead byte of a character ``isForbidden(_:)`` may name (``mayBeForbidden(_:)``). Most text does not.
     static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         utf8.contains { byte in
             byte < 0x20 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0x7F || byte == 0xC2 || byte == 0xEF
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || mayBeForbidden(byte)
         }
     }
 
+    /// Whether a UTF-8 byte is DEL or the lead byte of a character ``isForbidden(_:)`` may name: C2 (C1
+    /// controls), D8 (U+061C), E2 (U+200B–U+206F) or EF (U+FEFF, U+FFFE, U+FFFF). Other characters with these
+    /// lead bytes take the slow path too, and come out as they are.
+    static func mayBeForbidden(_ byte: UInt8) -> Bool {
+        byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 || byte == 0xEF
+    }
+
+    /// Controls, U+FFFE and U+FFFF, and the characters that make text read other than it is (tab and newline
+    /// are the caller's).
     static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0xFFFE || value == 0xFFFF
+        scalar.value == 0xFFFE || scalar.value == 0xFFFF || TerminalText.isUnsafe(scalar, keepingLineBreaks: true)
     }
 
     /// `\u001B`.
@@ -92,14 +104,14 @@ enum Markdown {
         return out
     }
 
-    /// Whether `value` holds none of the ASCII characters of `mask` (``mask(_:)``), no control character and
-    /// nothing from U+0080–U+009F or U+FFFE–U+FFFF (lead bytes C2 and EF, which also start other characters:
-    /// those take the slow path too), so that escaping leaves it as it is.
+    /// Whether `value` holds none of the ASCII characters of `mask` (``mask(_:)``), no control character and no
+    /// lead byte of a character ``Markup/isForbidden(_:)`` may name (``Markup/mayBeForbidden(_:)``), so that
+    /// escaping leaves it as it is.
     private static func isPlain(_ value: String, also mask: (low: UInt64, high: UInt64)) -> Bool {
         var value = value
         return value.withUTF8 { utf8 in
             !utf8.contains { byte in
-                byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xEF
+                byte < 0x20 || Markup.mayBeForbidden(byte)
                     || (byte < 0x40 ? mask.low >> byte & 1 != 0 : byte < 0x80 && mask.high >> (byte - 0x40) & 1 != 0)
             }
         }
