@@ -162,6 +162,12 @@ struct MatrixProblem: Sendable, CustomTestStringConvertible {
                       message: "StoreKit Testing in Xcode sends no App Store Server Notifications; this expectation is not judged on its clock",
                       hint: #"expect "serverNotifications": false, or run the case on a Sandbox or real clock"#),
 
+        MatrixProblem("access expected after quit, when the app is not running",
+                      steps(#"{"action": "launch"}, {"action": "quit", "expect": {"access": ⟨e⟩["pro"]}}"#),
+                      ["e warning MX021 /cases/0/steps/1/expect/access"],
+                      message: "after quit the app is not running, so it grants no access; this expectation cannot pass",
+                      hint: #"expect "access": [] here, or move the expectation to the launch or relaunch that follows"#),
+
         // Tiers, accounts, actions, cases
         MatrixProblem("an unknown tier in access", steps(#"{"action": "launch", "expect": {"access": ["pro", ⟨e⟩"por"]}}"#),
                       ["e error MX014 /cases/0/steps/0/expect/access/1"], message: #"unknown tier "por""#, hint: #"did you mean "pro"?"#),

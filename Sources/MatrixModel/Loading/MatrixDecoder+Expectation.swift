@@ -35,6 +35,12 @@ extension MatrixDecoder {
                 }
             }
             expectation.access = tiers.map(\.0)
+            // After quit the app is not running: it grants nothing until the next launch.
+            if step.action == .quit, !tiers.isEmpty {
+                sink.warning(.invalidStep, "after quit the app is not running, so it grants no access; this expectation cannot pass",
+                             pointer: accessField.pointer, at: accessField.location,
+                             hint: "expect \"access\": [] here, or move the expectation to the launch or relaunch that follows")
+            }
         }
         if let entitlementsField = fields.optional("entitlements"), let products = entitlementsField.strings(sink) {
             for (productID, element) in products { checkProduct(productID, element) }
