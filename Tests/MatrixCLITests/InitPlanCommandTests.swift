@@ -139,22 +139,27 @@ struct InitPlanCommandTests {
 /// `matrix init --update MATRIX` on the shipped matrix after a product was added to its catalog.
 @Suite("matrix init --update")
 struct InitUpdateTests {
-    @Test("a product added to the catalog gets its cases in place; the rest of the matrix is kept; a second update adds nothing")
-    func update() async throws {
-        let directory = try MatrixBinary.scratchDirectory("matrix-update")
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// The shipped matrix in a scratch directory, beside its catalog with `product` (a `.storekit` product
+    /// object) added first; returns the directory, the matrix's path and its original text.
+    static func matrixWithNewProduct(_ product: String, in name: String) throws -> (directory: URL, path: String, original: String) {
+        let directory = try MatrixBinary.scratchDirectory(name)
         let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
         let catalog = try String(contentsOf: matrices.appendingPathComponent("Products.storekit"), encoding: .utf8)
-            .replacingOccurrences(of: "\"products\" : [\n", with: """
-                "products" : [
-                    {"productID": "com.example.storekitmatrix.themes", "type": "NonConsumable", "referenceName": "Themes",
-                     "displayPrice": "4.99", "familyShareable": false, "internalID": "9001", "localizations": []},
-
-                """)
+            .replacingOccurrences(of: "\"products\" : [\n", with: "\"products\" : [\n" + product + ",\n")
         try catalog.write(to: directory.appendingPathComponent("Products.storekit"), atomically: true, encoding: .utf8)
         let original = try String(contentsOf: matrices.appendingPathComponent("release.json"), encoding: .utf8)
         let path = directory.appendingPathComponent("release.json").path
         try original.write(toFile: path, atomically: true, encoding: .utf8)
+        return (directory, path, original)
+    }
+
+    @Test("a product added to the catalog gets its cases in place; the rest of the matrix is kept; a second update adds nothing")
+    func update() async throws {
+        let (directory, path, original) = try Self.matrixWithNewProduct("""
+            {"productID": "com.example.storekitmatrix.themes", "type": "NonConsumable", "referenceName": "Themes",
+             "displayPrice": "4.99", "familyShareable": false, "internalID": "9001", "localizations": []}
+            """, in: "matrix-update")
+        defer { try? FileManager.default.removeItem(at: directory) }
 
         let warned = try await CommandHarness.run(["validate", path])
         #expect(warned.stderr.contains(#"catalog product "com.example.storekitmatrix.themes" (nonConsumable) is in no tier and no case"#), "\(warned.stderr)")
@@ -175,19 +180,11 @@ struct InitUpdateTests {
 
     @Test("an update says what it assumed for a new product, as init does: a non-renewing subscription's duration")
     func updateNotes() async throws {
-        let directory = try MatrixBinary.scratchDirectory("matrix-update-notes")
+        let (directory, path, _) = try Self.matrixWithNewProduct("""
+            {"productID": "com.example.storekitmatrix.retreat", "type": "NonRenewingSubscription", "referenceName": "Retreat Pass",
+             "displayPrice": "29.99", "familyShareable": false, "internalID": "9002", "localizations": []}
+            """, in: "matrix-update-notes")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let matrices = Fixtures.packageDirectory.appendingPathComponent("matrices")
-        let catalog = try String(contentsOf: matrices.appendingPathComponent("Products.storekit"), encoding: .utf8)
-            .replacingOccurrences(of: "\"products\" : [\n", with: """
-                "products" : [
-                    {"productID": "com.example.storekitmatrix.retreat", "type": "NonRenewingSubscription", "referenceName": "Retreat Pass",
-                     "displayPrice": "29.99", "familyShareable": false, "internalID": "9002", "localizations": []},
-
-                """)
-        try catalog.write(to: directory.appendingPathComponent("Products.storekit"), atomically: true, encoding: .utf8)
-        let path = directory.appendingPathComponent("release.json").path
-        try String(contentsOf: matrices.appendingPathComponent("release.json"), encoding: .utf8).write(toFile: path, atomically: true, encoding: .utf8)
         let updated = try await CommandHarness.run(["init", "--update", path])
         #expect(updated.status == 0, "\(updated.stderr)")
         #expect(updated.stderr.contains("note: non-renewing com.example.storekitmatrix.retreat: assumed to last P1Y (its name names no period)"),

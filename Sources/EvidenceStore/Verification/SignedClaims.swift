@@ -195,43 +195,46 @@ struct SignedClaims {
 
     /// The fields in which an observed transaction differs from the one derived from its signed payload.
     static func differences(_ claimed: ObservedTransaction, _ signed: ObservedTransaction) -> [(String, String, String)] {
-        func text<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "none" }
-        var result: [(String, String, String)] = []
-        func compare<T: Equatable>(_ name: String, _ a: T?, _ b: T?) {
-            if a != b { result.append((name, text(a), text(b))) }
-        }
-        compare("originalTransactionId", claimed.originalTransactionId, signed.originalTransactionId)
-        compare("productId", claimed.productId, signed.productId)
-        compare("purchaseDate", claimed.purchaseDate, signed.purchaseDate)
-        compare("expiresDate", claimed.expiresDate, signed.expiresDate)
-        compare("inAppOwnershipType", claimed.inAppOwnershipType, signed.inAppOwnershipType)
-        compare("isUpgraded", claimed.isUpgraded, signed.isUpgraded)
-        compare("revocationDate", claimed.revocationDate, signed.revocationDate)
-        compare("revocationReason", claimed.revocationReason, signed.revocationReason)
-        compare("transactionReason", claimed.transactionReason, signed.transactionReason)
-        compare("offerType", claimed.offerType, signed.offerType)
-        compare("quantity", claimed.quantity, signed.quantity)
+        var found = FieldDifferences()
+        found.compare("originalTransactionId", claimed.originalTransactionId, signed.originalTransactionId)
+        found.compare("productId", claimed.productId, signed.productId)
+        found.compare("purchaseDate", claimed.purchaseDate, signed.purchaseDate)
+        found.compare("expiresDate", claimed.expiresDate, signed.expiresDate)
+        found.compare("inAppOwnershipType", claimed.inAppOwnershipType, signed.inAppOwnershipType)
+        found.compare("isUpgraded", claimed.isUpgraded, signed.isUpgraded)
+        found.compare("revocationDate", claimed.revocationDate, signed.revocationDate)
+        found.compare("revocationReason", claimed.revocationReason, signed.revocationReason)
+        found.compare("transactionReason", claimed.transactionReason, signed.transactionReason)
+        found.compare("offerType", claimed.offerType, signed.offerType)
+        found.compare("quantity", claimed.quantity, signed.quantity)
         // Price and currency are newer fields of an observation: a record that names them must match.
-        if claimed.price != nil { compare("price", claimed.price, signed.price) }
-        if claimed.currency != nil { compare("currency", claimed.currency, signed.currency) }
-        return result
+        if claimed.price != nil { found.compare("price", claimed.price, signed.price) }
+        if claimed.currency != nil { found.compare("currency", claimed.currency, signed.currency) }
+        return found.list
     }
 
     /// The fields in which observed renewal info differs from the renewal info derived from its signed payload.
     static func differences(_ claimed: ObservedRenewalInfo, _ signed: ObservedRenewalInfo) -> [(String, String, String)] {
-        func text<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "none" }
-        var result: [(String, String, String)] = []
-        func compare<T: Equatable>(_ name: String, _ a: T?, _ b: T?) {
-            if a != b { result.append((name, text(a), text(b))) }
+        var found = FieldDifferences()
+        found.compare("productId", claimed.productId, signed.productId)
+        found.compare("autoRenewStatus", claimed.autoRenewStatus, signed.autoRenewStatus)
+        found.compare("autoRenewProductId", claimed.autoRenewProductId, signed.autoRenewProductId)
+        found.compare("expirationIntent", claimed.expirationIntent, signed.expirationIntent)
+        found.compare("isInBillingRetryPeriod", claimed.isInBillingRetryPeriod, signed.isInBillingRetryPeriod)
+        found.compare("gracePeriodExpiresDate", claimed.gracePeriodExpiresDate, signed.gracePeriodExpiresDate)
+        found.compare("renewalDate", claimed.renewalDate, signed.renewalDate)
+        return found.list
+    }
+
+    /// The fields compared so far that differ, each as its name, the claimed value and the signed one (`none`
+    /// for an absent value).
+    private struct FieldDifferences {
+        private(set) var list: [(String, String, String)] = []
+
+        mutating func compare<T: Equatable>(_ name: String, _ claimed: T?, _ signed: T?) {
+            func text(_ value: T?) -> String { value.map { "\($0)" } ?? "none" }
+            if claimed != signed { list.append((name, text(claimed), text(signed))) }
         }
-        compare("productId", claimed.productId, signed.productId)
-        compare("autoRenewStatus", claimed.autoRenewStatus, signed.autoRenewStatus)
-        compare("autoRenewProductId", claimed.autoRenewProductId, signed.autoRenewProductId)
-        compare("expirationIntent", claimed.expirationIntent, signed.expirationIntent)
-        compare("isInBillingRetryPeriod", claimed.isInBillingRetryPeriod, signed.isInBillingRetryPeriod)
-        compare("gracePeriodExpiresDate", claimed.gracePeriodExpiresDate, signed.gracePeriodExpiresDate)
-        compare("renewalDate", claimed.renewalDate, signed.renewalDate)
-        return result
     }
 
     private static func list(_ values: [String]) -> String {
