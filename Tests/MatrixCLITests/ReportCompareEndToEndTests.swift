@@ -84,6 +84,11 @@ struct ReportCompareEndToEndTests {
         let ownManifest = try await MatrixBinary.run(["report", runDir.path, "--out", runDir.appendingPathComponent("run.json").path, "--force"])
         #expect(ownManifest.status == 64)
         #expect(try await MatrixBinary.run(["report", runDir.path, "--out", "/dev/null"]).status == 0)
+        // A file the run does not list would make it fail verify: refused; its own reports can be rendered again.
+        let inside = try await MatrixBinary.run(["report", runDir.path, "--format", "json", "--out", runDir.appendingPathComponent("report.json").path])
+        #expect(inside.status == 64 && inside.stderr.contains("would add a file to the run directory, which verify then reports as EXTRA"),
+                "\(inside.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: runDir.appendingPathComponent("report.json").path))
     }
 
     @Test("compare: a fault in an app environment is app logic, exit 1; TestFlight's limits and a run against itself, exit 0")

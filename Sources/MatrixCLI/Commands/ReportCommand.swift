@@ -16,8 +16,9 @@ struct ReportCommand {
             Renders a report of the run in RUN_DIR from its run.json and evidence.jsonl alone: junit.xml, summary.md \
             and report.html as `matrix run` wrote them, or JSON (the manifest and each case's result). A torn last \
             evidence line (a run stopped while writing) is left out with a warning.
-            Exit status: 0 written, 64 usage (including an existing FILE without --force), 65 RUN_DIR is not a run \
-            directory, 66 RUN_DIR cannot be read, 74 FILE cannot be written.
+            Exit status: 0 written, 64 usage (including an existing FILE without --force, or a FILE inside RUN_DIR \
+            that run.json does not list), 65 RUN_DIR is not a run directory, 66 RUN_DIR cannot be read, 74 FILE \
+            cannot be written.
             """,
         positionals: [Positional("RUN_DIR", "a run directory, e.g. reports/local/unspecified/<run-id>")],
         options: [
@@ -37,6 +38,13 @@ struct ReportCommand {
         }
         let (directory, manifest) = try RunInput.open(path)
         let out = args.value(.out)
+        // A file the run does not list, added to its directory, makes the run fail verification (EXTRA).
+        if let out {
+            let target = URL(fileURLWithPath: out).standardizedFileURL
+            if target.deletingLastPathComponent().path == directory.url.standardizedFileURL.path, manifest.files[target.lastPathComponent] == nil {
+                throw .usage("--out \(out) would add a file to the run directory, which verify then reports as EXTRA; write it elsewhere")
+            }
+        }
         let file = try OutputFile.open(out, replacing: args.has(.force),
                                        protected: [directory.evidenceURL.path, directory.manifestURL.path], console: console)
         defer { file.close() }
