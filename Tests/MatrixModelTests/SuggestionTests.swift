@@ -52,4 +52,14 @@ struct SuggestionTests {
         #expect(Suggestion.nearest("pro", among: ["pro", "prp"]) == "prp")
         #expect(Suggestion.nearest("pro", among: []) == nil)
     }
+
+    @Test("a word cut short finds the one candidate it starts; two such candidates, or a short start, find nothing")
+    func prefixes() {
+        #expect(Suggestion.nearest("deniesGrace", among: ["deniesGracePeriod", "grantsBillingRetry"]) == "deniesGracePeriod")
+        #expect(Suggestion.nearest("restore/nothing", among: ["restore/nothing-to-restore", "refund/pro"]) == "restore/nothing-to-restore")
+        // A likely typo still comes first.
+        #expect(Suggestion.nearest("refund/plus", among: ["refund/plus-monthly", "refund/pro"]) == "refund/pro")
+        #expect(Suggestion.nearest("refund", among: ["refund/plus-monthly", "refund/pro"]) == nil)
+        #expect(Suggestion.nearest("den", among: ["deniesGracePeriod"]) == nil)
+    }
 }

@@ -12,8 +12,8 @@ public enum Suggestion {
         nearest(word, among: candidates, synonyms: synonyms).map { "did you mean \"\($0)\"?" }
     }
 
-    /// The candidate nearest to `word`, if it is close enough to be a likely typo, or the candidate `word` is a
-    /// synonym of.
+    /// The candidate nearest to `word`, if it is close enough to be a likely typo, the candidate `word` is a
+    /// synonym of, or else the only candidate that starts with `word` (4 characters or more).
     public static func nearest(_ word: String, among candidates: some Sequence<String>, synonyms: [String: String] = [:]) -> String? {
         let candidates = Array(candidates)
         if let meant = synonyms[word.lowercased()], candidates.contains(meant) { return meant }
@@ -29,7 +29,13 @@ public enum Suggestion {
             }
             best = (candidate, distance)
         }
-        return best?.0
+        if let best { return best.0 }
+        // A word cut short (`deniesGrace` for `deniesGracePeriod`) is too far for an edit distance: the one
+        // candidate it starts, if only one, is what was meant.
+        let start = word.lowercased()
+        guard start.unicodeScalars.count >= 4 else { return nil }
+        let started = candidates.filter { $0 != word && $0.lowercased().hasPrefix(start) }
+        return started.count == 1 ? started[0] : nil
     }
 
     /// Edit distance between two scalar sequences: insertions, deletions, substitutions and transpositions of
