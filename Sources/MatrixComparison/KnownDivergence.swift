@@ -230,6 +230,8 @@ public struct KnownDivergence: RawRepresentable, Sendable, Hashable, Codable, Ca
         if let modelled = record.modelledWallTimeMs { return modelled }
         guard let now = record.storeTime,
               let before = caseRecords.last(where: { $0.step < record.step && $0.storeTime != nil })?.storeTime else { return nil }
-        return now - before
+        // Hand-edited evidence may hold any two numbers.
+        let (wait, overflow) = now.subtractingReportingOverflow(before)
+        return overflow ? nil : wait
     }
 }

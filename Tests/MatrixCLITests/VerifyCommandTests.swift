@@ -307,8 +307,8 @@ struct VerifyCommandTests {
                 "\(edited.stdout)")
     }
 
-    @Test("A local run relabelled to turn off the embedded rules does not verify: \"Local\" is local, and no driver runs it",
-          arguments: ["Local", "driver"])
+    @Test("A local run relabelled to turn off the embedded rules does not verify: \"Local\" is local, no driver runs it, a name that only looks like local is no name, and a server run talks to a backend",
+          arguments: ["Local", "driver", "local\u{A0}", "server"])
     func relabelledEmbeddedRun(edit: String) async throws {
         let release = try await ReleaseRun.copy()
         defer { release.remove() }
@@ -317,15 +317,24 @@ struct VerifyCommandTests {
         records[purchase]["verdict"] = "skipped"
         records[purchase]["environmentLimit"] = "renewalLimit"
         records[purchase].removeValue(forKey: "observed")
-        if edit == "Local" { for index in records.indices { records[index]["environment"] = "Local" } }
+        let renamed = edit == "driver" ? nil : edit
+        if let renamed { for index in records.indices { records[index]["environment"] = renamed } }
         try VerifySignedClaimsTests.write(records, to: release.run)
         try VerifyMissingFieldTests.editManifest(release.run) { manifest in
-            if edit == "Local" { manifest["environment"] = "Local" } else { manifest["driver"] = [String]() }
+            if let renamed { manifest["environment"] = renamed } else { manifest["driver"] = [String]() }
         }
         let result = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
         #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
-        #expect(result.stdout.contains("(fresh-purchase/pro step 1): recorded skipped, but \(edit == "Local" ? "Local" : "local") skips a step only for the billingRetry limit"),
-                "\(result.stdout)")
+        switch edit {
+        case "local\u{A0}":
+            #expect(result.stdout.contains(#"run.json's environment "local\u{A0}" is not an environment name"#), "\(result.stdout)")
+        case "server":
+            #expect(result.stdout.contains("seq 1 (fresh-purchase/pro step 0): the record holds no exchange with the backend, which a server run "
+                                           + "records at every step"), "\(result.stdout)")
+        default:
+            #expect(result.stdout.contains("(fresh-purchase/pro step 1): recorded skipped, but \(edit == "Local" ? "Local" : "local") skips a step "
+                                           + "only for the billingRetry limit"), "\(result.stdout)")
+        }
         if edit == "driver" {
             #expect(result.stdout.contains("run.json names a driver command, but no driver runs the local environment"), "\(result.stdout)")
         }

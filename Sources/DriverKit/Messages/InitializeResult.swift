@@ -48,12 +48,7 @@ public struct InitializeResult: Sendable, Hashable, Codable {
     }
 
     /// Whether `environment` can name a run directory and a `--env` column.
-    public var hasValidEnvironmentName: Bool {
-        let scalars = Array(environment.unicodeScalars)
-        guard let first = scalars.first, scalars.count <= 64, first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first)
-        else { return false }
-        return scalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
-    }
+    public var hasValidEnvironmentName: Bool { EnvironmentKind.isValidName(environment) }
 
     /// The driver program.
     public struct DriverInfo: Sendable, Hashable, Codable {

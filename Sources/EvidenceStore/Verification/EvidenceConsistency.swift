@@ -34,6 +34,9 @@ struct EvidenceConsistency {
     /// notifications of a store that sends none, and for `server` the balances a backend does not keep; `nil`
     /// for other environments, which name what they cannot observe themselves.
     private let unobservable: Set<String>?
+    /// Whether every observation must carry the backend's exchange (`server`): a server run records one at each
+    /// step, so a local run relabelled `server` does not pass for a test of the team's backend.
+    private let requiresServerExchange: Bool
     private var lastSeq = 0
     /// The case and step of the previous record, and whether its case has failed or errored, or skipped a
     /// step, so far.
@@ -82,6 +85,7 @@ struct EvidenceConsistency {
         // A driver may run the team's app (`app`) or backend (`server`) and skip what it cannot do; no driver runs
         // `local` (drivers may not take its name), and a driver is a command.
         skipsOnlyBillingRetry = kind == .local || (embedded && manifest.driver == nil)
+        requiresServerExchange = kind == .server && manifest.driver == nil
         unobservable = !skipsOnlyBillingRetry ? nil : kind == .server ? ["displayPrice", "notifications", "balance"] : ["displayPrice", "notifications"]
         if let driver = manifest.driver {
             if kind == .local {
@@ -89,6 +93,12 @@ struct EvidenceConsistency {
             } else if driver.first?.isEmpty ?? true {
                 problems.append("\(RunDirectory.manifestFileName) names an empty driver command")
             }
+        }
+        if !EnvironmentKind.isValidName(manifest.environment) {
+            // Shown so that a name that only looks right (a trailing no-break space) is seen for what it is.
+            let shown = manifest.environment.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
+            problems.append("\(RunDirectory.manifestFileName)'s environment \"\(shown)\" is not an environment name (1 to 64 "
+                            + "ASCII letters, digits, '.', '_' or '-')")
         }
         if let matrix { checkCoverage(manifest, against: matrix) }
     }
@@ -145,6 +155,9 @@ struct EvidenceConsistency {
             problem("\(place): the record's run, environment, build, device, OS or app fault is not run.json's")
         }
         stepsPerCase[record.case, default: 0] += 1
+        if requiresServerExchange, let observed = record.observed, observed.server == nil {
+            problem("\(place): the record holds no exchange with the backend, which a server run records at every step")
+        }
         if let unobservable, let named = record.observed?.notObserved, !Set(named).isSubset(of: unobservable) {
             let others = named.filter { !unobservable.contains($0) }
             problem("\(place): the record names \(others.joined(separator: ", ")) as not observed, which \(run.environment) always observes")

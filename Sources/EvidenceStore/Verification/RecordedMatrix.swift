@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MatrixModel
 import SignedData
 
@@ -12,10 +17,11 @@ package enum RecordedMatrix {
     /// `excluded`: a run directory holds evidence, never the matrix it is judged against, which whoever wrote
     /// it would otherwise choose.
     private static func candidates(_ recordedPath: String, runDirectory: URL?, excluded: URL?) -> [String] {
-        let inside = [runDirectory, excluded].compactMap { $0?.standardizedFileURL.path }.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        // Compared as the file system resolves them: a path through a link (`/proc/self/cwd/…`) is where it leads.
+        let inside = [runDirectory, excluded].compactMap { $0.flatMap { realPath($0.path) } }.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         func allowed(_ path: String) -> Bool {
-            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-            return !inside.contains { absolute.hasPrefix($0) }
+            guard let resolved = realPath(path) else { return true }  // nothing there to take
+            return !inside.contains { resolved.hasPrefix($0) }
         }
         var candidates = allowed(recordedPath) ? [recordedPath] : []
         if !recordedPath.hasPrefix("/"), var directory = runDirectory?.standardizedFileURL {
@@ -26,6 +32,13 @@ package enum RecordedMatrix {
             }
         }
         return candidates
+    }
+
+    /// `path` with every link resolved (`realpath(3)`); `nil` when it does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The path of the first candidate whose contents have the SHA-256 `manifest` recorded; else of the first

@@ -29,6 +29,16 @@ public enum EnvironmentKind: Sendable, Hashable, CustomStringConvertible {
     /// driver protocol.
     public static let localDriverName = "local-driver"
 
+    /// Whether `name` can name an environment in evidence and in a report path: 1 to 64 ASCII letters, digits,
+    /// `.`, `_` or `-`, starting with a letter or digit. A name that only looks like another (`local` with a
+    /// no-break space) is not one.
+    public static func isValidName(_ name: String) -> Bool {
+        let scalars = Array(name.unicodeScalars)
+        guard let first = scalars.first, scalars.count <= 64, first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first)
+        else { return false }
+        return scalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+
     /// The kind an environment name stands for; names compare without regard to case, and any other name is an
     /// external driver's.
     public init(_ name: String) {

@@ -112,6 +112,9 @@ public struct Observation: Sendable, Hashable, Codable {
         message = try c.decodeIfPresent(String.self, forKey: .message)
         storeMessage = try c.decodeIfPresent(String.self, forKey: .storeMessage)
         storeTime = try c.decodeIfPresent(Int64.self, forKey: .storeTime)
+        if let storeTime, !ObservedTransaction.dateRange.contains(storeTime) {
+            throw DecodingError.dataCorruptedError(forKey: .storeTime, in: c, debugDescription: "storeTime \(storeTime) is not a date from 1970 to 9999 (ms since 1970)")
+        }
         server = try c.decodeIfPresent(ServerExchange.self, forKey: .server)
     }
 }
