@@ -138,6 +138,17 @@ struct TarReaderTests {
         #expect(try Self.unpack(headers).error?.message.contains("holds header after header without a member") == true)
         #expect(try Self.unpack(TarBuilder()).error?.message.contains("ends without the end-of-archive marker") == true)
     }
+
+    @Test("A base-256 mark in an 8-byte field (the checksum) is refused, not read past the field's start (a fuzzer's crash)")
+    func base256InShortField() throws {
+        var tar = TarBuilder()
+        tar.entry("f", data: [1, 2, 3])
+        tar.end()
+        var bytes = tar.bytes
+        bytes[148] = 0x80
+        let result = try Self.unpack(TarBuilder.from(bytes))
+        #expect(result.error?.message.contains("has a checksum field too large for any archive") == true, "\(String(describing: result.error))")
+    }
 }
 
 extension TarBuilder {

@@ -258,7 +258,7 @@ struct TarReader<Source: TarByteSource> {
     private func number(_ field: ArraySlice<UInt8>, field name: String) throws(RunArchiveError) -> Int64 {
         guard let first = field.first else { throw damaged("has an empty \(name) field") }
         if first & 0x80 != 0 {
-            guard first == 0x80, field.dropFirst().prefix(field.count - 9).allSatisfy({ $0 == 0 }) else {
+            guard first == 0x80, field.count >= 9, field.dropFirst().prefix(field.count - 9).allSatisfy({ $0 == 0 }) else {
                 throw damaged("has a \(name) field too large for any archive")
             }
             var value: Int64 = 0
