@@ -139,6 +139,26 @@ struct TarReaderTests {
         #expect(try Self.unpack(TarBuilder()).error?.message.contains("ends without the end-of-archive marker") == true)
     }
 
+    @Test("A pax record whose length is Int.max is not a list of records, not an overflow (a tester's crash)")
+    func paxLengthOverflow() throws {
+        // A second record of 24 bytes ("24 k=" and 18 characters), rewritten to claim Int.max bytes in as many.
+        var tar = TarBuilder()
+        tar.pax([("a", "b"), ("k", String(repeating: "v", count: 18))])
+        tar.entry("f", data: [1])
+        tar.end()
+        var bytes = tar.bytes
+        let original = Array("24 k=".utf8)
+        guard let start = (0 ..< bytes.count - original.count).first(where: { Array(bytes[$0 ..< $0 + original.count]) == original }) else {
+            Issue.record("no second pax record in the builder's output")
+            return
+        }
+        let forged = Array("9223372036854775807 k=v\n".utf8)
+        #expect(forged.count == 24)
+        bytes.replaceSubrange(start ..< start + 24, with: forged)
+        let result = try Self.unpack(TarBuilder.from(bytes))
+        #expect(result.error?.message.contains("has a pax extended header that is not a list of records") == true, "\(String(describing: result.error))")
+    }
+
     @Test("A base-256 mark in an 8-byte field (the checksum) is refused, not read past the field's start (a fuzzer's crash)")
     func base256InShortField() throws {
         var tar = TarBuilder()

@@ -303,7 +303,7 @@ struct TarReader<Source: TarByteSource> {
             if data[index] == 0 { break }
             guard let space = data[index...].firstIndex(of: 0x20),
                   let length = Int(String(decoding: data[index..<space], as: UTF8.self)), length > space - index,
-                  index + length <= data.count, data[index + length - 1] == 0x0A,
+                  length <= data.count - index, data[index + length - 1] == 0x0A,
                   let equals = data[(space + 1)..<(index + length)].firstIndex(of: UInt8(ascii: "=")) else {
                 throw damaged("has a pax extended header that is not a list of records")
             }
