@@ -56,6 +56,9 @@ struct VerifySignedClaimsTests {
             + "but the step observes no transaction of it"),
         ("renewal-off", "seq 5 (fresh-purchase/plus-monthly step 1): the observed renewal info of Membership has autoRenewStatus 0, "
             + "its signed renewal info (item 2) 1"),
+        ("duplicate-transaction", "seq 2 (fresh-purchase/pro step 1): the observed transactions list 2000000000000001 twice"),
+        ("renewal-renamed", "seq 5 (fresh-purchase/plus-monthly step 1): the observed renewal info of Membership has originalTransactionId "
+            + "2000000000000099, its signed renewal info (item 2) 2000000000000001"),
         ("status-grace", "seq 5 (fresh-purchase/plus-monthly step 1): the observed subscriptionStatus of Membership is inGracePeriod, "
             + "but its signed renewal info (item 2) is not in billing retry"),
         ("entitled-after-upgrade", "seq 90 (upgrade/plus-to-premium step 2): the observed entitlements hold com.example.storekitmatrix.plus.monthly, but its latest "
@@ -109,6 +112,25 @@ struct VerifySignedClaimsTests {
         case "entitled-after-refund":
             let refund = try Self.index(records, case: "refund/plus-monthly", step: 3)
             try Self.observe(&records, refund) { $0["entitlements"] = ["com.example.storekitmatrix.plus.monthly"] }
+        case "duplicate-transaction":
+            // A second copy of the signed transaction, revoked: the judge reads the last one of a product.
+            try Self.observe(&records, purchase) { observed in
+                var transactions = try #require(observed["transactions"] as? [Record])
+                var copy = transactions[0]
+                copy["revocationDate"] = 1767268800000
+                copy["revocationReason"] = 0
+                transactions.append(copy)
+                observed["transactions"] = transactions
+            }
+        case "renewal-renamed":
+            // Renewal info moved off the signed original transaction, so that no signed renewal info seems to match it.
+            let purchase = try Self.index(records, case: "fresh-purchase/plus-monthly", step: 1)
+            try Self.observe(&records, purchase) { observed in
+                var renewals = try #require(observed["renewalInfo"] as? [String: Record])
+                renewals["Membership"]?["originalTransactionId"] = "2000000000000099"
+                renewals["Membership"]?["autoRenewStatus"] = 0
+                observed["renewalInfo"] = renewals
+            }
         case "renewal-off", "status-grace":
             let purchase = try Self.index(records, case: "fresh-purchase/plus-monthly", step: 1)
             try Self.observe(&records, purchase) { observed in

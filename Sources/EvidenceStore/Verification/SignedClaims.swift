@@ -114,6 +114,11 @@ struct SignedClaims {
         }
 
         let signedIds = Set(transactions.compactMap(\.payload.transactionId))
+        // One observation lists a transaction once: a second copy could carry other fields than the signed one.
+        var listed = Set<String>()
+        for transaction in observed.transactions where !listed.insert(transaction.transactionId).inserted {
+            problem("\(place): the observed transactions list \(transaction.transactionId) twice")
+        }
         for (index, transaction) in transactions {
             guard let id = transaction.transactionId else { continue }
             let what = "signed transaction \(id) (item \(index + 1), \(transaction.productId ?? "no product"))"
@@ -144,11 +149,20 @@ struct SignedClaims {
             problem("\(place): the record reports notifications \(Self.list(observed.notifications)), its signed notifications are \(Self.list(signedNames))")
         }
 
-        // Observed renewal info of a subscription whose renewal info the record signs has the signed fields.
-        let observedRenewals = Dictionary(observed.renewalInfo.map { ($0.value.originalTransactionId, (group: $0.key, info: $0.value)) },
-                                          uniquingKeysWith: { first, _ in first })
+        // Observed renewal info of a subscription whose renewal info the record signs has the signed fields: found by
+        // the signed original transaction, else by the signed product (an observation that renamed the original
+        // transaction is then named); a run that signs everything observes every renewal info it signs.
+        let observedRenewals = observed.renewalInfo.map { (group: $0.key, info: $0.value) }
         for (index, payload) in renewalInfos {
-            guard let signed = ObservedRenewalInfo(payload: payload), let claimed = observedRenewals[signed.originalTransactionId] else { continue }
+            guard let signed = ObservedRenewalInfo(payload: payload) else { continue }
+            guard let claimed = observedRenewals.first(where: { $0.info.originalTransactionId == signed.originalTransactionId })
+                    ?? observedRenewals.first(where: { $0.info.productId == signed.productId }) else {
+                if runSigns {
+                    problem("\(place): signed renewal info (item \(index + 1)) of original transaction \(signed.originalTransactionId) has no "
+                            + "observed renewal info; the run observes every renewal info it signs")
+                }
+                continue
+            }
             let what = "its signed renewal info (item \(index + 1))"
             for (field, claim, truth) in Self.differences(claimed.info, signed) {
                 problem("\(place): the observed renewal info of \(claimed.group) has \(field) \(claim), \(what) \(truth)")
@@ -216,6 +230,7 @@ struct SignedClaims {
     /// The fields in which observed renewal info differs from the renewal info derived from its signed payload.
     static func differences(_ claimed: ObservedRenewalInfo, _ signed: ObservedRenewalInfo) -> [(String, String, String)] {
         var found = FieldDifferences()
+        found.compare("originalTransactionId", claimed.originalTransactionId, signed.originalTransactionId)
         found.compare("productId", claimed.productId, signed.productId)
         found.compare("autoRenewStatus", claimed.autoRenewStatus, signed.autoRenewStatus)
         found.compare("autoRenewProductId", claimed.autoRenewProductId, signed.autoRenewProductId)
