@@ -185,6 +185,11 @@ struct InitUpdateTests {
              "displayPrice": "29.99", "familyShareable": false, "internalID": "9002", "localizations": []}
             """, in: "matrix-update-notes")
         defer { try? FileManager.default.removeItem(at: directory) }
+        // A run that passes says so of the product no case tests.
+        let run = try await CommandHarness.run(["run", path, "--out", directory.appendingPathComponent("out").path, "--case", "refund/pro"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: 1 catalog product no case tests: com.example.storekitmatrix.retreat; `matrix init --update \(path)` "
+                                    + "adds its cases"), "\(run.stderr)")
         let updated = try await CommandHarness.run(["init", "--update", path])
         #expect(updated.status == 0, "\(updated.stderr)")
         #expect(updated.stderr.contains("note: non-renewing com.example.storekitmatrix.retreat: assumed to last P1Y (its name names no period)"),

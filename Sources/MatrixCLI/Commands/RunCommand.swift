@@ -175,6 +175,14 @@ struct RunCommand {
             throw .usage("--signed-environment Production needs app.appAppleId in the matrix (the app's Apple ID in App Store Connect): "
                          + "Apple's verifiers require it in Production notifications")
         }
+        // A passing run says nothing of a product no case tests (one added to the catalog after the matrix).
+        let untested = matrix.untestedProducts.map(\.productID)
+        if !untested.isEmpty {
+            let warning = "\(untested.count) catalog product\(untested.count == 1 ? "" : "s") no case tests: " + untested.prefix(5).joined(separator: ", ")
+                + (untested.count > 5 ? ", …" : "") + "; `matrix init --update \(path)` adds \(untested.count == 1 ? "its" : "their") cases"
+            console.warning(warning)
+            warnings.append("warning: " + warning)
+        }
         let schedule = try Self.schedule(args.value(.clock), matrix: matrix)
         if exec == nil, environment == .local || environment == .server,
            let warning = Self.unsentNotificationsWarning(matrix, schedule: schedule, signedEnvironment: signedEnvironment) {
