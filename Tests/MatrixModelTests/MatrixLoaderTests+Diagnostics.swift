@@ -162,6 +162,10 @@ struct MatrixProblem: Sendable, CustomTestStringConvertible {
                       message: "StoreKit Testing in Xcode sends no App Store Server Notifications; this expectation is not judged on its clock",
                       hint: #"expect "serverNotifications": false, or run the case on a Sandbox or real clock"#),
 
+        MatrixProblem("a tier's name given as an entitled product",
+                      steps(#"{"action": "launch", "expect": {"entitlements": [⟨e⟩"pro"]}}"#),
+                      ["e error MX013 /cases/0/steps/0/expect/entitlements/0"], message: #"unknown product "pro""#,
+                      hint: #""pro" is a tier, not a product: name a product ID here, or check the tier with "access""#),
         MatrixProblem("access expected after quit, when the app is not running",
                       steps(#"{"action": "launch"}, {"action": "quit", "expect": {"access": ⟨e⟩["pro"]}}"#),
                       ["e warning MX021 /cases/0/steps/1/expect/access"],

@@ -414,8 +414,11 @@ struct MatrixDecoder: Sendable {
     func checkProduct(_ productID: String, _ field: JSONField, at location: SourceLocation? = nil, type: ProductType? = nil) -> Bool {
         guard catalogKnown else { return true }
         guard let product = catalog.product(productID) else {
+            // A tier's name where a product ID belongs is a likelier mistake than a typo of some product ID.
+            let tierHint = tierNames?.contains(productID) == true
+                ? "\"\(productID)\" is a tier, not a product: name a product ID here, or check the tier with \"access\"" : nil
             sink.error(.unknownProduct, "unknown product \"\(productID)\"", pointer: field.pointer, at: location ?? field.location,
-                       hint: Suggestion.didYouMean(productID, among: catalog.products.map(\.productID)) ?? "the catalog has no product with this ID")
+                       hint: tierHint ?? Suggestion.didYouMean(productID, among: catalog.products.map(\.productID)) ?? "the catalog has no product with this ID")
             return false
         }
         if let type, product.type != type {
