@@ -23,11 +23,10 @@ struct EvidenceConsistency {
     static let describedProblems = 20
 
     private let matrix: Matrix?
-    private let steps: [String: [Step]]
-    private let caseAccounts: [String: String]
-    /// Each case's kind and the clock its steps ran on (the case's store settings', else the run's).
-    private let caseKinds: [String: String]
-    private let caseClocks: [String: String?]
+    /// The matrix's cases by id.
+    private let cases: [String: MatrixCase]
+    /// The clock of the run, which a case without a clock of its own ran on.
+    private let runClock: String?
     /// Whether the run's environment is an embedded one, whose only skip is billing retry on a clock without it.
     private let skipsOnlyBillingRetry: Bool
     /// What an embedded run may record as not observed (`notObserved`): prices the app does not report, the
@@ -77,11 +76,8 @@ struct EvidenceConsistency {
         let kind = EnvironmentKind(manifest.environment)
         let embedded = [EnvironmentKind.local, .app, .server].contains(kind)
         claims = SignedClaims(runSigns: kind == .local)
-        let cases = matrix?.cases ?? []
-        steps = Dictionary(cases.map { ($0.id, $0.steps) }, uniquingKeysWith: { first, _ in first })
-        caseAccounts = Dictionary(cases.map { ($0.id, $0.account) }, uniquingKeysWith: { first, _ in first })
-        caseKinds = Dictionary(cases.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
-        caseClocks = Dictionary(cases.map { ($0.id, matrix?.storeSettings(for: $0).clock ?? manifest.clock) }, uniquingKeysWith: { first, _ in first })
+        cases = Dictionary((matrix?.cases ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        runClock = manifest.clock
         // A driver may run the team's app (`app`) or backend (`server`) and skip what it cannot do; no driver runs
         // `local` (drivers may not take its name), and a driver is a command.
         skipsOnlyBillingRetry = kind == .local || (embedded && manifest.driver == nil)
@@ -218,30 +214,31 @@ struct EvidenceConsistency {
 
     /// - Parameter afterSkip: whether an earlier step of the record's case was skipped.
     private mutating func check(_ record: EvidenceRecord, place: String, against matrix: Matrix, afterSkip: Bool) {
-        guard let caseSteps = steps[record.case] else {
+        guard let matrixCase = cases[record.case] else {
             problem("\(place): the run's matrix has no case \"\(record.case)\"")
             return
         }
-        guard caseSteps.indices.contains(record.step) else {
-            problem("\(place): case \(record.case) has steps 0 to \(caseSteps.count - 1), not \(record.step)")
+        guard matrixCase.steps.indices.contains(record.step) else {
+            problem("\(place): case \(record.case) has steps 0 to \(matrixCase.steps.count - 1), not \(record.step)")
             return
         }
-        let step = caseSteps[record.step]
+        let step = matrixCase.steps[record.step]
         var action = step
         action.expect = nil
         if record.action != action || record.product != step.product {
             problem("\(place): the record's action is not the matrix's step (\(step.action.rawValue) \(step.product ?? ""))")
         }
-        if let account = step.account ?? caseAccounts[record.case], record.account.alias != account {
-            problem("\(place): the record's account is \(record.account.alias), the matrix's \(account)")
+        if record.account.alias != step.account ?? matrixCase.account {
+            problem("\(place): the record's account is \(record.account.alias), the matrix's \(step.account ?? matrixCase.account)")
         }
         if record.expected != step.expect {
             problem("\(place): the record's expectation is not the matrix's")
         }
-        if record.kind != caseKinds[record.case] {
-            problem("\(place): the record's kind is \(record.kind), the matrix's \(caseKinds[record.case] ?? "")")
+        if record.kind != matrixCase.kind {
+            problem("\(place): the record's kind is \(record.kind), the matrix's \(matrixCase.kind)")
         }
-        let clock = caseClocks[record.case] ?? nil
+        // The clock the runner gave the case: its store settings', else the run's.
+        let clock = matrix.storeSettings(for: matrixCase).clock ?? runClock
         if record.clock != clock {
             problem("\(place): the record's clock is \(record.clock ?? "none"), the run's \(clock ?? "none")")
         }
@@ -269,7 +266,7 @@ struct EvidenceConsistency {
             problem("\(place): recorded skipped, but \(run.environment) skips a step only for the \(limit) limit")
         }
         guard firstOfCase else { return }
-        let step = steps[record.case]?[record.step]
+        let step = cases[record.case]?.steps[record.step]
         if step?.needsBillingRetry != true || RenewalSchedule.environment(ofClock: record.clock)?.billingRetryUnsupportedReason == nil {
             problem("\(place): recorded skipped, but \(run.environment) can perform this step on clock \(record.clock ?? "none")")
         }
@@ -283,8 +280,8 @@ struct EvidenceConsistency {
         guard !manifest.hasNotEnded else { return }
         if manifest.status == .complete, let matrix {
             // A complete run records every step of each of its cases (a shard's cases, the selected ones, or all of them).
-            let cases = manifest.caseIDs(of: matrix)
-            let short = cases.filter { (stepsPerCase[$0] ?? 0) < (steps[$0]?.count ?? 0) }
+            let ids = manifest.caseIDs(of: matrix)
+            let short = ids.filter { (stepsPerCase[$0] ?? 0) < (cases[$0]?.steps.count ?? 0) }
             if !short.isEmpty {
                 problems.append("\(RunDirectory.manifestFileName) says the run is complete, but \(short.count) case(s) lack steps, e.g. "
                                 + short.prefix(3).joined(separator: ", "))
