@@ -375,7 +375,8 @@ package struct RunVerification {
     /// The run's matrix, when its file and its catalog are unchanged since the run, or why not.
     enum RunMatrix {
         case loaded(Matrix)
-        /// The run's matrix cannot be found or used: the records are checked without it, with a warning.
+        /// The run's matrix cannot be found or used: the run does not verify, unless ``acceptsUnjudgedRecords``
+        /// (`--without-matrix`) checks the records without it, with a warning.
         case unusable(String)
         /// `--matrix` names a file that is not the run's matrix: the run does not verify against it.
         case refused(String)
