@@ -123,15 +123,27 @@ public final class LocalSession: CaseSession {
     /// that can be left behind) and no timer.
     func bounded<Result: Sendable>(_ what: String, _ session: StoreKitSession,
                                    _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        try await bounded(what, session) { _ in try await body() }
+    }
+
+    /// The same for several calls into the app made one after another in one task (a step's observation asks the
+    /// app three things): `body` names each call as it starts it (`calling("balances()")`,
+    /// `what` the first); together they have ``callLimit``, and the error names the call that had not returned. One
+    /// task for the lot spares two hand-offs between threads per call.
+    func bounded<Result: Sendable>(_ what: String, _ session: StoreKitSession,
+                                   _ body: @escaping @Sendable (_ calling: @Sendable (String) -> Void) async throws -> Result) async throws -> Result {
         let outcome = CallOutcome<Swift.Result<Result, any Error>>()
+        let limit = callLimit
+        let current = Mutex(what)
         let call = Task {
             do {
-                outcome.resume(.success(try await session.run(body)))
+                outcome.resume(.success(try await session.run { try await body { next in
+                    current.withLock { $0 = next }
+                } }))
             } catch {
                 outcome.resume(.failure(error))
             }
         }
-        let limit = callLimit
         let watch = Watchdog.shared.watch(for: limit) {
             outcome.resume(nil)
             call.cancel()
@@ -143,7 +155,8 @@ public final class LocalSession: CaseSession {
         }
         Watchdog.shared.end(watch)
         guard let result else {
-            throw AdapterError("the app's \(what) did not return within \(limit); a call into the app that never returns stops the case")
+            let stuck = current.withLock { $0 }
+            throw AdapterError("the app's \(stuck) did not return within \(limit); a call into the app that never returns stops the case")
         }
         return try result.get()
     }
@@ -176,8 +189,7 @@ public final class LocalSession: CaseSession {
             }
             try await launch(&device)
         case .relaunch:
-            try await quit(&device)
-            try await launch(&device)
+            try await relaunch(&device)
         case .quit:
             try await quit(&device)
         case .reinstall:
@@ -277,6 +289,19 @@ public final class LocalSession: CaseSession {
         device.running = false
     }
 
+    /// Quits the device's app if it runs, and launches it again: ``quit(_:)`` then ``launch(_:)``, in one task.
+    func relaunch(_ device: inout InstalledApp) async throws {
+        let (app, session, running) = (device.app, device.session, device.running)
+        try await bounded(running ? "quit()" : "launch()", session) { calling in
+            if running { await app.quit() }
+            session.endLaunch()
+            calling("launch()")
+            // Bound anew: what the new launch starts belongs to it, not to the one that ended.
+            try await session.run { try await app.launch() }
+        }
+        device.running = true
+    }
+
     /// Asks the app to buy `productID`, answered as the step's outcome says.
     func purchase(_ productID: String, step: Step, on device: inout InstalledApp) async throws -> AppPurchaseReport {
         let session = device.session
@@ -345,15 +370,20 @@ public final class LocalSession: CaseSession {
             signedData = try withStore { store in try store.sign(touched: touched, notifications: sent, with: signer) }
         }
         let app = device.app
-        let entitled = device.running ? try await bounded("entitledProductIDs()", device.session) { await app.entitledProductIDs() } : []
-        let balances = try await bounded("balances()", device.session) { await app.balances() }
+        let running = device.running
+        // What the app shows for prices: only a running app that reports them shows any.
+        let (entitled, balances, shownPrices) = try await bounded(running ? "entitledProductIDs()" : "balances()", device.session) { calling in
+            let entitled = running ? await app.entitledProductIDs() : []
+            calling("balances()")
+            let balances = await app.balances()
+            if running { calling("displayedPrices()") }
+            return (entitled, balances, running ? await app.displayedPrices() : [:])
+        }
         if let expected = expectedBalances, !expected.isEmpty, device.session.usesDefaultBalances {
             throw AdapterError("the step expects the balance \(expected.sorted().map { "\"\($0)\"" }.joined(separator: ", ")), but the app "
                                + "does not implement AppUnderTest.balances(): return the consumable balances it keeps, by the "
                                + "matrix's balance names")
         }
-        // What the app shows for prices: only a running app that reports them shows any.
-        let shownPrices = device.running ? try await bounded("displayedPrices()", device.session) { await app.displayedPrices() } : [:]
         return withStore { store in
             var notObserved: [String] = []
             if shownPrices == nil { notObserved.append("displayPrice") }
