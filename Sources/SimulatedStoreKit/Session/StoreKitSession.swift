@@ -58,8 +58,8 @@ public final class StoreKitSession: Sendable {
         var dead: [CheckedContinuation<Void, Never>] = []
         /// The app's launches so far; a listener registered by an earlier launch's leftover task is ended.
         var launch = 0
-        /// The runner, waiting to learn that the process died.
-        var killWatchers: [CheckedContinuation<Void, Never>] = []
+        /// The runner's purchases, each waiting to learn whether it returns or the process dies first.
+        var killWatchers: [FirstOf] = []
         var closed = false
     }
 
@@ -189,19 +189,21 @@ public final class StoreKitSession: Sendable {
     ///
     /// - Returns: what `body` returned, or `nil` when the process was killed.
     public func runUntilKilled<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result? {
-        let call = Task { try await self.run(body) }
+        // One task, the call's: it settles `first` as it ends, and a kill settles it from `die()`.
         let first = FirstOf()
+        let call = Task {
+            defer { first.resume(false) }
+            return try await self.run(body)
+        }
         let killedFirst = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 first.install(continuation)
-                Task {
-                    _ = await call.result
-                    first.resume(false)
+                let killed = state.withLock { state -> Bool in
+                    if state.killed { return true }
+                    state.killWatchers.append(first)
+                    return false
                 }
-                Task {
-                    await self.waitForKill()
-                    first.resume(true)
-                }
+                if killed { first.resume(true) }
             }
         } onCancel: {
             // Cancelling the run reaches the app's call.
@@ -210,35 +212,20 @@ public final class StoreKitSession: Sendable {
         if killedFirst {
             return nil
         }
-        stopWaitingForKill()
+        state.withLock { $0.killWatchers.removeAll { $0 === first } }
         return try await call.value
-    }
-
-    private func waitForKill() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state -> Bool in
-                if state.killed { return true }
-                state.killWatchers.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-
-    private func stopWaitingForKill() {
-        for watcher in state.withLock({ state in defer { state.killWatchers = [] }; return state.killWatchers }) { watcher.resume() }
     }
 
     /// The process dies here: the caller is held until the launch ends.
     private func die() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let watchers = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            let watchers = state.withLock { state -> [FirstOf] in
                 state.killed = true
                 state.dead.append(continuation)
                 defer { state.killWatchers = [] }
                 return state.killWatchers
             }
-            for watcher in watchers { watcher.resume() }
+            for watcher in watchers { watcher.resume(true) }
         }
     }
 
@@ -501,16 +488,29 @@ public final class StoreKitSession: Sendable {
     }
 }
 
-/// A continuation resumed by whichever of two events comes first.
-private final class FirstOf: Sendable {
-    private let waiting = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+/// A continuation resumed once, with the first of the values it is given, whether that comes before or after the
+/// continuation is installed.
+final class FirstOf: Sendable {
+    private let state = Mutex<(waiting: CheckedContinuation<Bool, Never>?, first: Bool?)>((nil, nil))
 
     func install(_ continuation: CheckedContinuation<Bool, Never>) {
-        waiting.withLock { $0 = continuation }
+        let ready = state.withLock { state -> Bool? in
+            guard let first = state.first else {
+                state.waiting = continuation
+                return nil
+            }
+            return first
+        }
+        if let ready { continuation.resume(returning: ready) }
     }
 
     func resume(_ value: Bool) {
-        waiting.withLock { $0.take() }?.resume(returning: value)
+        let waiting = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            guard state.first == nil else { return nil }
+            state.first = value
+            return state.waiting.take()
+        }
+        waiting?.resume(returning: value)
     }
 }
 
