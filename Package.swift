@@ -117,7 +117,7 @@ let package = Package(
         .target(name: "LocalEnvironment",
                 dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
         .target(name: "ExecEnvironment", dependencies: ["MatrixModel", "MatrixEngine", "DriverKit"]),
-        .target(name: "MatrixPlanning", dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "LocalEnvironment"]),
+        .target(name: "MatrixPlanning", dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "LocalEnvironment", "StoreSimulator"]),
         .target(name: "AppStoreAPI", dependencies: ["MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
         .target(name: "LoopbackServerAPI",
                 dependencies: ["AppStoreModels", "MatrixModel", "StoreSimulator", "SimulatedStoreKit", "SignedData", "LoopbackHTTP", "AppStoreAPI"]),

@@ -1,6 +1,7 @@
 import LocalEnvironment
 import MatrixEngine
 import MatrixModel
+import StoreSimulator
 
 /// Plans a run of a matrix in an environment where a person performs the steps: Sandbox, TestFlight or
 /// StoreKit Testing in Xcode.
