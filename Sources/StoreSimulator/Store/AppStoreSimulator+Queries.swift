@@ -7,7 +7,7 @@ extension AppStoreSimulator {
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/currententitlements
     public func currentEntitlements(account: String) -> [StoreTransaction] {
         var result: [StoreTransaction] = []
-        for product in catalog.products {
+        for product in entitlingProducts {
             switch product.type {
             case .consumable:
                 continue
@@ -17,7 +17,7 @@ extension AppStoreSimulator {
                 }
             case .autoRenewable:
                 // The account's own subscription first, then one shared with it in the same group.
-                guard let group = product.subscriptionGroupID else { continue }
+                guard let group = product.groupID else { continue }
                 let key = SubscriptionKey(account: account, groupID: group)
                 let entitling = [subscriptions[key], familySharedSubscriptions[key]].compactMap { $0 }.lazy.compactMap { sub -> StoreTransaction? in
                     guard sub.productId == product.productID, sub.state.grantsAccess, let latest = self.transaction(sub.latestTransactionId),
