@@ -24,8 +24,9 @@ public struct HarnessOptions: Sendable {
     /// How long the app may take to handle the updates of one step (on the embedded App Store, the limit of
     /// waiting for its listeners; under StoreKit Testing, of polling until its answer is stable).
     public var settleLimit: Duration
-    /// How long one call into the app (launch, quit, purchase, restore, what it grants, balances) may take before
-    /// the step errors: a safety net for a call that never returns.
+    /// How long one call into the app (launch, quit, purchase, restore) may take before the step errors: a safety
+    /// net for a call that never returns. The calls that observe a step (what it grants, balances, displayed
+    /// prices) share one such limit, as do the quit and launch of a relaunch.
     public var callLimit: Duration
     /// Whether the store signs its data (`jwsRepresentation`, the evidence's `signedData`); without it a run
     /// is faster and `jwsRepresentation` is unsigned (`alg: none`).
