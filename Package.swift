@@ -36,7 +36,7 @@ import PackageDescription
 //                       `local`: the simulator and an app under test, signed evidence
 //   ExecEnvironment   → MatrixModel, MatrixEngine, DriverKit
 //                       `exec`: external driver processes
-//   MatrixPlanning    → MatrixJSON, MatrixModel, MatrixEngine, LocalEnvironment
+//   MatrixPlanning    → MatrixJSON, MatrixModel, MatrixEngine, LocalEnvironment, StoreSimulator
 //                       `matrix plan`
 //   AppStoreAPI       → MatrixJSON, MatrixModel, AppStoreModels, SignedData
 //                       App Store Server API and App Store Connect API clients
