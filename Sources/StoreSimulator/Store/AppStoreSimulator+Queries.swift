@@ -7,7 +7,7 @@ extension AppStoreSimulator {
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/currententitlements
     public func currentEntitlements(account: String) -> [StoreTransaction] {
         var result: [StoreTransaction] = []
-        for product in entitlingProducts {
+        for product in productKinds {
             switch product.type {
             case .consumable:
                 continue

@@ -8,9 +8,9 @@ import MatrixModel
 public final class AppStoreSimulator {
     public let catalog: StoreKitConfiguration
     public let configuration: StoreConfiguration
-    /// The catalog's products that can entitle (all but consumables), in catalog order, with what
-    /// ``currentEntitlements(account:)`` needs of each: it runs at every step, and a whole product is a large copy.
-    let entitlingProducts: [(productID: String, type: ProductType, groupID: String?)]
+    /// The catalog's products in catalog order, with what ``currentEntitlements(account:)`` needs of each: it runs
+    /// at every step, and a whole product is a large copy.
+    let productKinds: [(productID: String, type: ProductType, groupID: String?)]
     /// The virtual clock, ms since 1970.
     public internal(set) var now: Int64
     /// Every transaction, in creation order.
@@ -95,7 +95,7 @@ public final class AppStoreSimulator {
     public init(catalog: StoreKitConfiguration, configuration: StoreConfiguration) {
         self.catalog = catalog
         self.configuration = configuration
-        self.entitlingProducts = catalog.products.filter { $0.type != .consumable }.map { ($0.productID, $0.type, $0.subscriptionGroupID) }
+        self.productKinds = catalog.products.map { ($0.productID, $0.type, $0.subscriptionGroupID) }
         self.now = configuration.startTime
         let block = min(max(0, configuration.identifierSpace), Self.identifierSpaces - 1)
         nextNumber += block * Self.identifiersPerSpace
