@@ -70,6 +70,31 @@ struct ArchiveBoundsTests {
         #expect(Self.leftovers(in: scratch).isEmpty)
     }
 
+    /// Stops the first child `process` starts (SIGSTOP), watched for up to 50 s from a thread of its own: polling
+    /// from the shared pool, which the suite's other tests keep busy, let a whole archive be packed between two
+    /// looks. Returns `nil` (an issue recorded, saying whether the process exited first, with its status and
+    /// stderr) when none was seen.
+    static func stopFirstChild(of process: ChildProcess, missing: String) async throws -> Int32? {
+        let pid = process.pid
+        let child = await withCheckedContinuation { (continuation: CheckedContinuation<Int32?, Never>) in
+            Thread {
+                let deadline = Date().addingTimeInterval(50)
+                while Date() < deadline, !process.hasExited {
+                    if let child = children(of: pid).first {
+                        kill(child, SIGSTOP)
+                        return continuation.resume(returning: child)
+                    }
+                    usleep(5_000)
+                }
+                continuation.resume(returning: nil)
+            }.start()
+        }
+        if let child { return child }
+        let ended = process.hasExited ? try await process.finish() : nil
+        Issue.record("\(missing): \(ended.map { "it exited \($0.exit.status): \($0.stderr)" } ?? "it ran 50 s without one")")
+        return nil
+    }
+
     /// The child processes of `pid`, from /proc.
     static func children(of pid: Int32) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
@@ -94,18 +119,7 @@ struct ArchiveBoundsTests {
         let process = try ChildProcess(MatrixBinary.url, ["verify", archive.path], environment: MatrixBinary.environment(["TMPDIR": temporary.path]),
                                        stderr: .capture)
         // The deterministic point: the child that decompresses exists; it is stopped there, mid-stream.
-        var child: Int32?
-        let deadline = Date().addingTimeInterval(50)
-        while child == nil, Date() < deadline, !process.hasExited {
-            child = Self.children(of: process.pid).first
-            if child == nil { try await Task.sleep(for: .milliseconds(5)) }
-        }
-        guard let stopped = child else {
-            let ended = process.hasExited ? try await process.finish() : nil
-            Issue.record("the archive was unpacked before its child could be seen: \(ended.map { "it exited \($0.exit.status): \($0.stderr)" } ?? "it ran 50 s without one")")
-            return
-        }
-        kill(stopped, SIGSTOP)
+        guard let stopped = try await Self.stopFirstChild(of: process, missing: "the archive was unpacked before its child could be seen") else { return }
         defer { kill(stopped, SIGKILL) }
         process.signal(SIGTERM)
         let result = try await process.finish()
@@ -133,18 +147,7 @@ struct ArchiveBoundsTests {
 
         let process = try ChildProcess(MatrixBinary.url, ["archive", release.run.path, "--out", output.path],
                                        environment: MatrixBinary.environment(["TMPDIR": temporary.path]), stderr: .capture)
-        var child: Int32?
-        let deadline = Date().addingTimeInterval(50)
-        while child == nil, Date() < deadline, !process.hasExited {
-            child = Self.children(of: process.pid).first
-            if child == nil { try await Task.sleep(for: .milliseconds(5)) }
-        }
-        guard let stopped = child else {
-            let ended = process.hasExited ? try await process.finish() : nil
-            Issue.record("the run was packed before tar could be seen: \(ended.map { "it exited \($0.exit.status): \($0.stderr)" } ?? "it ran 50 s without one")")
-            return
-        }
-        kill(stopped, SIGSTOP)
+        guard let stopped = try await Self.stopFirstChild(of: process, missing: "the run was packed before tar could be seen") else { return }
         defer { kill(stopped, SIGKILL) }
         process.signal(SIGTERM)
         let result = try await process.finish()
