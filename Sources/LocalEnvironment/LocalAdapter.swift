@@ -58,6 +58,9 @@ public struct LocalAdapter: EnvironmentAdapter {
         }
     }
 
+    /// The reference app, made for each installation, runs on the run's own thread; a team's app does not.
+    public var runsOnCaseThread: Bool { app == nil }
+
     public var description: EnvironmentDescription {
         EnvironmentDescription(environment, device: "embedded simulator", os: "n/a (embedded)", build: nil, clock: schedule.description)
     }

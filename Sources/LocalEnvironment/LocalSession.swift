@@ -135,7 +135,7 @@ public final class LocalSession: CaseSession {
         let outcome = CallOutcome<Swift.Result<Result, any Error>>()
         let limit = callLimit
         let current = Mutex(what)
-        let call = Task {
+        let call = Task(executorPreference: CaseThread.current) {
             do {
                 outcome.resume(.success(try await session.run { try await body { next in
                     current.withLock { $0 = next }

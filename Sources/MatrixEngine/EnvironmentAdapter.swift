@@ -19,10 +19,17 @@ public protocol EnvironmentAdapter: Sendable {
     /// Whether a resumed case is rebuilt by performing its recorded steps again (deterministic environments),
     /// rather than continued where the world left it (a person with a device).
     var replaysOnResume: Bool { get }
+
+    /// Whether a run with one job runs its cases on a thread of its own (``CaseThread``) instead of the shared
+    /// pool: for code in this process that leaves nothing running after its case (the reference app). A team's
+    /// own app keeps the shared pool, where the call a killed process left behind returns after its case ends
+    /// on another thread, as it always has.
+    var runsOnCaseThread: Bool { get }
 }
 
 extension EnvironmentAdapter {
     public var replaysOnResume: Bool { true }
+    public var runsOnCaseThread: Bool { false }
 }
 
 /// One case in progress in an environment. A session is owned by the task that runs its case.

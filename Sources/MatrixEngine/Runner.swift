@@ -81,25 +81,31 @@ public struct Runner: Sendable {
         }
 
         if jobs == 1 {
-            var seq = firstSeq
-            for caseIndex in order {
-                if Task.isCancelled {
-                    stoppedBefore(caseIndex)
-                    break
+            // On a thread of the run's own when the adapter wants it (see ``CaseThread``); its tasks prefer it too.
+            let thread = adapter.runsOnCaseThread ? CaseThread() : nil
+            return try await withTaskExecutorPreference(thread) {
+                try await CaseThread.$current.withValue(thread) {
+                    var seq = firstSeq
+                    for caseIndex in order {
+                        if Task.isCancelled {
+                            stoppedBefore(caseIndex)
+                            break
+                        }
+                        var written = prior[matrix.cases[caseIndex].id] ?? []
+                        let complete = try await runCase(caseIndex, prior: written) { record in
+                            var record = record
+                            seq += 1
+                            record.seq = seq
+                            try await emit(sink.prepare([record]))
+                            written.append(RecordedStep(record))
+                        }
+                        if !complete { summary.interrupted = true }
+                        finish(caseIndex, written, complete: complete)
+                        if !complete { break }
+                    }
+                    return summary
                 }
-                var written = prior[matrix.cases[caseIndex].id] ?? []
-                let complete = try await runCase(caseIndex, prior: written) { record in
-                    var record = record
-                    seq += 1
-                    record.seq = seq
-                    try await emit(sink.prepare([record]))
-                    written.append(RecordedStep(record))
-                }
-                if !complete { summary.interrupted = true }
-                finish(caseIndex, written, complete: complete)
-                if !complete { break }
             }
-            return summary
         }
 
         // Several jobs: `jobs` workers each take the next case as soon as they are free, number and prepare its
