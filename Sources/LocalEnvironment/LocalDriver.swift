@@ -19,7 +19,7 @@ public final class LocalDriver: Driver {
     let app: (@Sendable () -> any AppUnderTest)?
 
     let signedEnvironment: SignedEnvironment
-    let fault: AppFault?
+    let faults: [AppFault]
     let signing: Bool
     let clock: String?
     let version: String
@@ -32,7 +32,7 @@ public final class LocalDriver: Driver {
 
     /// - Parameters:
     ///   - signedEnvironment: the `environment` written into signed data.
-    ///   - fault: run the reference app with one known bug.
+    ///   - faults: the known bugs to run the reference app with (`--app-fault`, repeatable), none by default.
     ///   - signing: whether to sign transactions, renewal infos and notifications.
     ///   - clock: the clock to model, as `matrix run --clock` takes it (`real` by default); read at `initialize`,
     ///     where the catalog's `timeRate` is known.
@@ -40,7 +40,7 @@ public final class LocalDriver: Driver {
     ///   - environment: the environment name reported in `initialize`.
     ///   - app: makes the app under test for each new installation; the reference app when `nil`.
     ///   - settleLimit: how long the app may take to handle the updates of one step.
-    public init(signedEnvironment: SignedEnvironment = .sandbox, fault: AppFault? = nil, signing: Bool = true, clock: String? = nil, version: String,
+    public init(signedEnvironment: SignedEnvironment = .sandbox, faults: [AppFault] = [], signing: Bool = true, clock: String? = nil, version: String,
                 environment: String = LocalDriver.environmentName, app: (@Sendable () -> any AppUnderTest)? = nil,
                 settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60)) {
         self.environment = environment
@@ -48,7 +48,7 @@ public final class LocalDriver: Driver {
         self.callLimit = callLimit
         self.app = app
         self.signedEnvironment = signedEnvironment
-        self.fault = fault
+        self.faults = faults
         self.signing = signing
         self.clock = clock
         self.version = version
@@ -70,10 +70,11 @@ public final class LocalDriver: Driver {
             case .failure(let problem): throw DriverError.unavailable("--clock: \(problem.message)")
             }
         }
-        let adapter: LocalAdapter
+        var adapter: LocalAdapter
         do {
-            adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, fault: fault, signing: signing, app: app,
+            adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, signing: signing, app: app,
                                        settleLimit: settleLimit, callLimit: callLimit)
+            adapter.faults = faults
         } catch {
             throw DriverError.unavailable(String(describing: error))
         }

@@ -70,6 +70,31 @@ struct ExecEndToEndTests {
         #expect(records.allSatisfy { $0.environment == "local-driver" && $0.device == "embedded simulator" })
     }
 
+    @Test("`matrix driver local` takes --app-fault more than once, as `matrix run` does: the verdicts of --env local with both faults")
+    func driverTakesSeveralFaults() async throws {
+        let out = try MatrixBinary.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let matrix = matrices.appendingPathComponent("release.json").path
+        let faults = ["--app-fault", "restoreReportsSuccess", "--app-fault", "pendingUnlocks"]
+        let local = try await MatrixBinary.run(["run", matrix, "--out", out.appendingPathComponent("a").path, "--quiet"] + faults)
+        #expect(local.status == 1, "stderr: \(local.stderr)")
+        let driver = "'\(MatrixBinary.url.path)' driver local " + faults.joined(separator: " ")
+        let exec = try await MatrixBinary.run(["run", matrix, "--out", out.appendingPathComponent("b").path, "--quiet",
+                                               "--env", "exec", "--driver", driver, "--step-timeout", "120"])
+        #expect(exec.status == 1, "stderr: \(exec.stderr)")
+        func verdicts(_ parent: String) throws -> [String] {
+            let run = try #require(MatrixBinary.runDirectories(under: out.appendingPathComponent(parent)).first)
+            return try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n").map {
+                let record = try JSONDecoder().decode(EvidenceRecord.self, from: Data($0.utf8))
+                return "\(record.case) #\(record.step) \(record.verdict.rawValue)"
+            }
+        }
+        let expected = try verdicts("a")
+        #expect(expected.contains { $0.hasPrefix("restore/") && $0.hasSuffix(" fail") }, "restoreReportsSuccess fails a restore case")
+        #expect(expected.contains { $0.hasPrefix("pending/") && $0.hasSuffix(" fail") }, "pendingUnlocks fails a pending case")
+        #expect(try verdicts("b") == expected)
+    }
+
     static let python3Available = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
         .contains { FileManager.default.isExecutableFile(atPath: "\($0)/python3") }
 

@@ -18,7 +18,8 @@ struct DriverCommand {
             Exit status: 0 after shutdown or the end of input, 74 when responses cannot be written.
             """,
         options: [
-            .value(.appFault, "NAME", "run the reference app with a known bug (see `matrix faults`)", choices: .appFaults),
+            .value(.appFault, "NAME", "run the reference app with a known bug (see `matrix faults`); repeatable, for several at once",
+                   choices: .appFaults, repeatable: true),
             .value(.signedEnvironment, "ENV", "environment written in signed data: Sandbox, Production, Xcode, LocalTesting (default: Xcode with an xcode clock, else Sandbox)",
                    choices: .signedEnvironments),
             .value(.clock, "CLOCK", "clock to model: real (default), xcode[:timeRate], sandbox:<3|5|15|30|60>, testflight", choices: .clock),
@@ -47,9 +48,9 @@ struct DriverCommand {
         guard name == Self.local.name, args.positionals.count == 1 else {
             throw .usage(args.positionals.count > 1 ? "driver takes one name, got \(args.positionals.count)" : "unknown driver \"\(name)\"; this version has: \(names)")
         }
-        let fault = try args.choice(.appFault, as: AppFault.self)
+        let faults = try RunCommand.faults(args.all(.appFault))
         let signedEnvironment = try args.choice(.signedEnvironment, as: SignedEnvironment.self) ?? .following(clock: args.value(.clock))
-        let driver = LocalDriver(signedEnvironment: signedEnvironment, fault: fault, signing: !args.has(.noSigning),
+        let driver = LocalDriver(signedEnvironment: signedEnvironment, faults: faults, signing: !args.has(.noSigning),
                                  clock: args.value(.clock), version: MatrixCommand.version)
         switch await DriverServer.serveStandardIO(driver) {
         case .shutdown, .endOfInput:
