@@ -42,6 +42,8 @@ struct InitPlanCommandTests {
         #expect(stdout.status == 0)
         #expect(stdout.stdout.hasPrefix("{\n  \"$schema\": "))
         #expect(try JSONSerialization.jsonObject(with: Data(stdout.stdout.utf8)) is [String: Any])
+        #expect(stdout.stderr.contains("is relative to the current directory, and a matrix reads it relative to its own file"),
+                "stdout has no file for the catalog path to be relative to: \(stdout.stderr)")
 
         let missing = try await CommandHarness.run(["init", "--catalog", directory.appendingPathComponent("none.storekit").path])
         #expect(missing.status == 66)

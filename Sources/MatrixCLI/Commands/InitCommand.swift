@@ -1,5 +1,6 @@
 import Foundation
 import MatrixAuthoring
+import MatrixJSON
 import MatrixModel
 
 /// `matrix init --catalog FILE.storekit`: writes a complete acceptance matrix for a StoreKit configuration;
@@ -18,7 +19,8 @@ struct InitCommand {
             stderr: durations of non-renewing subscriptions and consumable amounts are read from product names.
 
             --out FILE never replaces an existing file unless --force is given; the catalog path and $schema in the \
-            matrix are written relative to FILE. Without --out (or with --out -) the matrix goes to stdout.
+            matrix are written relative to FILE. Without --out (or with --out -) the matrix goes to stdout, with \
+            those paths relative to the current directory: save it there, or use --out.
 
             --update MATRIX adds to a matrix you have edited what init would write for the catalog products it does \
             not test yet (in no tier, no consumables entry and no case, as `matrix validate` warns): their tiers, \
@@ -85,6 +87,11 @@ struct InitCommand {
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         console.info("wrote \(out ?? "the matrix to stdout"): \(counted(output.caseCount, "case")), \(counted(output.tierCount, "tier")), "
             + counted(output.accountCount, "account"))
+        if out == nil {
+            // A matrix reads its catalog relative to its own file; stdout has no file to be relative to.
+            console.info("note: the catalog path in it, \(TerminalText.visible(options.catalogReference)), is relative to the current directory, "
+                + "and a matrix reads it relative to its own file: save the matrix here, or pass --out FILE to have it written relative to FILE")
+        }
         if let guessed = output.guessedBundleId {
             let how = guessed == "com.example.app" ? "is a placeholder (the product IDs suggest none)" : "is guessed from the product IDs"
             console.info("note: app.bundleId \"\(guessed)\" \(how); pass --bundle-id with your app's bundle id to set it")
