@@ -107,11 +107,13 @@ extension RunPlan {
             }
         }
         if environment == EnvironmentKind.testflight.name {
-            // A TestFlight purchase history cannot be cleared: a case with accounts of its own needs fresh ones.
-            let fresh = Set(cases.filter { $0.skipped == nil && $0.dedicated != nil }.flatMap(\.accounts))
-            if !fresh.isEmpty {
-                lines.append("Apple Accounts: \(fresh.count) that have not bought this app's products in TestFlight, one for each "
-                    + "account alias of a case marked (own accounts); the lanes are testers working side by side")
+            // A TestFlight purchase history cannot be cleared: a case with accounts of its own needs fresh ones,
+            // which no other case may have used, whatever alias the matrix gives them.
+            let fresh = cases.filter { $0.skipped == nil && $0.dedicated != nil }.reduce(0) { $0 + Set($1.accounts).count }
+            if fresh > 0 {
+                lines.append("Apple Accounts: \(fresh) that have not bought this app's products in TestFlight, one for each "
+                    + "account alias of each case marked (own accounts), since no other case may use them; the lanes are testers "
+                    + "working side by side")
             }
         }
         let slow = slowCases.map(\.id)

@@ -168,7 +168,7 @@ struct RunPlannerTests {
         #expect(plan.text.contains("over 2 accounts in parallel: 25 minutes"))
     }
 
-    @Test("TestFlight: the plan counts the fresh Apple Accounts its cases need (a TestFlight purchase history cannot be cleared)")
+    @Test("TestFlight: the plan counts the fresh Apple Accounts its cases need, one per case and alias (a TestFlight purchase history cannot be cleared)")
     func testFlightAccounts() async {
         let cases = ["one", "two", "three"].map { MatrixCase(id: $0, kind: "fresh-purchase", account: $0, steps: buy(ExampleMatrix.pro)) }
         let matrix = ExampleMatrix.matrix(accounts: ["one", "two", "three"].map { Account(alias: $0) }, cases: cases)
@@ -177,6 +177,11 @@ struct RunPlannerTests {
         #expect(plan.text.contains("Apple Accounts: 3 that have not bought this app's products in TestFlight"))
         let sandbox = await RunPlanner.plan(matrix, matrixPath: "m.json", environment: .sandbox, accounts: 2)
         #expect(!sandbox.text.contains("Apple Accounts: "))
+        // Three cases of one alias still need three accounts: none may have bought in TestFlight before.
+        let shared = ExampleMatrix.matrix(accounts: [Account(alias: "newbie")],
+                                          cases: ["one", "two", "three"].map { MatrixCase(id: $0, kind: "fresh-purchase", account: "newbie", steps: buy(ExampleMatrix.pro)) })
+        let sharedPlan = await RunPlanner.plan(shared, matrixPath: "m.json", environment: .testflight, accounts: 1)
+        #expect(sharedPlan.text.contains("Apple Accounts: 3 that have not bought this app's products in TestFlight"), "\(sharedPlan.text)")
     }
 
     @Test("what a person cannot do in Sandbox is skipped as the guided run skips it; Xcode's Transaction Manager can")
