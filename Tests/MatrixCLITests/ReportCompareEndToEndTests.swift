@@ -79,16 +79,30 @@ struct ReportCompareEndToEndTests {
         let evidencePath = runDir.appendingPathComponent("evidence.jsonl")
         let before = try Data(contentsOf: evidencePath)
         let ownEvidence = try await MatrixBinary.run(["report", runDir.path, "--out", runDir.appendingPathComponent("./evidence.jsonl").path, "--force"])
-        #expect(ownEvidence.status == 64 && ownEvidence.stderr.contains("which the report is made from"))
+        #expect(ownEvidence.status == 64 && ownEvidence.stderr.contains("is inside the run directory"))
         #expect(try Data(contentsOf: evidencePath) == before)
         let ownManifest = try await MatrixBinary.run(["report", runDir.path, "--out", runDir.appendingPathComponent("run.json").path, "--force"])
         #expect(ownManifest.status == 64)
         #expect(try await MatrixBinary.run(["report", runDir.path, "--out", "/dev/null"]).status == 0)
-        // A file the run does not list would make it fail verify: refused; its own reports can be rendered again.
+        // A file the run does not list would make it fail verify (EXTRA), a listed one replaced (ALTERED): both
+        // refused, in the run directory or a folder of it, --force or not.
         let inside = try await MatrixBinary.run(["report", runDir.path, "--format", "json", "--out", runDir.appendingPathComponent("report.json").path])
-        #expect(inside.status == 64 && inside.stderr.contains("would add a file to the run directory, which verify then reports as EXTRA"),
-                "\(inside.stderr)")
+        #expect(inside.status == 64 && inside.stderr.contains("is inside the run directory"), "\(inside.stderr)")
         #expect(!FileManager.default.fileExists(atPath: runDir.appendingPathComponent("report.json").path))
+        let junitPath = runDir.appendingPathComponent("junit.xml")
+        let junit = try Data(contentsOf: junitPath)
+        let replaced = try await MatrixBinary.run(["report", runDir.path, "--format", "markdown", "--out", junitPath.path, "--force"])
+        #expect(replaced.status == 64 && replaced.stderr.contains("is inside the run directory"), "\(replaced.stderr)")
+        #expect(try Data(contentsOf: junitPath) == junit)
+        let nested = try await MatrixBinary.run(["report", runDir.path, "--out", runDir.appendingPathComponent("sub/r.md").path])
+        #expect(nested.status == 64)
+        let initRun = try await MatrixBinary.run(["init", "--catalog", Fixtures.packageDirectory.appendingPathComponent("matrices/Products.storekit").path,
+                                               "--out", evidencePath.path, "--force"])
+        #expect(initRun.status == 64 && initRun.stderr.contains("is inside the run directory"), "\(initRun.stderr)")
+        #expect(try Data(contentsOf: evidencePath) == before)
+        let archive = try await MatrixBinary.run(["archive", runDir.path, "--out", runDir.appendingPathComponent("self.tar.gz").path])
+        #expect(archive.status == 64 && archive.stderr.contains("is inside the run directory"), "\(archive.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: runDir.appendingPathComponent("self.tar.gz").path))
     }
 
     @Test("compare: a fault in an app environment is app logic, exit 1; TestFlight's limits and a run against itself, exit 0")

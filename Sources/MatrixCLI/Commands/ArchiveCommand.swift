@@ -71,6 +71,7 @@ struct ArchiveCommand {
         }
 
         let out = args.value(.out) ?? run.url.lastPathComponent + ".tar.gz"
+        try OutputFile.refuseInsideRun(out, option: args.value(.out) == nil ? "the archive" : "--out")
         let output = URL(fileURLWithPath: out)
         let archived: ArchiveManifest
         // A signal ends tar; the partial archive and the temporary directory are removed, and the exit is 130.

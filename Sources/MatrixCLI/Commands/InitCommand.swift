@@ -151,6 +151,7 @@ struct InitCommand {
 
     /// Writes the matrix, creating missing directories; refuses to replace a file unless `replacing`.
     func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws(CommandFailure) {
+        try OutputFile.refuseInsideRun(path)
         let url = URL(fileURLWithPath: path)
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

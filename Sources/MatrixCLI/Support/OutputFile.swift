@@ -1,4 +1,6 @@
 import Foundation
+import EvidenceStore
+import MatrixJSON
 
 /// A file named by `--out`, or stdout: opened with `open(2)` so that device files such as `/dev/null` are
 /// written to, never replaced.
@@ -21,6 +23,7 @@ struct OutputFile {
             if console.outputClosed { throw .standardOutput(errno: EBADF) }
             return OutputFile(descriptor: STDOUT_FILENO, path: "stdout", ownsDescriptor: false)
         }
+        try refuseInsideRun(path)
         var info = stat()
         if stat(path, &info) == 0 {
             for other in protected {
@@ -48,6 +51,25 @@ struct OutputFile {
             throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))", code: .ioError)
         }
         return OutputFile(descriptor: descriptor, path: path, ownsDescriptor: true)
+    }
+
+    /// Refuses an output inside a run directory (the nearest folder above `path`, symbolic links resolved, that
+    /// holds a `run.json` and an `evidence.jsonl`): a file added there is EXTRA to `matrix verify`, and a file
+    /// replaced there is the run's evidence ALTERED, `--force` or not.
+    /// - Throws: ``CommandFailure`` 64 naming the run directory.
+    static func refuseInsideRun(_ path: String, option: String = "--out") throws(CommandFailure) {
+        let files = FileManager.default
+        var directory = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.deletingLastPathComponent()
+        while true {
+            if files.fileExists(atPath: directory.appendingPathComponent(RunDirectory.manifestFileName).path),
+               files.fileExists(atPath: directory.appendingPathComponent(RunDirectory.evidenceFileName).path) {
+                throw .usage("\(option) \(TerminalText.visible(path)) is inside the run directory \(TerminalText.visible(directory.path)), "
+                    + "whose files are its evidence (matrix verify reports a file added there as EXTRA and one replaced as ALTERED); write it elsewhere")
+            }
+            let parent = directory.deletingLastPathComponent()
+            guard parent.path != directory.path, !parent.path.isEmpty else { return }
+            directory = parent
+        }
     }
 
     /// Writes all of `data` to `path` (or stdout for `-`).
