@@ -460,10 +460,13 @@ enum Tamper {
     static func renderReportsAgain(in run: URL) async throws {
         for (format, name) in [("junit", "junit.xml"), ("markdown", "summary.md"), ("html", "report.html")] {
             let url = run.appendingPathComponent(name)
-            // To a file: `report` writes standard output itself, which an in-process run does not capture.
-            let rendered = try await CapturedRun.run(["report", run.path, "--format", format, "--out", url.path, "--force"])
+            // To a file outside the run (report refuses one inside): `report` writes standard output itself,
+            // which an in-process run does not capture.
+            let outside = run.deletingLastPathComponent().appendingPathComponent("rendered-\(name)")
+            defer { try? FileManager.default.removeItem(at: outside) }
+            let rendered = try await CapturedRun.run(["report", run.path, "--format", format, "--out", outside.path, "--force"])
             try #require(rendered.status == 0, "\(rendered.stderr)")
-            try rewrite(url, try String(contentsOf: url, encoding: .utf8), rehashIn: run)
+            try rewrite(url, try String(contentsOf: outside, encoding: .utf8), rehashIn: run)
         }
     }
 
