@@ -129,6 +129,30 @@ struct CrashSafetyTests {
         #expect(final.contains(#""status" : "complete""#))
     }
 
+    @Test("a resume killed part way leaves a run that has not ended: verify calls it unverifiable, not altered, and a second resume completes it")
+    func killedResume() async throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-kill-resume")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let matrix = try bigMatrix(in: dir, copies: 1)
+        let out = dir.appendingPathComponent("run")
+        // Interrupted at a step boundary: run.json has an end, its counts and digests.
+        let first = try startRun(["run", matrix.path, "--out", out.path, "--quiet"], signal: SIGINT, afterRecords: 30)
+        #expect(await first.exit() == ChildProcess.Exit(status: 130, signalled: false))
+        let run = try #require(MatrixBinary.runDirectories(under: out).first)
+        #expect(try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8).contains(#""endedAt""#))
+        let resuming = try startRun(["run", "--resume", run.path, "--quiet"], signal: SIGKILL, afterRecords: 20)
+        #expect(await resuming.exit() == ChildProcess.Exit(status: SIGKILL, signalled: true))
+        let manifest = try String(contentsOf: run.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(!manifest.contains(#""endedAt""#) && manifest.contains(#""status" : "interrupted""#), "\(manifest)")
+        let verify = try await MatrixBinary.run(["verify", run.path, "--quiet"])
+        #expect(verify.status == 1)
+        #expect(verify.stdout.hasPrefix("run.json      UNVERIFIABLE evidence.jsonl"), "\(verify.stdout)")
+        #expect(!verify.stdout.contains("ALTERED") && !verify.stdout.contains("inconsistent"), "\(verify.stdout)")
+        let finished = try await MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
+        #expect(finished.status == 0, "\(finished.stderr)")
+        #expect(try await MatrixBinary.run(["verify", run.path, "--quiet"]).status == 0)
+    }
+
     /// The size of the evidence under `out`, once a run directory is there.
     func evidenceSize(under out: URL) -> Int? {
         guard let run = MatrixBinary.runDirectories(under: out).first else { return nil }

@@ -24,6 +24,25 @@ extension RunDirectory {
         return manifest
     }
 
+    /// Writes `run.json` for a run that is resumed: `manifest` with no end, status `interrupted` and no unfinished
+    /// case until it ends again, its evidence listed as it was when it stopped and its reports not listed (they
+    /// are rendered again when it ends; until then `matrix verify` shows them as unfinished). Without it, a resumed
+    /// run that is running, or was killed, showed the old end beside evidence that grew, and verify reported it
+    /// ALTERED instead of not ended.
+    /// - Returns: the manifest as written.
+    /// - Throws: ``EvidenceWriteError`` (`cannotHash`, `cannotWrite`, `cannotSync`).
+    @discardableResult
+    public func writeResumedManifest(_ manifest: RunManifest) throws -> RunManifest {
+        var reopened = manifest
+        reopened.endedAt = nil
+        reopened.status = .interrupted
+        reopened.unfinishedCases = nil
+        reopened.files = try fileDigests(known: manifest.files)
+        for format in Reports.runDirectoryFormats { reopened.files[format.fileName] = nil }
+        try DurableFile.replace(manifestURL, with: reopened.encoded())
+        return reopened
+    }
+
     /// Creates an empty `evidence.jsonl`, synced to disk.
     ///
     /// - Throws: ``EvidenceWriteError`` with code `cannotWrite` when it exists or cannot be created.

@@ -52,7 +52,9 @@ struct EvidenceSession {
         -> (session: EvidenceSession, recorded: RecordedEvidence, droppedTornLine: Bool) {
         do {
             let (writer, recorded, torn) = try EvidenceWriter.resuming(directory: directory)
-            return (EvidenceSession(directory: directory, writer: writer, manifest: manifest), recorded, torn)
+            // From here the run has not ended again, whatever happens to this process.
+            let reopened = try directory.writeResumedManifest(manifest)
+            return (EvidenceSession(directory: directory, writer: writer, manifest: reopened), recorded, torn)
         } catch let error as EvidenceReadError {
             throw CommandFailure("cannot resume \(directory.url.path): \(error)", code: .dataError)
         } catch {
