@@ -370,6 +370,13 @@ struct StoreKitConfigurationReaderTests {
         CatalogError(name: "products is not an array", source: """
             {"version": {"major": 1, "minor": 0}, "products": ⟨e⟩{}}
             """, code: .wrongType, pointer: "/products", message: "expected an array, found an object"),
+        // An xcode clock would otherwise run at real time without a word.
+        CatalogError(name: "a _timeRate that is no SKTestSession.TimeRate", source: """
+            {"version": {"major": 2, "minor": 0}, "products": [], "settings": {"_timeRate": ⟨e⟩-1}}
+            """, code: .invalidCatalogEntry, pointer: "/settings/_timeRate", message: "_timeRate -1 is not an SKTestSession.TimeRate raw value"),
+        CatalogError(name: "a _timeRate that is not an integer", source: """
+            {"version": {"major": 2, "minor": 0}, "products": [], "settings": {"_timeRate": ⟨e⟩"fast"}}
+            """, code: .invalidCatalogEntry, pointer: "/settings/_timeRate", message: "_timeRate is not an integer"),
     ]
 
     @Test("catalog errors are located exactly, with their code and pointer, and yield no configuration", arguments: catalogErrors)

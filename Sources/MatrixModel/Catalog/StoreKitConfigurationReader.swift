@@ -236,7 +236,17 @@ public enum StoreKitConfigurationReader {
             return .init()
         }
         var settings = StoreKitConfiguration.Settings()
-        settings.timeRate = object["_timeRate"]?.intValue
+        if let value = object["_timeRate"] {
+            // Xcode writes an SKTestSession.TimeRate raw value; anything else would run an xcode clock at real time.
+            if let raw = value.intValue, RenewalSchedule.TimeRate(rawValue: raw) != nil {
+                settings.timeRate = raw
+            } else {
+                sink.error(.invalidCatalogEntry, value.intValue.map { "_timeRate \($0) is not an SKTestSession.TimeRate raw value" }
+                               ?? "_timeRate is not an integer",
+                           pointer: JSONPointer.append(field.pointer, "_timeRate"), at: value.location,
+                           hint: "Xcode writes one of \(RenewalSchedule.timeRateList); choose the rate in Xcode's StoreKit configuration editor")
+            }
+        }
         settings.storefront = object["_storefront"]?.stringValue
         if let storefront = settings.storefront, AppStoreStorefront.named(storefront) == nil, let value = object["_storefront"] {
             // Data would otherwise be signed as another storefront's.
