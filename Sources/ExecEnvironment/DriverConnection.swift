@@ -94,15 +94,19 @@ actor DriverConnection {
         guard line.count - 1 <= DriverProtocol.maximumLineBytes else { throw .requestTooLong(method: method, bytes: line.count - 1) }
         process.input.send(line)
         var deadline = ContinuousClock.now + timeout
+        // The wait a progress notification asked for, when the last one set the deadline.
+        var progressWait: Duration?
         while true {
             switch await next(until: deadline) {
             case .timeout:
+                let timedOut = DriverFailure.timeout(method: method, seconds: Self.seconds(progressWait ?? timeout), log: nil,
+                                                     progressWait: progressWait != nil)
                 if method == DriverCall.shutdown.method {
                     // No answer to shutdown: the gentler end of section 7 follows (stdin closed, SIGTERM, SIGKILL).
-                    failure = .timeout(method: method, seconds: Self.seconds(timeout), log: nil)
-                    throw .timeout(method: method, seconds: Self.seconds(timeout), log: nil)
+                    failure = timedOut
+                    throw timedOut
                 }
-                throw await stop(because: .timeout(method: method, seconds: Self.seconds(timeout), log: nil))
+                throw await stop(because: timedOut)
             case .cancelled:
                 throw await stop(because: .cancelled)
             case .event(.end):
@@ -123,8 +127,9 @@ actor DriverConnection {
                     logLine?("ignored notification \"\(name)\" (not defined by protocol version \(DriverProtocol.version))")
                 case .progress(let progress):
                     guard progress.id == id else { continue }
-                    let wait = progress.waitMs.map { Duration.milliseconds(min(max($0, 0), 86_400_000)) } ?? timeout
-                    deadline = ContinuousClock.now + wait
+                    let wait = progress.waitMs.map { Duration.milliseconds(min(max($0, 0), 86_400_000)) }
+                    progressWait = wait
+                    deadline = ContinuousClock.now + (wait ?? timeout)
                     if let message = progress.message { logLine?("progress: \(message)") }
                 case .response(let response):
                     // An error with a null id is the driver failing to read the one request in flight.
@@ -169,7 +174,7 @@ actor DriverConnection {
         await process.log.waitForEnd(upTo: .milliseconds(300))
         let log = process.log.text()
         let logged: DriverFailure = switch failure {
-        case .timeout(let method, let seconds, _): .timeout(method: method, seconds: seconds, log: log)
+        case .timeout(let method, let seconds, _, let progressWait): .timeout(method: method, seconds: seconds, log: log, progressWait: progressWait)
         case .exited(let method, let how, _): .exited(method: method, how: how, log: log)
         case .malformed(let method, let line, let reason, _): .malformed(method: method, line: line, reason: reason, log: log)
         default: failure

@@ -4,8 +4,9 @@ import DriverKit
 enum DriverFailure: Error, Sendable {
     /// The driver could not be started.
     case launch(String)
-    /// No answer within the deadline; the driver was stopped.
-    case timeout(method: String, seconds: Double, log: String?)
+    /// No answer within the deadline: the step timeout, or the wait the driver's last `progress` asked for
+    /// (`waitMs`, `progressWait`); the driver was stopped.
+    case timeout(method: String, seconds: Double, log: String?, progressWait: Bool = false)
     /// The driver's output ended (it exited, crashed or closed stdout).
     case exited(method: String, how: String, log: String?)
     /// A line that is not a protocol message, or an answer to a request never sent; the driver was stopped.
@@ -32,8 +33,9 @@ enum DriverFailure: Error, Sendable {
         switch self {
         case .launch(let message):
             return message
-        case .timeout(let method, let seconds, let log):
-            return "the driver did not answer \(method) within \(Self.format(seconds)) s; it was stopped" + Self.suffix(log)
+        case .timeout(let method, let seconds, let log, let progressWait):
+            let limit = progressWait ? "the \(Self.format(seconds)) s its last progress notification asked for (waitMs)" : "\(Self.format(seconds)) s"
+            return "the driver did not answer \(method) within \(limit); it was stopped" + Self.suffix(log)
         case .exited(let method, let how, let log):
             return "the driver \(how) while handling \(method)" + Self.suffix(log)
         case .malformed(let method, let line, let reason, let log):

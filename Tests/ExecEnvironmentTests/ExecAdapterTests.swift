@@ -148,6 +148,18 @@ struct ExecAdapterTests {
         }
     }
 
+    @Test("a driver that asks for a short wait with progress and then never answers: the message names that wait, not the step timeout")
+    func brokenProgressPromise() async throws {
+        let matrix = try DriverHarness.matrix()
+        do {
+            _ = try await ExecAdapter.start(DriverHarness.configuration("promises.sh", timeout: .seconds(60)), params: DriverHarness.params(matrix))
+            Issue.record("a driver that never answers was accepted")
+        } catch {
+            #expect(error.message.hasPrefix("the exec environment is unavailable: the driver did not answer initialize within the 0.3 s "
+                + "its last progress notification asked for (waitMs); it was stopped"), "\(error.message)")
+        }
+    }
+
     @Test("a driver that does not exist: the environment is unavailable at once")
     func missingDriver() async throws {
         let matrix = try DriverHarness.matrix()
