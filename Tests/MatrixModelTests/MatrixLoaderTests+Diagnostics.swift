@@ -103,6 +103,11 @@ struct MatrixProblem: Sendable, CustomTestStringConvertible {
         MatrixProblem("a quantity out of range for a non-consumable",
                       steps(#"{"action": "purchase", "product": "com.example.pro", "quantity": ⟨e⟩0}"#),
                       ["e error MX019 /cases/0/steps/0/quantity"], message: "expected an integer from 1 to 10, found 0"),
+        // A number of a thousand digits is quoted by its start and length, not whole.
+        MatrixProblem("a quantity of a thousand digits",
+                      steps(#"{"action": "purchase", "product": "com.example.pro", "quantity": ⟨e⟩1"# + String(repeating: "0", count: 999) + "}"),
+                      ["e error MX019 /cases/0/steps/0/quantity"],
+                      message: "expected an integer from 1 to 10, found 100000000000000000000000… (a number of 1000 characters)"),
         MatrixProblem("a subscription action on a non-subscription", steps(#"{"action": "renew", "product": ⟨e⟩"com.example.pro"}"#),
                       ["e error MX022 /cases/0/steps/0/product"],
                       message: #"action "renew" needs an auto-renewable subscription; "com.example.pro" is nonConsumable"#),

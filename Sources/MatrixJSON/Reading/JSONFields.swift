@@ -158,6 +158,12 @@ public struct JSONField: Sendable {
         return s
     }
 
+    /// A number's text as a message quotes it: whole up to 40 characters, else its first 24 and its length (a
+    /// file may hold a number of a million digits).
+    static func shortened(_ number: String) -> String {
+        number.count <= 40 ? number : "\(number.prefix(24))… (a number of \(number.count) characters)"
+    }
+
     public func bool(_ sink: DiagnosticCollector) -> Bool? {
         guard let b = value.boolValue else {
             sink.error(.wrongType, "expected true or false, found \(value.typeDescription)", pointer: pointer, at: location)
@@ -174,7 +180,7 @@ public struct JSONField: Sendable {
         }
         guard let i = value.intValue, range.contains(i) else {
             let bounds = range == Int.min...Int.max ? "" : " from \(range.lowerBound) to \(range.upperBound)"
-            sink.error(.invalidValue, "expected an integer\(bounds), found \(value.numberText ?? "")", pointer: pointer, at: location)
+            sink.error(.invalidValue, "expected an integer\(bounds), found \(Self.shortened(value.numberText ?? ""))", pointer: pointer, at: location)
             return nil
         }
         return i
