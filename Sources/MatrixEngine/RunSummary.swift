@@ -27,6 +27,8 @@ public struct RunSummary: Sendable, Hashable, Codable {
     /// Passing steps whose matrix step has no expectation: they passed because nothing contradicted them
     /// (observers agreed, the action succeeded), not because an expected value was seen.
     public var passesWithoutExpectation = 0
+    /// Steps that passed with an expectation none of whose fields the environment observed: nothing was judged.
+    public var passesWithNothingObserved = 0
     /// True when the run stopped before every case ended (Ctrl-C, a signal).
     public var interrupted = false
     /// The case that started and did not end when the run stopped, if one did: its records are the first of its

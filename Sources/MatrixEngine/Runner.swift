@@ -45,6 +45,7 @@ public struct Runner: Sendable {
                 if record.verdict == .pass, steps.indices.contains(record.step), steps[record.step].expect == nil {
                     summary.passesWithoutExpectation += 1
                 }
+                if record.passedWithNothingObserved { summary.passesWithNothingObserved += 1 }
             }
         }
         // Writes prepared records (a step's, or a batch of a case's), numbered already, and counts them.
@@ -53,6 +54,7 @@ public struct Runner: Sendable {
             for record in prepared.records {
                 summary.steps[record.verdict, default: 0] += 1
                 if record.verdict == .pass, record.expected == nil { summary.passesWithoutExpectation += 1 }
+                if record.passedWithNothingObserved { summary.passesWithNothingObserved += 1 }
                 events(.stepFinished(record))
             }
         }

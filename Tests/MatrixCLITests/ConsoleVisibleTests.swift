@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Run summary line")
 struct SummaryLineTests {
-    @Test("the summary line says how many passing steps had no expectation")
+    @Test("the summary line says how many passing steps had no expectation, and how many had none of theirs observed")
     func passesWithoutExpectation() {
         var summary = RunSummary()
         summary.cases = [.pass: 2]
@@ -13,7 +13,11 @@ struct SummaryLineTests {
         summary.passesWithoutExpectation = 3
         #expect(ProgressPrinter.summaryLine(summary, directory: "r/x")
                 == "2 cases: 2 pass · 8 steps: 7 pass, 1 skipped (3 pass without an expectation) · 7 of 8 steps performed (87 %) · evidence: r/x")
+        summary.passesWithNothingObserved = 2
+        #expect(ProgressPrinter.summaryLine(summary, directory: "r/x")
+                == "2 cases: 2 pass · 8 steps: 7 pass, 1 skipped (3 pass without an expectation, 2 pass with none of their expectation observed) · 7 of 8 steps performed (87 %) · evidence: r/x")
         summary.passesWithoutExpectation = 0
+        summary.passesWithNothingObserved = 0
         #expect(ProgressPrinter.summaryLine(summary, directory: "r/x") == "2 cases: 2 pass · 8 steps: 7 pass, 1 skipped · 7 of 8 steps performed (87 %) · evidence: r/x")
     }
 

@@ -234,3 +234,32 @@ struct JudgeTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ObservedTransaction.self, from: Data(minimum.utf8)) }
     }
 }
+
+@Suite("A pass with nothing observed")
+struct NothingObservedTests {
+    private func record(_ verdict: Verdict, expected: Expectation?, notObserved: [String]?) -> EvidenceRecord {
+        EvidenceRecord(run: "r", seq: 1, environment: "sandbox", build: "1", device: "d", os: "o", account: AccountRef(alias: "a", state: ""),
+                       case: "c", kind: "consumable", step: 0, action: Step(action: .purchase, product: "coins"), product: "coins",
+                       expected: expected, observed: Observation(notObserved: notObserved), verdict: verdict, reason: nil,
+                       wallStart: "", wallEnd: "", storeTime: nil)
+    }
+
+    @Test("a guided step expecting only a balance it cannot see passes with nothing observed; one that saw any field of it does not")
+    func onlyUnobservedFields() {
+        let unobservable = ["balance", "entitlements", "notifications"]
+        #expect(record(.pass, expected: Expectation(balance: ["coins": 100]), notObserved: unobservable).passedWithNothingObserved)
+        #expect(!record(.pass, expected: Expectation(access: [], balance: ["coins": 100]), notObserved: unobservable).passedWithNothingObserved)
+        #expect(!record(.pass, expected: Expectation(balance: ["coins": 100]), notObserved: nil).passedWithNothingObserved)
+        #expect(!record(.pass, expected: nil, notObserved: unobservable).passedWithNothingObserved, "counted as without an expectation")
+        #expect(!record(.fail, expected: Expectation(balance: ["coins": 100]), notObserved: unobservable).passedWithNothingObserved)
+        #expect(RecordedStep(record(.pass, expected: Expectation(balance: ["coins": 1]), notObserved: unobservable)).passedWithNothingObserved,
+                "a resumed run counts its recorded steps too")
+    }
+
+    @Test("fieldNames names every field an expectation sets, as notObserved names them")
+    func fieldNames() {
+        #expect(Expectation().fieldNames == [])
+        #expect(Expectation(access: [], result: "success", renewals: 1, displayPrice: [:], serverNotifications: true).fieldNames
+                == ["access", "result", "renewals", "displayPrice", "serverNotifications"])
+    }
+}

@@ -129,6 +129,7 @@ struct MergeCommand {
         let incomplete = !missing.isEmpty || !short.isEmpty || tornSlice || slices.contains { $0.manifest.status != .complete }
         let finished: RunManifest
         var passesWithoutExpectation = 0
+        var passesWithNothingObserved = 0
         do {
             // The folder the merged run goes in may not exist yet (`--out merged/release` in a fresh CI job).
             try FileManager.default.createDirectory(at: outURL.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -162,6 +163,7 @@ struct MergeCommand {
                     if record.verdict == .pass, steps.indices.contains(record.step), steps[record.step].expect == nil {
                         passesWithoutExpectation += 1
                     }
+                    if record.passedWithNothingObserved { passesWithNothingObserved += 1 }
                     try await writer.append(record)
                 }
             }
@@ -186,6 +188,7 @@ struct MergeCommand {
         console.info("merged \(slices.count) slice\(slices.count == 1 ? "" : "s"), \(index.values.map(\.lines.count).reduce(0, +)) steps of \(index.count) cases into \(out)", always: true)
         var summary = RunSummary(finished.counts, interrupted: incomplete)
         summary.passesWithoutExpectation = passesWithoutExpectation
+        summary.passesWithNothingObserved = passesWithNothingObserved
         console.info(ProgressPrinter.summaryLine(summary, directory: out), always: true)
         if incomplete {
             // A merged run is not resumed: its cases keep matrix order only as the slices give them.

@@ -84,9 +84,10 @@ final class ProgressPrinter: Sendable {
         let steps = summary.steps.values.reduce(0, +)
         let ofTotal = total.map { summary.interrupted && $0 > cases ? " of \($0)" : "" } ?? ""
         var line = "\(cases)\(ofTotal) case\((total ?? cases) == 1 ? "" : "s"): \(counts(summary.cases)) · \(steps) step\(steps == 1 ? "" : "s"): \(counts(summary.steps))"
-        if summary.passesWithoutExpectation > 0 {
-            line += " (\(summary.passesWithoutExpectation) pass without an expectation)"
-        }
+        let unjudged = [(summary.passesWithoutExpectation, "without an expectation"),
+                        (summary.passesWithNothingObserved, "with none of their expectation observed")]
+            .filter { $0.0 > 0 }.map { "\($0.0) pass \($0.1)" }
+        if !unjudged.isEmpty { line += " (" + unjudged.joined(separator: ", ") + ")" }
         let exercised = summary.stepCounts
         if exercised.performed < exercised.total { line += " · " + exercised.performedShare }
         if summary.interrupted { line += " · interrupted" }

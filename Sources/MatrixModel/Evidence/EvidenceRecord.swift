@@ -235,3 +235,13 @@ extension EvidenceRecord: CustomReflectable {
     /// The fields, as if the record stored them itself (what `dump` and `Mirror` show).
     public var customMirror: Mirror { Mirror(reflecting: storage.fields) }
 }
+
+extension EvidenceRecord {
+    /// Whether the step passed with an expectation none of whose fields the environment observed (a guided
+    /// run's `balance`, say): nothing was judged, though the verdict is `pass`.
+    public var passedWithNothingObserved: Bool {
+        guard verdict == .pass, let fields = expected?.fieldNames, !fields.isEmpty,
+              let unobserved = observed?.notObserved, !unobserved.isEmpty else { return false }
+        return fields.allSatisfy(unobserved.contains)
+    }
+}

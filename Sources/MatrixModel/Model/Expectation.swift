@@ -57,6 +57,19 @@ public struct Expectation: Sendable, Hashable, Codable {
         self.serverNotifications = serverNotifications
     }
 
+    /// The names of the fields this expectation sets, as the matrix writes them (`access`, `balance`, …) and as
+    /// an observation's `notObserved` names what it could not see.
+    public var fieldNames: [String] {
+        let fields: [(String, Bool)] = [
+            ("access", access != nil), ("entitlements", entitlements != nil), ("result", result != nil),
+            ("subscriptionStatus", subscriptionStatus != nil), ("balance", balance != nil), ("notifications", notifications != nil),
+            ("renewals", renewals != nil), ("transaction", transaction != nil), ("renewalInfo", renewalInfo != nil),
+            ("eligibleForIntroOffer", eligibleForIntroOffer != nil), ("displayPrice", displayPrice != nil),
+            ("introductoryOffer", introductoryOffer != nil), ("serverNotifications", serverNotifications != nil),
+        ]
+        return fields.filter(\.1).map(\.0)
+    }
+
     /// Purchase results a `result` expectation may name.
     /// Apple: https://developer.apple.com/documentation/storekit/product/purchaseresult
     public static let purchaseResults = ["success", "userCancelled", "pending", "failed"]
