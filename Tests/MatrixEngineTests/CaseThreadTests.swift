@@ -59,7 +59,10 @@ struct CaseThreadTests {
     func idleThreadEnds() async {
         let thread = CaseThread(idleLimit: .milliseconds(20))
         let first: Int = await Task(executorPreference: thread) { 1 }.value
-        try? await Task.sleep(for: .milliseconds(300))
+        // Polled rather than slept for once: on a loaded machine the idle thread may wake late.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        while thread.hasThread, clock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         #expect(!thread.hasThread, "the thread did not end after its idle limit")
         let second: Int = await Task(executorPreference: thread) { 2 }.value
         #expect(first == 1 && second == 2)
