@@ -58,7 +58,7 @@ public final class LocalSession: CaseSession {
         try simulator.prepare(Self.accounts(of: matrixCase, in: matrix))
         self.store = SimulatedStore(simulator, signer: signer)
         let bugs = (fault.map { [$0] } ?? []) + faults
-        self.install = install ?? { ReferenceApp(matrix: matrix, faults: bugs) }
+        self.install = install ?? { ReferenceApp(matrix: matrix, faults: bugs, taskExecutor: CaseThread.current) }
         self.signer = signer
         self.settleLimit = settleLimit
         self.callLimit = callLimit
@@ -313,7 +313,7 @@ public final class LocalSession: CaseSession {
                                          appAccountToken: step.appAccountToken)
         let answer: AppPurchaseReport??
         do {
-            answer = try await bounded("purchase(_:)", session) { try await session.runUntilKilled { try await app.purchase(request) } }
+            answer = try await bounded("purchase(_:)", session) { try await session.runUntilKilled(executorPreference: CaseThread.current) { try await app.purchase(request) } }
         } catch let error where Self.isStoreKitError(error) {
             // The app let StoreKit's error through (products(for:) or purchase(options:) threw): a failed purchase.
             _ = session.takeLastPurchase()

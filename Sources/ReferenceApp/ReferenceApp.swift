@@ -31,6 +31,8 @@ public actor ReferenceApp: AppUnderTest {
     var process: AppProcess?
     /// The task that handles `Transaction.updates` while the app runs.
     var listener: Task<Void, Never>?
+    /// The executor the app's own tasks (its updates listener) prefer; `nil` for the shared pool, as on a device.
+    let taskExecutor: (any TaskExecutor)?
 
     /// Installs the app (a fresh install: empty storage), with one known bug or none.
     public init(matrix: Matrix, fault: AppFault?) {
@@ -38,9 +40,14 @@ public actor ReferenceApp: AppUnderTest {
     }
 
     /// Installs the app with every bug of `faults` at once (`--app-fault A --app-fault B`).
-    public init(matrix: Matrix, faults: some Sequence<AppFault>) {
+    ///
+    /// - Parameter taskExecutor: the executor the app's own tasks prefer (`Task(executorPreference:)`): a run
+    ///   that keeps a case on one thread passes that thread, so an update reaching the listener does not wake
+    ///   another core. Where the listener runs changes no answer: the runner waits for it to go idle either way.
+    public init(matrix: Matrix, faults: some Sequence<AppFault>, taskExecutor: (any TaskExecutor)? = nil) {
         self.matrix = matrix
         self.faults = Set(faults)
+        self.taskExecutor = taskExecutor
     }
 
     /// Whether the app runs with `fault`.
@@ -99,7 +106,7 @@ public actor ReferenceApp: AppUnderTest {
         while let update = updates.nextIfReady() {
             guard await handle(update, source: .update) else { return }
         }
-        listener = Task { [weak self, updates] in
+        listener = Task(executorPreference: taskExecutor) { [weak self, updates] in
             var updates = updates
             while let update = await updates.next() {
                 guard let self, await self.handle(update, source: .update) else { return }

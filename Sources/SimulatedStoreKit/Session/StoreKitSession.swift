@@ -187,11 +187,15 @@ public final class StoreKitSession: Sendable {
     /// Runs `body` (a call into the app) until it returns or the app's process is killed during it; a killed
     /// call is left where the process died and finishes, with nothing it does counting, after ``endLaunch()``.
     ///
+    /// - Parameter executor: the executor the call's task prefers (`nil`: the shared pool), as
+    ///   `Task(executorPreference:)` takes it; a caller on a thread of its own passes that thread, so the call
+    ///   and its answer do not wake another.
     /// - Returns: what `body` returned, or `nil` when the process was killed.
-    public func runUntilKilled<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result? {
+    public func runUntilKilled<Result: Sendable>(executorPreference executor: (any TaskExecutor)? = nil,
+                                                 _ body: @escaping @Sendable () async throws -> Result) async throws -> Result? {
         // One task, the call's: it settles `first` as it ends, and a kill settles it from `die()`.
         let first = FirstOf()
-        let call = Task {
+        let call = Task(executorPreference: executor) {
             defer { first.resume(false) }
             return try await self.run(body)
         }
