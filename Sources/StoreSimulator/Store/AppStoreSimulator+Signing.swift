@@ -42,27 +42,41 @@ extension AppStoreSimulator {
         var byPayload: [PayloadKey: String] = [:]
     }
 
-    /// A payload as a dictionary key, hashed in bulk: `[UInt8]` keys hash kilobytes of payload a byte at a time,
-    /// about 8 % of a signed run's CPU time.
+    /// A payload as a dictionary key, hashed in bulk and once: `[UInt8]` keys hash kilobytes of payload a byte at
+    /// a time (about 8 % of a signed run's CPU time), and a lookup followed by an insert would hash it twice.
     struct PayloadKey: Hashable {
         let bytes: [UInt8]
+        let hashOfBytes: Int
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+            var hasher = Hasher()
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hashOfBytes = hasher.finalize()
+        }
+
+        static func == (a: PayloadKey, b: PayloadKey) -> Bool {
+            a.hashOfBytes == b.hashOfBytes && a.bytes == b.bytes
+        }
 
         func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(hashOfBytes)
         }
     }
 
     /// Signs a payload's compact JSON, once per step.
+    /// - Parameter what: names the payload in the error (made only when signing fails).
     /// - Throws: ``SigningFailure`` naming what could not be signed and why.
-    func sign(_ payload: [UInt8], _ signer: any PayloadSigner, what: String, _ signed: inout SignedThisStep) throws(SigningFailure) -> String {
-        if let jws = signed.byPayload[PayloadKey(bytes: payload)] { return jws }
+    func sign(_ payload: [UInt8], _ signer: any PayloadSigner, what: @autoclosure () -> String, _ signed: inout SignedThisStep) throws(SigningFailure) -> String {
+        let key = PayloadKey(bytes: payload)
+        if let jws = signed.byPayload[key] { return jws }
         let jws: String
         do {
             jws = try signer.sign(Data(payload))
         } catch {
-            throw SigningFailure(message: "cannot sign the \(what): \(error)")
+            throw SigningFailure(message: "cannot sign the \(what()): \(error)")
         }
-        signed.byPayload[PayloadKey(bytes: payload)] = jws
+        signed.byPayload[key] = jws
         return jws
     }
 

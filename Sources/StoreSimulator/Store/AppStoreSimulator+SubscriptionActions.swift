@@ -153,7 +153,7 @@ extension AppStoreSimulator {
             throw StoreError("a renewal date can be extended by 1 to \(Self.maximumExtensionDays) days; got \(days)")
         }
         _ = try product(productID)
-        let requestIdentifier = String(format: "00000000-0000-4000-9000-%012d", nextRequest)
+        let requestIdentifier = Self.identifier(0, "0000-4000-9000", nextRequest)
         nextRequest += 1
         var extended: [String] = []
         var failed = 0

@@ -215,6 +215,16 @@ public final class AppStoreSimulator {
         return id
     }
 
+    /// A UUID-shaped identifier: `prefix` as eight hex digits, `middle`, and `number` as twelve decimal digits
+    /// (`%08x-middle-%012d`, without `String(format:)`, which costs more than the rest of a notification's
+    /// making). `number` is never negative; one of more than twelve digits is written whole, as `%012d` writes it.
+    static func identifier(_ prefix: UInt32, _ middle: String, _ number: Int) -> String {
+        let hex = String(prefix, radix: 16)
+        let decimal = String(number)
+        return String(repeating: "0", count: max(0, 8 - hex.utf8.count)) + hex + "-" + middle + "-"
+            + String(repeating: "0", count: max(0, 12 - decimal.utf8.count)) + decimal
+    }
+
     /// Sends a notification (App Store Server Notifications V2) with what it embeds as it is now, at its event:
     /// the transaction, the subscription's renewal info and status. Nothing is sent where no App Store server
     /// takes part (``StoreConfiguration/sendsServerNotifications``).
@@ -222,7 +232,7 @@ public final class AppStoreSimulator {
     func notify(_ type: String, _ subtype: String? = nil, account: String, transactionId: String?, groupID: String? = nil,
                 summary: RenewalExtensionSummary? = nil, consumptionRequestReason: String? = nil) {
         guard configuration.sendsServerNotifications else { return }
-        let uuid = String(format: "%08x-0000-4000-8000-%012d", UInt32(truncatingIfNeeded: configuration.identifierSpace), nextNotification)
+        let uuid = Self.identifier(UInt32(truncatingIfNeeded: configuration.identifierSpace), "0000-4000-8000", nextNotification)
         nextNotification += 1
         // The subscription the notification is about: the one shared with a member who also holds their own, when
         // its transaction is the shared one's.
