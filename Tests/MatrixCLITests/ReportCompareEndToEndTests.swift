@@ -94,6 +94,15 @@ struct ReportCompareEndToEndTests {
         let replaced = try await MatrixBinary.run(["report", runDir.path, "--format", "markdown", "--out", junitPath.path, "--force"])
         #expect(replaced.status == 64 && replaced.stderr.contains("is inside the run directory"), "\(replaced.stderr)")
         #expect(try Data(contentsOf: junitPath) == junit)
+        // A hard link to the run's report, made outside the run, is another name of the same file: --force
+        // replaces the name, never the run's bytes.
+        let linked = runDir.deletingLastPathComponent().appendingPathComponent("linked-junit.xml")
+        try? FileManager.default.removeItem(at: linked)
+        #expect(link(junitPath.path, linked.path) == 0)
+        let throughLink = try await MatrixBinary.run(["report", runDir.path, "--format", "markdown", "--out", linked.path, "--force"])
+        #expect(throughLink.status == 0, "\(throughLink.stderr)")
+        #expect(try Data(contentsOf: junitPath) == junit, "the run's junit.xml is unchanged")
+        #expect(try String(contentsOf: linked, encoding: .utf8).hasPrefix("#"), "the link's name now holds the Markdown report")
         let nested = try await MatrixBinary.run(["report", runDir.path, "--out", runDir.appendingPathComponent("sub/r.md").path])
         #expect(nested.status == 64)
         let initRun = try await MatrixBinary.run(["init", "--catalog", Fixtures.packageDirectory.appendingPathComponent("matrices/Products.storekit").path,

@@ -9,8 +9,8 @@ struct OutputFile {
     let path: String
     private let ownsDescriptor: Bool
 
-    /// Opens `path` for writing (created or truncated), or stdout when `path` is `nil` or `-`. A device or a
-    /// pipe (`/dev/null`, `/dev/stdout`) is written to as it is.
+    /// Opens `path` for writing (created, or with `replacing` a new file in place of a regular one), or stdout
+    /// when `path` is `nil` or `-`. A device or a pipe (`/dev/null`, `/dev/stdout`) is written to as it is.
     ///
     /// - Parameter protected: files that must never be the output, even with `replacing` (a run's own
     ///   evidence and manifest while its report is rendered); compared by device and inode, so any path to
@@ -41,7 +41,12 @@ struct OutputFile {
                 return OutputFile(descriptor: descriptor, path: path, ownsDescriptor: true)
             }
         }
-        // An existing file is replaced only when asked: it may be a run's own evidence.
+        // An existing file is replaced only when asked: it may be a run's own evidence. A regular file is replaced
+        // by a new one, not written through: another name of it (a hard link to a run's report) keeps its bytes.
+        var own = stat()
+        if replacing, lstat(path, &own) == 0, (own.st_mode & S_IFMT) == S_IFREG, unlink(path) != 0, errno != ENOENT {
+            throw CommandFailure("cannot replace \(path): \(String(cString: strerror(errno)))", code: .ioError)
+        }
         let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | (replacing ? O_TRUNC : O_EXCL), 0o644)
         guard descriptor >= 0 else {
             if errno == EEXIST {
