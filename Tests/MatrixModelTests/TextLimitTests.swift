@@ -34,6 +34,17 @@ struct TextLimitTests {
         #expect(result.diagnostics.map(\.rendered).joined().utf8.count < 2000, "no diagnostic quotes the value")
     }
 
+    @Test("each long string is reported at its own pointer, in document order, however deep and after whatever siblings")
+    func pointers() throws {
+        let long = String(repeating: "x", count: 5000)
+        let text = #"{"a": [{"x": "\#(long)", "k": {"deep": [1, 2]}}, {"y~/": [1, "\#(long)"]}], "b": {"c": "\#(long)"}, "d": "\#(long)", "e": ["\#(long)"]}"#
+        let value = try #require(JSONReader.read(Array(text.utf8), file: "d.json").value)
+        let sink = DiagnosticCollector(file: "d.json")
+        JSONTextLimit.check(value, pointer: "/root", sink)
+        #expect(sink.diagnostics.map(\.pointer) == ["/root/a/0/x", "/root/a/1/y~0~1/1", "/root/b/c", "/root/d", "/root/e/0"])
+        #expect(sink.diagnostics.allSatisfy { $0.code == .textTooLong })
+    }
+
     @Test("4096 bytes is still a name")
     func atLimit() {
         let result = load(Self.matrix(name: String(repeating: "é", count: 2048)))
