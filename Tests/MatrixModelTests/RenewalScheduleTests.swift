@@ -409,7 +409,7 @@ struct RenewalScheduleTests {
     }
 
     @Test("--clock sandbox:<n> rejects rates App Store Connect does not offer and lists 3, 5, 15, 30, 60",
-          arguments: ["sandbox:1", "sandbox:10", "sandbox:45", "sandbox:60m", "sandbox:", "sandbox:0005x"])
+          arguments: ["sandbox:1", "sandbox:10", "sandbox:45", "sandbox:10m", "sandbox:2h", "sandbox:m", "sandbox:5mm", "sandbox:", "sandbox:0005x"])
     func sandboxUnknownRate(text: String) {
         guard case .failure(let error) = RenewalSchedule.parse(text, storeKitTimeRate: nil) else {
             Issue.record("\(text) accepted")
@@ -418,6 +418,13 @@ struct RenewalScheduleTests {
         #expect(error.code == .unsupportedSandboxRate)
         #expect(error.message.contains("3, 5, 15, 30, 60"))
         #expect(RenewalSchedule(text) == nil)
+    }
+
+    @Test("--clock sandbox:<rate> also takes the spelling of sandbox set --renewal-rate (5m, 1h)",
+          arguments: [("sandbox:3m", 3), ("sandbox:5m", 5), ("sandbox:15M", 15), ("sandbox:30m", 30), ("sandbox:60m", 60), ("sandbox:1h", 60), ("sandbox:60", 60)])
+    func sandboxRateSpelling(text: String, minutes: Int) throws {
+        let schedule = try RenewalSchedule.parse(text, storeKitTimeRate: nil).get()
+        #expect(schedule == .sandbox(try #require(RenewalSchedule.SandboxRenewalRate(rawValue: minutes))))
     }
 
     @Test("--clock unknown environments list every accepted form",

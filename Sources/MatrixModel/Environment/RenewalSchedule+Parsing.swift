@@ -19,7 +19,8 @@ extension RenewalSchedule {
     ///   or there is no file, as `SKTestSession.timeRate` defaults to `realTime`.
     ///   Apple: https://developer.apple.com/documentation/storekittest/sktestsession/timerate-swift.property
     /// - `sandbox:<n>`: Sandbox at the tester's renewal rate, `n` one of 3, 5, 15, 30, 60 minutes per monthly
-    ///   renewal; `sandbox` alone is App Store Connect's default, 5.
+    ///   renewal (also written `5m`, `1h`, as for `matrix sandbox set --renewal-rate`); `sandbox` alone is App
+    ///   Store Connect's default, 5.
     /// - `testflight`: TestFlight.
     ///
     /// Keywords are case-insensitive; ``description`` gives the canonical form back.
@@ -51,7 +52,7 @@ extension RenewalSchedule {
         case ("sandbox", nil):
             return .success(.sandbox(.default))
         case ("sandbox", let argument?):
-            guard let minutes = number(argument), let rate = SandboxRenewalRate(rawValue: minutes) else {
+            guard let minutes = sandboxMinutes(argument), let rate = SandboxRenewalRate(rawValue: minutes) else {
                 return .failure(ScheduleError(.unsupportedSandboxRate, text: text, message:
                     "\"\(text)\" is not a Sandbox subscription renewal rate: write sandbox:<minutes> with minutes one of "
                     + "3, 5, 15, 30, 60 (a monthly renewal every that many minutes, as App Store Connect offers; 5 is the default)"))
@@ -69,6 +70,14 @@ extension RenewalSchedule {
     /// Every raw value, with the deprecated ones marked, for messages.
     static var timeRateList: String {
         TimeRate.allCases.map { "\($0.rawValue)\($0.isDeprecated ? " (deprecated)" : "")" }.joined(separator: ", ")
+    }
+
+    /// The minutes of `sandbox:<minutes>`: a number, or a number of minutes with `m` or `1h`, as `matrix sandbox
+    /// set --renewal-rate` writes them (`5m`, `1h`).
+    static func sandboxMinutes(_ text: String) -> Int? {
+        let lowercased = text.lowercased()
+        if lowercased == "1h" { return 60 }
+        return number(lowercased.hasSuffix("m") ? String(lowercased.dropLast()) : lowercased)
     }
 
     /// A non-negative decimal number of at most 9 digits, or `nil`.
