@@ -23,6 +23,9 @@ struct StoreKitRulesTests {
         let device = store.device()
         let products = try await device.run { try await Product.products(for: [monthly, "com.example.unknown", pro, pro]) }
         #expect(products.map(\.id) == [monthly, pro], "unknown identifiers are left out, duplicates answered once")
+        let long = Array(repeating: [pro, "com.example.unknown", monthly], count: 10).flatMap { $0 }
+        #expect(try await device.run { try await Product.products(for: long) }.map(\.id) == [pro, monthly],
+                "a long list too (a set drops its repeats)")
         let subscription = try #require(products.first)
         #expect(subscription.type == .autoRenewable && products[1].type == .nonConsumable)
         #expect(subscription.price == Decimal(string: "4.99") && subscription.displayPrice == "$4.99")

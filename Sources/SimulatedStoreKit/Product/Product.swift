@@ -47,9 +47,12 @@ public struct Product: Identifiable, Hashable, Sendable {
         try session.checkFailure(.products)
         let wanted = Array(identifiers)
         return session.store.withProducts { store, made in
-            var seen = Set<String>()
-            return wanted.compactMap { id -> Product? in
-                guard seen.insert(id).inserted, let product = store.catalog.product(id) else { return nil }
+            // An app asks for its few products at every launch: a set to drop repeats only for long lists.
+            var seen = wanted.count > 16 ? Set<String>(minimumCapacity: wanted.count) : nil
+            return wanted.indices.compactMap { index -> Product? in
+                let id = wanted[index]
+                let first = seen?.insert(id).inserted ?? !wanted[..<index].contains(id)
+                guard first, let product = store.catalog.product(id) else { return nil }
                 return Self.product(product, in: store, made: &made)
             }
         }
