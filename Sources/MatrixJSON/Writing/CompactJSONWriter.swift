@@ -183,16 +183,30 @@ public struct CompactJSONWriter {
     /// A dictionary as an object, keys in `JSONEncoder`'s sorted order.
     @inlinable public mutating func object<Value>(_ dictionary: [String: Value], _ write: (inout CompactJSONWriter, Value) -> Void) {
         beginObject()
-        for key in dictionary.keys.sorted(by: Self.keyOrder) {
+        // The members sorted as pairs: sorting the keys and looking each one up again hashed every key once more.
+        for (key, value) in dictionary.sorted(by: { Self.keyOrder($0.key, $1.key) }) {
             self.key(key)
-            if let value = dictionary[key] { write(&self, value) }
+            write(&self, value)
         }
         endObject()
     }
 
-    /// `JSONEncoder`'s order of sorted keys here: byte by byte in UTF-8.
+    /// `JSONEncoder`'s order of sorted keys here: byte by byte in UTF-8, a shorter key before the longer one it
+    /// starts. (`String`'s own `<` is not it: it compares canonically equivalent text as equal.)
     @inlinable public static func keyOrder(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                var index = 0
+                while index < common {
+                    if x[index] != y[index] { return x[index] < y[index] }
+                    index += 1
+                }
+                return x.count < y.count
+            }
+        }
     }
 
     @usableFromInline mutating func escape(_ byte: UInt8) {
