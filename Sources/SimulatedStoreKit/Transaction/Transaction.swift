@@ -49,15 +49,16 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     public let currencyCode: String?
     /// The offer the purchase used, if any.
     public let offer: Offer?
-    /// The transaction's payload as the App Store signed it, UTF-8 JSON.
-    public let jsonRepresentation: Data
-    /// The signed form, made when it is first asked for.
+    /// The transaction's payload as the App Store signed it, UTF-8 JSON (`JWSTransactionDecodedPayload`).
+    /// Apple: https://developer.apple.com/documentation/storekit/transaction/jsonrepresentation
+    public var jsonRepresentation: Data { Data(signed.payload) }
+    /// The payload and its signed form, each made when it is first asked for: apps go through many more
+    /// snapshots (each `currentEntitlements` makes one per transaction) than they read the JSON or the JWS of.
     let signed: SignedPayload
     /// The store that handed the transaction out.
     let origin: ObjectIdentifier
 
     init(_ transaction: StoreTransaction, _ context: SnapshotContext, signer: (any PayloadSigner)?) {
-        let payload = transaction.payload(bundleId: context.bundleId, environment: context.environment.rawValue, signedDate: context.now)
         id = UInt64(transaction.transactionId) ?? 0
         originalID = UInt64(transaction.originalTransactionId) ?? 0
         webOrderLineItemID = transaction.webOrderLineItemId
@@ -85,9 +86,10 @@ public struct Transaction: Identifiable, Hashable, Sendable {
                   paymentMode: transaction.offerDiscountType.map(Offer.PaymentMode.init(discountType:)),
                   period: transaction.offerPeriod.flatMap(ISO8601Duration.init).map(Product.SubscriptionPeriod.init))
         }
-        let bytes = payload.compactJSON
-        jsonRepresentation = Data(bytes)
-        signed = SignedPayload(bytes, signer: signer)
+        let (bundleId, environment, now) = (context.bundleId, context.environment.rawValue, context.now)
+        signed = SignedPayload(signer: signer) {
+            transaction.payload(bundleId: bundleId, environment: environment, signedDate: now).compactJSON
+        }
         origin = context.origin
     }
 
@@ -104,12 +106,12 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     }
 
     public static func == (lhs: Transaction, rhs: Transaction) -> Bool {
-        lhs.id == rhs.id && lhs.jsonRepresentation == rhs.jsonRepresentation
+        lhs.id == rhs.id && lhs.signed == rhs.signed
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
-        hasher.combine(jsonRepresentation)
+        hasher.combine(signed)
     }
 }
 

@@ -66,21 +66,41 @@ protocol SignedValue: Sendable {
 
 extension Transaction: SignedValue {}
 
-/// A payload and its compact JWS, signed the first time it is asked for.
+/// A payload and its compact JWS: the payload encoded, and then signed, the first time each is asked for.
 final class SignedPayload: Sendable, Hashable {
-    private let payload: [UInt8]
+    private let encode: @Sendable () -> [UInt8]
     private let signer: (any PayloadSigner)?
+    private let encoded = Mutex<[UInt8]?>(nil)
     private let cached = Mutex<String?>(nil)
 
     init(_ payload: [UInt8], signer: (any PayloadSigner)?) {
-        self.payload = payload
+        self.encode = { payload }
         self.signer = signer
+        encoded.withLock { $0 = payload }
+    }
+
+    /// - Parameter encode: makes the payload's bytes; called at most once per value that is kept (the same bytes
+    ///   every time: it encodes a snapshot).
+    init(signer: (any PayloadSigner)?, encode: @escaping @Sendable () -> [UInt8]) {
+        self.encode = encode
+        self.signer = signer
+    }
+
+    /// The payload's bytes, UTF-8 JSON.
+    var payload: [UInt8] {
+        if let payload = encoded.withLock({ $0 }) { return payload }
+        let made = encode()
+        return encoded.withLock { stored in
+            if stored == nil { stored = made }
+            return stored ?? made
+        }
     }
 
     /// The compact JWS; an unsigned JWS (`alg` none) when the store signs nothing or signing failed, which no
     /// verifier accepts.
     var jws: String {
         if let jws = cached.withLock({ $0 }) { return jws }
+        let payload = payload
         let made = (try? signer?.sign(Data(payload))) ?? Self.unsigned(payload)
         cached.withLock { $0 = $0 ?? made }
         return cached.withLock { $0 ?? made }
