@@ -42,7 +42,7 @@ extension AppStoreSimulator {
             body.notificationType = type
             body.subtype = subtype
             // Apart from the store's own UUIDs (…-4000-8000-…) by their fourth group.
-            body.notificationUUID = String(format: "%08x-0000-4000-9000-%012d", UInt32(truncatingIfNeeded: identifierSpace), number + 1)
+            body.notificationUUID = Self.identifier(UInt32(truncatingIfNeeded: identifierSpace), "0000-4000-9000", number + 1)
             body.data = data
             body.version = "2.0"
             body.signedDate = MillisecondsDate(signedDate)

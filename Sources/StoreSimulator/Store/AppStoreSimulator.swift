@@ -218,7 +218,7 @@ public final class AppStoreSimulator {
     /// A UUID-shaped identifier: `prefix` as eight hex digits, `middle`, and `number` as twelve decimal digits
     /// (`%08x-middle-%012d`, without `String(format:)`, which costs more than the rest of a notification's
     /// making). `number` is never negative; one of more than twelve digits is written whole, as `%012d` writes it.
-    static func identifier(_ prefix: UInt32, _ middle: String, _ number: Int) -> String {
+    public static func identifier(_ prefix: UInt32, _ middle: String, _ number: Int) -> String {
         let hex = String(prefix, radix: 16)
         let decimal = String(number)
         return String(repeating: "0", count: max(0, 8 - hex.utf8.count)) + hex + "-" + middle + "-"
