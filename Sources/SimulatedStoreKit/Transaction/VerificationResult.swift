@@ -73,10 +73,8 @@ final class SignedPayload: Sendable, Hashable {
     private let encoded = Mutex<[UInt8]?>(nil)
     private let cached = Mutex<String?>(nil)
 
-    init(_ payload: [UInt8], signer: (any PayloadSigner)?) {
-        self.encode = { payload }
-        self.signer = signer
-        encoded.withLock { $0 = payload }
+    convenience init(_ payload: [UInt8], signer: (any PayloadSigner)?) {
+        self.init(signer: signer) { payload }
     }
 
     /// - Parameter encode: makes the payload's bytes; called at most once per value that is kept (the same bytes
@@ -88,22 +86,26 @@ final class SignedPayload: Sendable, Hashable {
 
     /// The payload's bytes, UTF-8 JSON.
     var payload: [UInt8] {
-        if let payload = encoded.withLock({ $0 }) { return payload }
-        let made = encode()
-        return encoded.withLock { stored in
-            if stored == nil { stored = made }
-            return stored ?? made
-        }
+        Self.once(encoded, encode)
     }
 
     /// The compact JWS; an unsigned JWS (`alg` none) when the store signs nothing or signing failed, which no
     /// verifier accepts.
     var jws: String {
-        if let jws = cached.withLock({ $0 }) { return jws }
-        let payload = payload
-        let made = (try? signer?.sign(Data(payload))) ?? Self.unsigned(payload)
-        cached.withLock { $0 = $0 ?? made }
-        return cached.withLock { $0 ?? made }
+        Self.once(cached) {
+            let payload = payload
+            return (try? signer?.sign(Data(payload))) ?? Self.unsigned(payload)
+        }
+    }
+
+    /// What `cache` holds, or what `make` makes, kept there: made outside the lock, the first one kept wins.
+    private static func once<Value: Sendable>(_ cache: borrowing Mutex<Value?>, _ make: () -> Value) -> Value {
+        if let value = cache.withLock({ $0 }) { return value }
+        let made = make()
+        return cache.withLock { stored in
+            if stored == nil { stored = made }
+            return stored ?? made
+        }
     }
 
     /// `{"alg":"none"}.payload.` in base64url: what code that reads `jwsRepresentation` gets when nothing signs.
