@@ -60,9 +60,9 @@ public enum JSONTextLimit {
         case index(Int)
     }
 
+    /// Reports `text`, which the caller found longer than ``maximumBytes``.
     private static func report(_ text: String, _ what: String, pointer: String, at location: SourceLocation, _ sink: DiagnosticCollector) {
         let bytes = text.utf8.count
-        guard bytes > maximumBytes else { return }
         sink.error(.textTooLong, "\(what) of \(bytes) bytes, longer than the \(maximumBytes) allowed", pointer: pointer, at: location,
                    hint: "names, ids and descriptions are copied into every record and report; shorten it")
     }
