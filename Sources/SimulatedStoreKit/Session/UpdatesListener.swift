@@ -42,8 +42,9 @@ final class UpdatesListener: Sendable {
     }
 
     /// The next update; `nil` once the app quit (the listener ended) or the waiting task was cancelled. Asking
-    /// for it means the loop finished with the one before.
-    func next() async -> Element? {
+    /// for it means the loop finished with the one before. It runs on the caller's actor (`actor`), as the
+    /// iterator's `next(isolation:)` does.
+    func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
         let immediate = state.withLock { state -> Element?? in
             state.inFlight = false
             if state.ended { return .some(nil) }

@@ -70,6 +70,13 @@ extension Transaction {
                 return nextIfReady()
             }
 
+            /// The next transaction, on the caller's actor: a `for await` loop calls this one (SE-0421), so that
+            /// a loop in an actor (an app's store) does not leave the actor and come back for each transaction.
+            public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
+                if let listener { return await listener.next(isolation: actor) }
+                return nextIfReady()
+            }
+
             /// The next transaction if one is ready now, without waiting: for ``Transaction/updates``, one that
             /// was delivered and not yet taken. An app that handles what waits at launch before its first
             /// entitlement check takes those first (the reference app does).
