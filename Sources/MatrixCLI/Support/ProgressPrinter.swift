@@ -58,7 +58,8 @@ final class ProgressPrinter: Sendable {
     }
 
     func label(_ verdict: Verdict) -> Console.Part {
-        let text = verdict.rawValue.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)
+        // Padded to the longest label, `SKIPPED`, without Foundation's `padding(toLength:)`: a line per case.
+        let text = verdict.rawValue.uppercased().rightPadded(to: 7)
         switch verdict {
         case .pass: return .painted(text, .green)
         case .fail, .error: return .painted(text, .red)
@@ -100,5 +101,9 @@ final class ProgressPrinter: Sendable {
 extension String {
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+
+    func rightPadded(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }
