@@ -12,6 +12,20 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
     /// The manifest with per-case results, `report.json` (see ``RunReport``).
     case json
 
+    /// The format a file name's extension names: `.xml` JUnit, `.md` or `.markdown` Markdown, `.html` or `.htm`
+    /// HTML, `.json` JSON (any case); `nil` for other names.
+    public init?(extensionOf path: String) {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "xml": self = .junit
+        case "md", "markdown": self = .markdown
+        case "html", "htm": self = .html
+        case "json": self = .json
+        default: return nil
+        }
+    }
+
     /// The file the format is written to in a run directory.
     public var fileName: String {
         switch self {

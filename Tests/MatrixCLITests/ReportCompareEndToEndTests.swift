@@ -43,6 +43,17 @@ struct ReportCompareEndToEndTests {
         #expect(counts.suites == cases && counts.testcases == records)
         #expect(counts.declaredTests == records && counts.declaredFailures == 0)
 
+        // Without --format, --out's extension names the format (Markdown for others); a missing folder is made.
+        for (name, file) in [("made/for/it/r.html", "report.html"), ("r.XML", "junit.xml"), ("r.md", "summary.md"), ("r.txt", "summary.md")] {
+            let target = dir.appendingPathComponent(name)
+            let result = try await MatrixBinary.run(["report", runDir.path, "--out", target.path])
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+            #expect(try Data(contentsOf: target) == Data(contentsOf: runDir.appendingPathComponent(file)), "\(name) holds \(file)")
+        }
+        let named = dir.appendingPathComponent("named.html")
+        #expect(try await MatrixBinary.run(["report", runDir.path, "--format", "markdown", "--out", named.path]).status == 0)
+        #expect(try Data(contentsOf: named) == Data(contentsOf: runDir.appendingPathComponent("summary.md")), "--format wins over the extension")
+
         let outFile = dir.appendingPathComponent("report.json")
         let json = try await MatrixBinary.run(["report", runDir.path, "--format", "json", "--out", outFile.path])
         #expect(json.status == 0 && json.stdout.isEmpty)

@@ -14,16 +14,18 @@ struct ReportCommand {
         usage: ["RUN_DIR [--format junit|markdown|html|json] [--out FILE]"],
         discussion: """
             Renders a report of the run in RUN_DIR from its run.json and evidence.jsonl alone: junit.xml, summary.md \
-            and report.html as `matrix run` wrote them, or JSON (the manifest and each case's result). A torn last \
-            evidence line (a run stopped while writing) is left out with a warning.
+            and report.html as `matrix run` wrote them, or JSON (the manifest and each case's result). Without \
+            --format, the format follows FILE's extension (.xml JUnit, .md Markdown, .html HTML, .json JSON), and is \
+            Markdown otherwise. A torn last evidence line (a run stopped while writing) is left out with a warning.
             Exit status: 0 written, 64 usage (including an existing FILE without --force, or a FILE inside RUN_DIR \
             that run.json does not list), 65 RUN_DIR is not a run directory, 66 RUN_DIR cannot be read, 74 FILE \
             cannot be written.
             """,
         positionals: [Positional("RUN_DIR", "a run directory, e.g. reports/local/unspecified/<run-id>")],
         options: [
-            .value(.format, "FORMAT", "junit, markdown (default), html or json", choices: Choices(ReportFormat.self)),
-            .value(.out, "FILE", "write to FILE instead of stdout (never replaced without --force)"),
+            .value(.format, "FORMAT", "junit, markdown, html or json; default: by FILE's extension (.xml, .md, .html, .json), "
+                       + "else markdown", choices: Choices(ReportFormat.self)),
+            .value(.out, "FILE", "write to FILE instead of stdout, making its folder if missing (never replaced without --force)"),
             .flag(.force, "replace FILE when it exists"),
             .flag(.quiet, "print only errors"),
         ])
@@ -31,13 +33,14 @@ struct ReportCommand {
     func execute(_ arguments: [String]) throws(CommandFailure) -> ExitCode {
         guard let args = try Arguments.parse(arguments, for: Self.spec, on: console) else { return .success }
         console.quiet = args.has(.quiet)
-        let format = try args.choice(.format, as: ReportFormat.self) ?? .markdown
+        let chosen = try args.choice(.format, as: ReportFormat.self)
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage(args.positionals.isEmpty ? "missing RUN_DIR (a run directory, e.g. reports/local/unspecified/<run-id>)"
                                                   : "report takes one RUN_DIR, got \(args.positionals.count)")
         }
         let (directory, manifest) = try RunInput.open(path)
         let out = args.value(.out)
+        let format = chosen ?? out.flatMap(ReportFormat.init(extensionOf:)) ?? .markdown
         let file = try OutputFile.open(out, replacing: args.has(.force),
                                        protected: [directory.evidenceURL.path, directory.manifestURL.path], console: console)
         defer { file.close() }

@@ -9,7 +9,8 @@ struct OutputFile {
     let path: String
     private let ownsDescriptor: Bool
 
-    /// Opens `path` for writing (created, or with `replacing` a new file in place of a regular one), or stdout
+    /// Opens `path` for writing (created, with its folder when that is missing, or with `replacing` a new file in
+    /// place of a regular one), or stdout
     /// when `path` is `nil` or `-`. A device or a pipe (`/dev/null`, `/dev/stdout`) is written to as it is.
     ///
     /// - Parameter protected: files that must never be the output, even with `replacing` (a run's own
@@ -46,6 +47,15 @@ struct OutputFile {
         var own = stat()
         if replacing, lstat(path, &own) == 0, (own.st_mode & S_IFMT) == S_IFREG, unlink(path) != 0, errno != ENOENT {
             throw CommandFailure("cannot replace \(path): \(String(cString: strerror(errno)))", code: .ioError)
+        }
+        // A missing folder is made, as `matrix init --out` makes one.
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure("cannot make the folder \(folder.path) for \(path): \(error.localizedDescription)", code: .ioError)
+            }
         }
         let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | (replacing ? O_TRUNC : O_EXCL), 0o644)
         guard descriptor >= 0 else {
