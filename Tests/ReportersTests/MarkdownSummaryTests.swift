@@ -54,6 +54,32 @@ struct MarkdownSummaryTests {
         #expect(summary.contains(#"Reason: the driver said \<timeout\> \& closed \| code \u001B\[31m after 30 s"#))
     }
 
+    @Test("passing steps none of whose expectation was observed are named under Not judged; partly observed ones are not")
+    func unjudgedPasses() throws {
+        // A guided run's steps: twelve expect only a balance, which the tester cannot observe; one also expects
+        // access, which was observed.
+        var records: [EvidenceRecord] = []
+        for index in 0..<13 {
+            var record = SampleRun.records[0]
+            record.case = "balance/\(index)"
+            record.step = 1
+            record.seq = index + 1
+            record.expected = index == 12 ? Expectation(access: ["pro"], balance: ["coins": 5]) : Expectation(balance: ["coins": 5])
+            var observed = Observation(access: ["pro"])
+            observed.notObserved = ["balance"]
+            record.observed = observed
+            record.verdict = .pass
+            record.reason = nil
+            records.append(record)
+        }
+        let text = try MarkdownSummary.render(records: records, manifest: SampleRun.manifest)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("Not judged: ") })
+        #expect(line.contains("12 passing steps have none of their expectation observed"))
+        #expect(line.contains("`balance/0` #1, `balance/1` #1") && line.contains("`balance/9` #1, and 2 more"), "\(line)")
+        #expect(!line.contains("balance/12"))
+        #expect(!summary.contains("Not judged"), "the sample run judges every passing step")
+    }
+
     @Test("The summary uses no emoji and no raw control characters")
     func plainText() {
         #expect(!summary.unicodeScalars.contains { $0.properties.isEmojiPresentation })

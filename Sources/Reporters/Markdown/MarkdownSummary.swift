@@ -16,7 +16,7 @@ public enum MarkdownSummary {
 
     /// Everything before the table's rows (``caseRow(_:)``) and the failures: title, metadata, counts and the
     /// heading of the table of cases.
-    static func head(_ cases: [CaseOverview], counts: RunCounts, manifest: RunManifest) -> String {
+    static func head(_ cases: [CaseOverview], counts: RunCounts, unjudged: UnjudgedPasses = .init(), manifest: RunManifest) -> String {
         let overall = Verdict.summarise(cases.map(\.verdict))
         var lines: [String] = []
         lines.append("# StoreKit Matrix: \(Markdown.text(StepText.runName(manifest))) — \(headline(overall, manifest, cases.isEmpty))")
@@ -33,6 +33,15 @@ public enum MarkdownSummary {
         lines.append("")
         lines.append("Exercised: " + Markdown.text(StepText.exercised(counts.steps)))
         lines.append("")
+        if unjudged.count > 0 {
+            // A pass that judged nothing is not evidence of the behaviour: say which steps to check by hand.
+            let named = unjudged.first.map { "\(Markdown.code($0.case)) #\($0.step)" }.joined(separator: ", ")
+            let more = unjudged.count - unjudged.first.count
+            lines.append("Not judged: \(unjudged.count) passing step\(unjudged.count == 1 ? " has" : "s have") none of \(unjudged.count == 1 ? "its" : "their") "
+                         + "expectation observed (the environment cannot observe those fields; check them by hand): \(named)"
+                         + (more > 0 ? ", and \(more) more" : ""))
+            lines.append("")
+        }
         lines.append("## Cases")
         lines.append("")
         if cases.isEmpty {

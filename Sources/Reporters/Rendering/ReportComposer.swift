@@ -27,6 +27,9 @@ package final class ReportComposer {
     /// The cases so far, in the order they arrived.
     private(set) var cases: [CaseOverview] = []
     private(set) var steps = VerdictCounts()
+    /// Steps that passed with none of their expectation observed (``EvidenceRecord/passedWithNothingObserved``):
+    /// how many, and the first ``UnjudgedPasses/listed`` of them by case and step.
+    private(set) var unjudged = UnjudgedPasses()
     private var milliseconds: Int64 = 0
     private let junit: Spool?
     private let markdown: Spool?
@@ -78,6 +81,7 @@ package final class ReportComposer {
         let index = cases.count
         cases.append(overview)
         for verdict in Verdict.allCases { steps[verdict] += overview.counts[verdict] }
+        for record in matrixCase.records where record.passedWithNothingObserved { unjudged.add(record) }
         milliseconds = StepText.saturatingSum(milliseconds, overview.wallMilliseconds)
         if let junit {
             var xml = MarkupBuffer(capacity: 1024 + matrixCase.records.count * 160)
@@ -123,7 +127,7 @@ package final class ReportComposer {
             try sink.write(JUnitReport.tail)
         case .markdown:
             guard let markdown else { return }
-            try sink.write(MarkdownSummary.head(cases, counts: counts, manifest: manifest))
+            try sink.write(MarkdownSummary.head(cases, counts: counts, unjudged: unjudged, manifest: manifest))
             try markdownRows?.copyAll(to: sink)
             if markdownBlocks > 0 {
                 try sink.write(MarkdownSummary.problemsHeading)
@@ -161,5 +165,21 @@ package final class ReportComposer {
         markdown?.remove()
         markdownRows?.remove()
         html?.remove()
+    }
+}
+
+/// The steps of a run that passed with none of their expectation observed: a guided run's `balance`, say, which
+/// the environment cannot see. Their verdict is `pass`, but nothing was judged; the reports say so.
+package struct UnjudgedPasses: Sendable {
+    /// How many steps are listed by name; the rest are counted.
+    static let listed = 10
+    /// How many there are.
+    package private(set) var count = 0
+    /// The first ``listed`` of them, as case id and step number.
+    package private(set) var first: [(case: String, step: Int)] = []
+
+    mutating func add(_ record: EvidenceRecord) {
+        count += 1
+        if first.count < Self.listed { first.append((record.case, record.step)) }
     }
 }
