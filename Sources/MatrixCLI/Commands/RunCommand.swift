@@ -184,6 +184,7 @@ struct RunCommand {
             warnings.append("warning: " + warning)
         }
         let schedule = try Self.schedule(args.value(.clock), matrix: matrix)
+        if let note = Self.realTimeXcodeNote(args.value(.clock), schedule: schedule, matrix: matrix) { console.info(note) }
         if exec == nil, environment == .local || environment == .server,
            let warning = Self.unsentNotificationsWarning(matrix, schedule: schedule, signedEnvironment: signedEnvironment) {
             console.warning(warning)
@@ -580,6 +581,17 @@ struct RunCommand {
         let why = schedule.environment == .xcode ? "StoreKit Testing in Xcode (--clock \(schedule))" : "\(signedEnvironment) signed data"
         return "\(steps) step\(steps == 1 ? "" : "s") expect App Store Server Notifications, which \(why) never sends; "
             + "those expectations are not judged (expect \"serverNotifications\": false instead)"
+    }
+
+    /// What `--clock xcode` alone chose when the catalog sets no `_timeRate` or sets 0: Xcode's default, real
+    /// time, which a tester may not expect of a clock that usually runs fast. `nil` for every other clock.
+    /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/timerate-swift.enum
+    static func realTimeXcodeNote(_ text: String?, schedule: RenewalSchedule, matrix: Matrix) -> String? {
+        guard text == "xcode", schedule.environment == .xcode, schedule.usesCalendar else { return nil }
+        let why = matrix.catalog.settings.timeRate == nil ? "sets no _timeRate" : "sets _timeRate 0"
+        return "note: --clock xcode takes the catalog's time rate, and the catalog \(why): the run models StoreKit Testing "
+            + "in Xcode at real time (xcode:0, Xcode's default), so subscriptions renew after calendar periods; "
+            + "--clock xcode:13 models a monthly renewal every 5 minutes"
     }
 
     static func schedule(_ text: String?, matrix: Matrix) throws(CommandFailure) -> RenewalSchedule {
