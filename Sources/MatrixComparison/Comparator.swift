@@ -199,8 +199,13 @@ public enum Comparator {
         switch failingLayer {
         case 1 where !passes([.reference]).isEmpty:
             return (.appLogic, "passes in \(list(passes([.reference]))), \(fails): the app handles the step differently from the reference app")
-        case 2 where !passes([.reference, .app]).isEmpty:
+        case 2 where !passes([.app]).isEmpty:
             return (.productSetup, "passes in \(list(passes([.reference, .app]))), \(fails): check the product's setup in App Store Connect")
+        case 2 where !passes([.reference]).isEmpty:
+            // A Sandbox run is the team's own app: with only the reference app passing, its logic is as likely
+            // a cause as the product's setup.
+            return (.inconclusive, "passes in \(list(passes([.reference]))), \(fails), and no run of the app itself on the simulator "
+                        + "(exec, app, xcode) passes it: app logic or product setup; run the app against the simulator to tell them apart")
         case 3 where !passes([.sandbox]).isEmpty:
             return (.distributedBuild, "passes in \(list(passes([.sandbox]))), \(fails): check what differs in the distributed build")
         default:
