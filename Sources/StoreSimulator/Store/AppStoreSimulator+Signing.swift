@@ -70,14 +70,20 @@ extension AppStoreSimulator {
     func sign(_ payload: [UInt8], _ signer: any PayloadSigner, what: @autoclosure () -> String, _ signed: inout SignedThisStep) throws(SigningFailure) -> String {
         let key = PayloadKey(bytes: payload)
         if let jws = signed.byPayload[key] { return jws }
-        let jws: String
+        let jws = try sign(payload, signer, what: what())
+        signed.byPayload[key] = jws
+        return jws
+    }
+
+    /// Signs a payload no other item of the step can have: a notification's, which holds its own UUID (hashing
+    /// its kilobytes of nested JWS for the step's cache would find nothing).
+    /// - Throws: ``SigningFailure`` naming what could not be signed and why.
+    func sign(_ payload: [UInt8], _ signer: any PayloadSigner, what: @autoclosure () -> String) throws(SigningFailure) -> String {
         do {
-            jws = try signer.sign(Data(payload))
+            return try signer.sign(Data(payload))
         } catch {
             throw SigningFailure(message: "cannot sign the \(what()): \(error)")
         }
-        signed.byPayload[key] = jws
-        return jws
     }
 
     /// Signs a transaction as it is now.
@@ -135,7 +141,7 @@ extension AppStoreSimulator {
             data.status = notification.status
             payload.data = data
         }
-        return try sign(payload.compactJSON, signer, what: "notification \(notification.notificationUUID)", &signed)
+        return try sign(payload.compactJSON, signer, what: "notification \(notification.notificationUUID)")
     }
 }
 
