@@ -119,7 +119,7 @@ public final class LocalSession: CaseSession {
 
     /// Calls into the app bound to `session`'s StoreKit, within ``callLimit``: an app call that never returns
     /// errors the step instead of hanging the run (the call itself is left running, cancelled). Cancelling the
-    /// run cancels the call. The limit is kept by the process's ``Watchdog``, so a call costs one task (the one
+    /// run cancels the call and throws `CancellationError` at once, whether or not the call heeds it. The limit is kept by the process's ``Watchdog``, so a call costs one task (the one
     /// that can be left behind) and no timer.
     func bounded<Result: Sendable>(_ what: String, _ session: StoreKitSession,
                                    _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
@@ -151,7 +151,9 @@ public final class LocalSession: CaseSession {
         let result = await withTaskCancellationHandler {
             await outcome.value()
         } onCancel: {
+            // Ctrl-C does not wait for a call that ignores cancellation: the call is left running, as at the limit.
             call.cancel()
+            outcome.resume(.failure(CancellationError()))
         }
         Watchdog.shared.end(watch)
         guard let result else {

@@ -20,14 +20,18 @@ struct HangTests {
         let call: Call
         let gate: Gate
         let cancellable: Bool
-        init(_ call: Call, gate: Gate, cancellable: Bool = false) {
+        /// Opened when the call starts to hang.
+        let entered: Gate
+        init(_ call: Call, gate: Gate, cancellable: Bool = false, entered: Gate = Gate()) {
             self.call = call
             self.gate = gate
             self.cancellable = cancellable
+            self.entered = entered
         }
 
         func hang(_ here: Call) async throws {
             guard here == call else { return }
+            entered.open()
             if cancellable {
                 // A hang that honours cancellation, as `Task.sleep` or a URLSession call does.
                 try await Task.sleep(for: .seconds(3600))
@@ -90,5 +94,24 @@ struct HangTests {
             // inherit cancellation, so the run stays stuck for the whole sleep (an hour here, longer than the test waits).
             #expect(ended != nil, "a cancelled run did not end within \(Probe.hangLimit) while the app's \(call.rawValue)() slept")
         }
+    }
+
+    @Test("Cancelling a run (Ctrl-C) ends it while the app's call ignores cancellation, without waiting for the call limit",
+          arguments: [Call.launch, .purchase, .entitledProductIDs])
+    func cancellationLeavesAStuckCall(_ call: Call) async throws {
+        let path = try Self.matrix()
+        let gate = Gate()
+        defer { gate.open() }
+        let entered = Gate()
+        // The call limit is 600 s, longer than the test waits for the run to end.
+        let run = Task {
+            try await AppHarness.run(matrix: path, options: .unhurried(reportsDirectory: nil)) {
+                HangingApp(call, gate: gate, entered: entered)
+            }
+        }
+        #expect(await entered.wait(upTo: Probe.hangLimit), "the app's \(call.rawValue)() was never called")
+        run.cancel()
+        let ended = await Probe.within(Probe.hangLimit) { _ = await run.result }
+        #expect(ended != nil, "a cancelled run waited for the app's \(call.rawValue)(), which ignores cancellation")
     }
 }
