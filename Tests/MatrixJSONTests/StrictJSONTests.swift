@@ -57,4 +57,20 @@ struct StrictJSONTests {
         #expect(element?.pointer == "/nested/items/1")
         #expect(element?.location == SourceLocation(line: 1, column: 48))
     }
+
+    @Test("A number the decoder refuses without a path is located: out of range first, then a fraction where a whole number goes")
+    func refusedNumbers() throws {
+        func refusal(_ text: String) -> StrictJSONError? {
+            #expect(throws: StrictJSONError.self) { try StrictJSON.decode(Record.self, from: Data(text.utf8)) }
+        }
+        let huge = refusal(#"{"verdict":"pass","seq":99999999999999999999}"#)
+        #expect(huge?.pointer == "/seq" && huge?.location == SourceLocation(line: 1, column: 25))
+        #expect(huge?.reason.hasPrefix("the number 99999999999999999999 is beyond the range of a 64-bit whole number") == true)
+        let nested = refusal(#"{"verdict":"pass","seq":1,"nested":{"items":[1,2.5]}}"#)
+        #expect(nested?.pointer == "/nested/items/1" && nested?.reason.hasPrefix("the number 2.5 is not a whole number") == true)
+        // Where a fraction and an out-of-range number are both present, the second is the likelier refusal.
+        let both = refusal(#"{"verdict":"pass","seq":1.5,"nested":{"items":[1e400]}}"#)
+        #expect(both?.pointer == "/nested/items/0" && both?.reason.hasPrefix("the number 1e400 is beyond the range of a number") == true)
+        #expect(refusal(#"{"verdict":"pass","seq":-9223372036854775809}"#)?.pointer == "/seq")
+    }
 }

@@ -117,9 +117,14 @@ public struct StrictJSONError: Error, Sendable, Hashable, CustomStringConvertibl
             self.init(.wrongShape, "missing key \"\(key.stringValue)\"", pointer: pointer(context.codingPath), location: parent?.location)
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             // Foundation's decoder reports a number of the wrong kind (1.5 for a whole number, 1e400) this way, without
-            // the member's path.
-            self.init(.wrongShape, "a member holds a value of the wrong kind, such as a fractional number where a whole number belongs "
-                      + "(the decoder does not say which member: \(context.debugDescription))", pointer: "", location: nil)
+            // the member's path: the numbers it may have refused are found in the tree, the likeliest first.
+            if let suspect = Self.refusableNumbers(in: tree).min(by: { $0.rank < $1.rank }) {
+                self.init(.wrongShape, "the number \(TerminalText.visible(String(suspect.text.prefix(40)))) \(suspect.why) (the decoder "
+                          + "refused a number without saying which; this one is the likeliest)", pointer: suspect.pointer, location: suspect.location)
+            } else {
+                self.init(.wrongShape, "a member holds a value of the wrong kind (the decoder does not say which member: "
+                          + "\(context.debugDescription))", pointer: "", location: nil)
+            }
         case .dataCorrupted(let context):
             let value = Self.value(at: context.codingPath, in: tree)
             let words = context.debugDescription.isEmpty ? "a value that is not valid here" : context.debugDescription
@@ -127,6 +132,32 @@ public struct StrictJSONError: Error, Sendable, Hashable, CustomStringConvertibl
         @unknown default:
             self.init(.wrongShape, "\(error)", pointer: "", location: nil)
         }
+    }
+
+    /// The numbers of `tree` a decoder may refuse, in document order: `rank` 0 beyond a Double's range, 1 a whole
+    /// number beyond 64 bits, 2 a number with a fraction or an exponent (refused where a whole number belongs).
+    private static func refusableNumbers(in tree: JSONValue) -> [(pointer: String, text: String, location: SourceLocation, why: String, rank: Int)] {
+        var found: [(pointer: String, text: String, location: SourceLocation, why: String, rank: Int)] = []
+        func walk(_ value: JSONValue, _ pointer: String) {
+            switch value.kind {
+            case .number(let text):
+                if let double = Double(text), !double.isFinite {
+                    found.append((pointer, text, value.location, "is beyond the range of a number", 0))
+                } else if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+                    if Int64(text) == nil { found.append((pointer, text, value.location, "is beyond the range of a 64-bit whole number", 1)) }
+                } else {
+                    found.append((pointer, text, value.location, "is not a whole number", 2))
+                }
+            case .array(let elements):
+                for (index, element) in elements.enumerated() { walk(element, JSONPointer.append(pointer, index)) }
+            case .object(let object):
+                for member in object.members { walk(member.value, JSONPointer.append(pointer, member.key)) }
+            case .null, .bool, .string:
+                break
+            }
+        }
+        walk(tree, "")
+        return found
     }
 
     /// The value a coding path leads to; `nil` where the path leaves the tree.
