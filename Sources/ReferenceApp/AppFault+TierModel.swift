@@ -63,7 +63,9 @@ extension AppFault {
     }
 
     /// A case that would catch the fault in `matrix`: its kind and a product it should act on, preferring a
-    /// product no case of that kind uses yet (`a grace-period case on com.example.plus.monthly`).
+    /// product no case of that kind uses yet (`a grace-period case on com.example.plus.monthly`); when every such
+    /// product has one, the step or expectation that case lacks (`a step or expectation in grace-period/plus (the
+    /// grace-period case on com.example.plus.monthly, which misses it) that shows the fault`).
     public func suggestedCase(in matrix: Matrix) -> String {
         let catalog = matrix.catalog
         let granting = Set(matrix.tiers.flatMap(\.productIDs))
@@ -95,9 +97,17 @@ extension AppFault {
             products = matrix.tiers.filter { ReferenceApp.hasSeveralSources($0, in: catalog) }.flatMap(\.productIDs)
         }
         let kind = catchingKind
-        let covered = Set(matrix.cases.filter { $0.kind == kind }.flatMap { $0.steps.compactMap(\.product) })
-        guard let product = products.first(where: { !covered.contains($0) }) ?? products.first else { return "a \(kind) case" }
-        return "a\(kind.first.map { "aeiou".contains($0) } == true ? "n" : "") \(kind) case on \(product)"
+        let ofKind = matrix.cases.filter { $0.kind == kind }
+        let covered = Set(ofKind.flatMap { $0.steps.compactMap(\.product) })
+        if let product = products.first(where: { !covered.contains($0) }) {
+            return "a\(kind.first.map { "aeiou".contains($0) } == true ? "n" : "") \(kind) case on \(product)"
+        }
+        // Every product it could use has a case of the kind already, which misses the fault: a step or an
+        // expectation of that case is what is missing, not another case.
+        if let product = products.first, let existing = ofKind.first(where: { $0.steps.contains { $0.product == product } }) {
+            return "a step or expectation in \(existing.id) (the \(kind) case on \(product), which misses it) that shows the fault"
+        }
+        return "a\(kind.first.map { "aeiou".contains($0) } == true ? "n" : "") \(kind) case"
     }
 }
 

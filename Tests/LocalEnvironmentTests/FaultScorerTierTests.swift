@@ -70,6 +70,14 @@ struct FaultScorerTierTests {
         #expect(AppFault.restoreReportsSuccess.suggestedCase(in: matrix) == "a restore case on \(E.pro)")
         #expect(AppFault.ignoresPurchaseResult.suggestedCase(in: matrix) == "a fresh-purchase case on \(E.monthly)", "pro has one already")
         #expect(AppFault.finishBeforeDelivery.suggestedCase(in: matrix) == "a consumable case on \(E.coins)")
+        // With a case of the kind on every product it could use, the case that misses the fault is named.
+        var full = matrix
+        full.cases += ([E.monthly, E.yearly] as [String]).map { product in
+            MatrixCase(id: "grace-period/\(product)", kind: "grace-period", account: "a",
+                       steps: [Step(action: .launch), Step(action: .purchase, product: product)])
+        }
+        #expect(AppFault.deniesGracePeriod.suggestedCase(in: full)
+                == "a step or expectation in grace-period/\(E.monthly) (the grace-period case on \(E.monthly), which misses it) that shows the fault")
         let score = try await HeavyWork.run {
             try await FaultScorer.score(matrix, faults: [.deniesGracePeriod, .keepsUpgradedProduct, .ignoresPurchaseResult])
         }
