@@ -125,6 +125,53 @@ struct ReportCompareEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: runDir.appendingPathComponent("self.tar.gz").path))
     }
 
+    @Test("report --out replaces a link's name, never what it points to, and a report that fails leaves what was there")
+    func outputFileSafety() async throws {
+        let dir = try MatrixBinary.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let runDir = try await run(into: dir.appendingPathComponent("out"))
+        let files = FileManager.default
+        // A dangling link into the run, and a link to one of its reports: --force writes a new file at the name.
+        let dangling = dir.appendingPathComponent("dangling.md")
+        try files.createSymbolicLink(atPath: dangling.path, withDestinationPath: runDir.appendingPathComponent("extra.md").path)
+        #expect(try await MatrixBinary.run(["report", runDir.path, "--out", dangling.path]).status == 64, "a link is an existing name")
+        #expect(try await MatrixBinary.run(["report", runDir.path, "--out", dangling.path, "--force"]).status == 0)
+        #expect(!files.fileExists(atPath: runDir.appendingPathComponent("extra.md").path), "nothing was written into the run")
+        #expect((try? files.destinationOfSymbolicLink(atPath: dangling.path)) == nil, "the name now holds a file, not a link")
+        let summary = runDir.appendingPathComponent("summary.md")
+        let before = try Data(contentsOf: summary)
+        let linked = dir.appendingPathComponent("linked.xml")
+        try files.createSymbolicLink(atPath: linked.path, withDestinationPath: summary.path)
+        // A link that resolves into the run is refused as the run's own file is.
+        let intoRun = try await MatrixBinary.run(["report", runDir.path, "--out", linked.path, "--force"])
+        #expect(intoRun.status == 64 && intoRun.stderr.contains("is inside the run directory"), "\(intoRun.stderr)")
+        #expect(try Data(contentsOf: summary) == before, "the run's summary.md is unchanged")
+        #expect(try await MatrixBinary.run(["verify", runDir.path]).status == 0)
+
+        // A report that cannot be rendered keeps the file it would have replaced, and makes no folder.
+        let broken = dir.appendingPathComponent("broken")
+        try files.copyItem(at: runDir, to: broken)
+        let evidence = broken.appendingPathComponent("evidence.jsonl")
+        var lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines[3] = "{not json"
+        try (lines.joined(separator: "\n") + "\n").write(to: evidence, atomically: true, encoding: .utf8)
+        let keep = dir.appendingPathComponent("keep.md")
+        try Data("precious\n".utf8).write(to: keep)
+        let failed = try await MatrixBinary.run(["report", broken.path, "--out", keep.path, "--force"])
+        #expect(failed.status == 65, "\(failed.stderr)")
+        #expect(try String(contentsOf: keep, encoding: .utf8) == "precious\n")
+        let nested = try await MatrixBinary.run(["report", broken.path, "--out", dir.appendingPathComponent("n1/n2/x.md").path])
+        #expect(nested.status == 65 && !files.fileExists(atPath: dir.appendingPathComponent("n1").path), "no folder is left behind")
+        #expect(try files.contentsOfDirectory(atPath: dir.path).allSatisfy { !$0.hasSuffix(".tmp") }, "no temporary file is left")
+
+        // A folder, an empty name, and a format the extension contradicts.
+        let folder = try await MatrixBinary.run(["report", runDir.path, "--out", dir.path, "--force"])
+        #expect(folder.status == 64 && folder.stderr.contains("is a folder"), "\(folder.stderr)")
+        #expect(try await MatrixBinary.run(["report", runDir.path, "--out", ""]).status == 64)
+        let mismatch = try await MatrixBinary.run(["report", runDir.path, "--format", "html", "--out", dir.appendingPathComponent("r.xml").path])
+        #expect(mismatch.status == 0 && mismatch.stderr.contains("warning: writing the html report to ") && mismatch.stderr.contains("whose extension names junit"))
+    }
+
     @Test("compare: a fault in an app environment is app logic, exit 1; TestFlight's limits and a run against itself, exit 0")
     func compareRuns() async throws {
         let dir = try MatrixBinary.scratchDirectory()

@@ -151,17 +151,6 @@ struct InitCommand {
 
     /// Writes the matrix, creating missing directories; refuses to replace a file unless `replacing`.
     func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws(CommandFailure) {
-        try OutputFile.refuseInsideRun(path)
-        let url = URL(fileURLWithPath: path)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            // Without --force, `withoutOverwriting` closes the gap between the existence check and the write.
-            try Data(bytes).write(to: url, options: replacing ? [.atomic] : [.withoutOverwriting])
-        } catch {
-            if !replacing, FileManager.default.fileExists(atPath: path) {
-                throw .usage("\(path) exists; pass --force to replace it, or choose another --out")
-            }
-            throw CommandFailure("cannot write \(path): \(error.localizedDescription)", code: .ioError)
-        }
+        try OutputFile.write(Data(bytes), to: path, replacing: replacing, console: console)
     }
 }

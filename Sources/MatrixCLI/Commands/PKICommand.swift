@@ -125,6 +125,7 @@ struct PKICommand {
             }
         }
         try output.write(buffer)
+        try output.commit()
         let seconds = Double(signing.components.seconds) + Double(signing.components.attoseconds) / 1e18
         if count > 1 {
             console.info(String(format: "signed %d JWS in %.3f s of signing, %.0f per second", count, seconds, seconds > 0 ? Double(count) / seconds : 0))

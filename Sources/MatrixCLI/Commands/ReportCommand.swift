@@ -1,6 +1,7 @@
 import Foundation
 import EvidenceStore
 import FileIO
+import MatrixJSON
 import MatrixModel
 import Reporters
 
@@ -17,9 +18,10 @@ struct ReportCommand {
             and report.html as `matrix run` wrote them, or JSON (the manifest and each case's result). Without \
             --format, the format follows FILE's extension (.xml JUnit, .md Markdown, .html HTML, .json JSON), and is \
             Markdown otherwise. A torn last evidence line (a run stopped while writing) is left out with a warning.
-            Exit status: 0 written, 64 usage (including an existing FILE without --force, or a FILE inside RUN_DIR \
-            that run.json does not list), 65 RUN_DIR is not a run directory, 66 RUN_DIR cannot be read, 74 FILE \
-            cannot be written.
+            FILE is written in full before it takes the place of what was there (with --force: the name is \
+            replaced, never a file a link there points to), and never inside a run directory.
+            Exit status: 0 written, 64 usage (including an existing FILE without --force, or a FILE inside a run \
+            directory), 65 RUN_DIR is not a run directory, 66 RUN_DIR cannot be read, 74 FILE cannot be written.
             """,
         positionals: [Positional("RUN_DIR", "a run directory, e.g. reports/local/unspecified/<run-id>")],
         options: [
@@ -40,34 +42,38 @@ struct ReportCommand {
         }
         let (directory, manifest) = try RunInput.open(path)
         let out = args.value(.out)
-        let format = chosen ?? out.flatMap(ReportFormat.init(extensionOf:)) ?? .markdown
+        let named = out.flatMap(ReportFormat.init(extensionOf:))
+        let format = chosen ?? named ?? .markdown
+        if let chosen, let named, let out, chosen != named {
+            console.warning("writing the \(chosen.rawValue) report to \(out), whose extension names \(named.rawValue)")
+        }
         let file = try OutputFile.open(out, replacing: args.has(.force),
                                        protected: [directory.evidenceURL.path, directory.manifestURL.path], console: console)
         defer { file.close() }
         let torn: Bool
         do {
-            if file.isStandardOutput, isatty(STDOUT_FILENO) == 1 {
-                torn = try Self.writeToTerminal(format, from: directory, manifest: manifest, console: console)
+            if isatty(file.descriptor) == 1 {
+                torn = try Self.writeToTerminal(format, from: directory, manifest: manifest, to: file, console: console)
             } else {
                 torn = try Reports.write(format, from: directory, manifest: manifest, toDescriptor: file.descriptor, path: file.path)
             }
         } catch let error as EvidenceWriteError {
-            file.removeIfRegularFile()
             if file.isStandardOutput, let number = error.systemError { throw .standardOutput(errno: number) }
             throw CommandFailure("cannot write \(file.path): \(error.message)", code: .ioError)
         } catch {
-            file.removeIfRegularFile()
             throw RunInput.failure(error, path: path)
         }
+        try file.commit()
         if torn { RunInput.warnTorn(path, console: console) }
         return .success
     }
 
-    /// Renders the report into a temporary file and prints it as text (``Console/outputData(_:)`` escapes what a
-    /// terminal would act on): a report of someone else's evidence cannot move the cursor, recolour or reorder
-    /// the terminal it is read on. To a file or a pipe the report is written as it is.
+    /// Renders the report into a temporary file and prints it to `terminal` (stdout, or a terminal named by
+    /// `--out`) as text, escaped as ``TerminalText/visible(_:keepingLineBreaks:)`` escapes it: a report of someone
+    /// else's evidence cannot move the cursor, recolour or reorder the terminal it is read on. To a file or a
+    /// pipe the report is written as it is.
     private static func writeToTerminal(_ format: ReportFormat, from directory: RunDirectory, manifest: RunManifest,
-                                        console: Console) throws -> Bool {
+                                        to terminal: OutputFile, console: Console) throws -> Bool {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let url = scratch.url.appendingPathComponent("report")
@@ -78,7 +84,12 @@ struct ReportCommand {
             defer { close(descriptor) }
             torn = try Reports.write(format, from: directory, manifest: manifest, toDescriptor: descriptor, path: url.path)
         }
-        console.outputData(try Data(contentsOf: url))
+        let data = try Data(contentsOf: url)
+        if terminal.isStandardOutput {
+            console.outputData(data)
+        } else {
+            try terminal.write(Array(TerminalText.visible(String(decoding: data, as: UTF8.self), keepingLineBreaks: true).utf8))
+        }
         return torn
     }
 }

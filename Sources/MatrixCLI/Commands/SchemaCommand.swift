@@ -26,8 +26,6 @@ struct SchemaCommand {
         guard args.positionals.isEmpty else { throw .usage("schema takes no arguments, got \"\(args.positionals[0])\"") }
         let data = Data(MatrixSchema.text.utf8)
         if let path = args.value(.out), path != "-" {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try OutputFile.write(data, to: path, replacing: args.has(.force), console: console)
             console.info("wrote \(path) (\(data.count) bytes): name it in a matrix as \"$schema\", relative to the matrix")
         } else {

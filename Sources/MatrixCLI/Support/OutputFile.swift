@@ -2,70 +2,118 @@ import Foundation
 import EvidenceStore
 import MatrixJSON
 
-/// A file named by `--out`, or stdout: opened with `open(2)` so that device files such as `/dev/null` are
-/// written to, never replaced.
-struct OutputFile {
+/// A file named by `--out`, or stdout.
+///
+/// A file is written under a temporary name beside it and put in place by ``commit()`` only once everything
+/// is written: a failed command leaves the file that was there (and no folder it made), and `--force`
+/// replaces the name itself, never what a link at that name points to: a hard or symbolic link to a run's
+/// report keeps the run's bytes. A device or a pipe (`/dev/null`, `/dev/stdout`) is written to as it is.
+final class OutputFile {
     let descriptor: Int32
+    /// The path as given, or `stdout`.
     let path: String
-    private let ownsDescriptor: Bool
+    /// Where the bytes go until ``commit()``; `nil` for stdout and devices, which are written to directly.
+    private let temporary: String?
+    private let replacing: Bool
+    /// Folders made for the file, outermost first: removed again when the file is not committed.
+    private let madeFolders: [String]
+    private var done = false
 
-    /// Opens `path` for writing (created, with its folder when that is missing, or with `replacing` a new file in
-    /// place of a regular one), or stdout
-    /// when `path` is `nil` or `-`. A device or a pipe (`/dev/null`, `/dev/stdout`) is written to as it is.
+    private init(descriptor: Int32, path: String, temporary: String? = nil, replacing: Bool = false, madeFolders: [String] = []) {
+        self.descriptor = descriptor
+        self.path = path
+        self.temporary = temporary
+        self.replacing = replacing
+        self.madeFolders = madeFolders
+    }
+
+    /// Opens `path` for writing, or stdout when `path` is `nil` or `-`; missing folders are made.
     ///
-    /// - Parameter protected: files that must never be the output, even with `replacing` (a run's own
-    ///   evidence and manifest while its report is rendered); compared by device and inode, so any path to
-    ///   them is refused.
-    /// - Throws: ``CommandFailure`` 64 when `path` is a protected file or exists and `replacing` is false, 74
-    ///   when the file cannot be opened.
+    /// - Parameters:
+    ///   - replacing: whether ``commit()`` may replace a file (or link) already at `path`.
+    ///   - protected: files that must never be the output, even with `replacing` (a run's own evidence and
+    ///     manifest while its report is rendered); compared by device and inode, so any path to them is refused.
+    /// - Throws: ``CommandFailure`` 64 when `path` is empty, inside a run directory, a protected file, or exists and
+    ///   `replacing` is false; 74 when it cannot be opened or its folder made.
     static func open(_ path: String?, replacing: Bool = false, protected: [String] = [], console: Console) throws(CommandFailure) -> OutputFile {
         guard let path, path != "-" else {
             // A stdout closed by the caller holds /dev/null (see main.swift): writing there would lose the output.
             if console.outputClosed { throw .standardOutput(errno: EBADF) }
-            return OutputFile(descriptor: STDOUT_FILENO, path: "stdout", ownsDescriptor: false)
+            return OutputFile(descriptor: STDOUT_FILENO, path: "stdout")
         }
+        guard !path.isEmpty else { throw .usage("--out is empty; name a file, or - for stdout") }
         try refuseInsideRun(path)
         var info = stat()
         if stat(path, &info) == 0 {
             for other in protected {
                 var otherInfo = stat()
                 if stat(other, &otherInfo) == 0, otherInfo.st_dev == info.st_dev, otherInfo.st_ino == info.st_ino {
-                    throw .usage("--out \(path) is \(other), which the report is made from; write the report elsewhere")
+                    throw .usage("--out \(TerminalText.visible(path)) is \(TerminalText.visible(other)), which the report is made from; write the report elsewhere")
                 }
             }
             let type = info.st_mode & S_IFMT
             if type == S_IFCHR || type == S_IFIFO {
-                let descriptor = Foundation.open(path, O_WRONLY)
-                guard descriptor >= 0 else {
-                    throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))", code: .ioError)
+                // /dev/stdout while stdout is closed is /dev/null: the output would be lost.
+                var out = stat()
+                if console.outputClosed, fstat(STDOUT_FILENO, &out) == 0, out.st_dev == info.st_dev, out.st_ino == info.st_ino {
+                    throw .standardOutput(errno: EBADF)
                 }
-                return OutputFile(descriptor: descriptor, path: path, ownsDescriptor: true)
+                let descriptor = Foundation.open(path, O_WRONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { throw failure("cannot write", path) }
+                return OutputFile(descriptor: descriptor, path: path)
             }
         }
-        // An existing file is replaced only when asked: it may be a run's own evidence. A regular file is replaced
-        // by a new one, not written through: another name of it (a hard link to a run's report) keeps its bytes.
         var own = stat()
-        if replacing, lstat(path, &own) == 0, (own.st_mode & S_IFMT) == S_IFREG, unlink(path) != 0, errno != ENOENT {
-            throw CommandFailure("cannot replace \(path): \(String(cString: strerror(errno)))", code: .ioError)
+        if lstat(path, &own) == 0 {
+            if (own.st_mode & S_IFMT) == S_IFDIR { throw .usage("--out \(TerminalText.visible(path)) is a folder; name a file in it") }
+            // As everywhere: replacing a file takes --force, and asking without it is a usage error.
+            guard replacing else { throw exists(path) }
         }
-        // A missing folder is made, as `matrix init --out` makes one.
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        if !FileManager.default.fileExists(atPath: folder.path) {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw CommandFailure("cannot make the folder \(folder.path) for \(path): \(error.localizedDescription)", code: .ioError)
-            }
-        }
-        let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | (replacing ? O_TRUNC : O_EXCL), 0o644)
+        let url = URL(fileURLWithPath: path)
+        let made = try makeFolders(url.deletingLastPathComponent().path, for: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp").path
+        let descriptor = Foundation.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            if errno == EEXIST {
-                // As everywhere: replacing a file takes --force, and asking without it is a usage error.
-                throw .usage("\(path) exists; pass --force to replace it, or choose another --out")
-            }
-            throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))", code: .ioError)
+            let error = failure("cannot write", path)
+            removeFolders(made)
+            throw error
         }
-        return OutputFile(descriptor: descriptor, path: path, ownsDescriptor: true)
+        return OutputFile(descriptor: descriptor, path: path, temporary: temporary, replacing: replacing, madeFolders: made)
+    }
+
+    /// Makes the missing folders of `folder`, one at a time so that a failure can take them back.
+    /// - Returns: the folders made, outermost first.
+    private static func makeFolders(_ folder: String, for path: String) throws(CommandFailure) -> [String] {
+        var missing: [String] = []
+        var current = folder
+        var info = stat()
+        while !current.isEmpty, current != "/", current != ".", stat(current, &info) != 0, errno == ENOENT {
+            missing.append(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
+        var made: [String] = []
+        for folder in missing.reversed() {
+            guard mkdir(folder, 0o755) == 0 else {
+                let error = failure("cannot make the folder \(TerminalText.visible(folder)) for", path)
+                removeFolders(made)
+                throw error
+            }
+            made.append(folder)
+        }
+        return made
+    }
+
+    private static func removeFolders(_ folders: [String]) {
+        for folder in folders.reversed() { _ = rmdir(folder) }
+    }
+
+    private static func failure(_ doing: String, _ path: String) -> CommandFailure {
+        CommandFailure("\(doing) \(TerminalText.visible(path)): \(String(cString: strerror(errno)))", code: .ioError)
+    }
+
+    private static func exists(_ path: String) -> CommandFailure {
+        .usage("\(TerminalText.visible(path)) exists; pass --force to replace it, or choose another --out")
     }
 
     /// Refuses an output inside a run directory (the nearest folder above `path`, symbolic links resolved, that
@@ -87,12 +135,13 @@ struct OutputFile {
         }
     }
 
-    /// Writes all of `data` to `path` (or stdout for `-`).
-    /// - Throws: ``CommandFailure`` 74 when it cannot be written.
+    /// Writes all of `data` to `path` (or stdout for `-`) and puts it in place.
+    /// - Throws: ``CommandFailure`` as ``open(_:replacing:protected:console:)``, ``write(_:)`` and ``commit()``.
     static func write(_ data: Data, to path: String, replacing: Bool = false, console: Console) throws(CommandFailure) {
         let file = try open(path, replacing: replacing, console: console)
         defer { file.close() }
         try file.write([UInt8](data))
+        try file.commit()
     }
 
     /// Writes all of `bytes`.
@@ -104,24 +153,38 @@ struct OutputFile {
             if written < 0 {
                 if errno == EINTR { continue }
                 if isStandardOutput { throw .standardOutput(errno: errno) }
-                throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))", code: .ioError)
+                throw Self.failure("cannot write", path)
             }
             offset += written
         }
     }
 
     /// Whether this is stdout.
-    var isStandardOutput: Bool { !ownsDescriptor && descriptor == STDOUT_FILENO }
+    var isStandardOutput: Bool { temporary == nil && descriptor == STDOUT_FILENO }
 
-    /// Removes a regular file this opened (after a failed write, so no partial report is left); stdout and
-    /// device files are left alone.
-    func removeIfRegularFile() {
-        guard ownsDescriptor else { return }
-        var info = stat()
-        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { _ = unlink(path) }
+    /// Puts the written file at its path: in place of what was there with `replacing`, else only if nothing is
+    /// there still. Nothing to do for stdout or a device.
+    /// - Throws: ``CommandFailure`` 64 when a file appeared at the path meanwhile and `replacing` is false, 74
+    ///   when the file cannot be put in place; the path is then left as it was.
+    func commit() throws(CommandFailure) {
+        guard let temporary, !done else { return }
+        done = true
+        defer { _ = unlink(temporary) }
+        // rename() replaces the name, whatever it names; link() never replaces anything.
+        if replacing ? rename(temporary, path) == 0 : link(temporary, path) == 0 { return }
+        let number = errno
+        Self.removeFolders(madeFolders)
+        if number == EEXIST { throw Self.exists(path) }
+        errno = number
+        throw Self.failure("cannot write", path)
     }
 
+    /// Closes the file; one that was not committed is removed, with the folders made for it.
     func close() {
-        if ownsDescriptor { _ = Foundation.close(descriptor) }
+        if temporary != nil || descriptor != STDOUT_FILENO { _ = Foundation.close(descriptor) }
+        guard let temporary, !done else { return }
+        done = true
+        _ = unlink(temporary)
+        Self.removeFolders(madeFolders)
     }
 }
