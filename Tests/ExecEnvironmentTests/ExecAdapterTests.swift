@@ -90,6 +90,19 @@ struct ExecAdapterTests {
         #expect(run.description.device == "test device")
     }
 
+    @Test("a driver that leaves serverNotifications out has not observed it: a step expecting only that passes as not judged")
+    func serverNotificationsLeftOut() async throws {
+        let source = DriverHarness.matrixSource.replacingOccurrences(
+            of: #"{"action": "launch", "expect": {"access": []}}]}"#,
+            with: #"{"action": "launch", "expect": {"serverNotifications": true}}]}"#)
+        let run = try await DriverHarness.run("plain.sh", source: source)
+        let record = try #require(run.record("second", 0))
+        #expect(record.verdict == .pass)
+        #expect(record.observed?.notObserved?.contains("serverNotifications") == true)
+        #expect(record.passedWithNothingObserved, "nothing of the step's expectation was observed")
+        #expect(run.record("first", 0)?.passedWithNothingObserved == false, "access was observed")
+    }
+
     @Test("reset may refuse a whole case (every step skipped); notifications the protocol does not define are ignored")
     func resetRefusesACase() async throws {
         // A generous step timeout: the suite shares two cores, and a slow step would be an error, not this test's point.
