@@ -111,10 +111,15 @@ public enum Comparator {
 
         var verdict: Verdict { record.verdict }
 
+        /// Whether the run passed the step having observed some of what it expected: a pass that judged nothing
+        /// (``EvidenceRecord/passedWithNothingObserved``) shows nothing about the step's behaviour there.
+        var judgedPass: Bool { record.verdict == .pass && !record.passedWithNothingObserved }
+
         var cell: Comparison.Cell {
-            Comparison.Cell(run: label, environment: record.environment, verdict: record.verdict,
-                            access: record.observed.map { $0.access.sorted() }, renewals: record.observed?.renewals,
-                            reason: record.reason, divergence: divergence)
+            // Access the environment did not observe is not shown as observed empty.
+            let access = record.observed.flatMap { $0.notObserved?.contains("access") == true ? nil : $0.access.sorted() }
+            return Comparison.Cell(run: label, environment: record.environment, verdict: record.verdict,
+                                   access: access, renewals: record.observed?.renewals, reason: record.reason, divergence: divergence)
         }
     }
 
@@ -158,7 +163,7 @@ public enum Comparator {
         }
         let serverFailures = unexplained.filter { $0.verdict == .fail && $0.role == .server }
         if !serverFailures.isEmpty {
-            let references = cells.filter { $0.role == .reference && $0.verdict == .pass }.map(\.label)
+            let references = cells.filter { $0.role == .reference && $0.judgedPass }.map(\.label)
             let others = unexplained.filter { $0.role != .server }
             let fails = "fails in " + list(serverFailures.map(\.label))
             guard !references.isEmpty else {
@@ -191,7 +196,8 @@ public enum Comparator {
             return (.inconclusive, "no run fails the step, and the runs that did not pass it name no documented limit")
         }
         let failing = failures.filter { $0.role.layer == failingLayer }.map(\.label)
-        let passing = cells.filter { $0.verdict == .pass }
+        // A run that passed the step without observing any of it is no evidence that the step works there.
+        let passing = cells.filter(\.judgedPass)
         func passes(_ roles: Set<EnvironmentRole>) -> [String] {
             passing.filter { roles.contains($0.role) }.map(\.label)
         }

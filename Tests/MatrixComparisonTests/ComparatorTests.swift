@@ -55,6 +55,19 @@ struct ComparatorTests {
         #expect(withLocal.explanation.hasPrefix("passes in local and \(passing), fails in sandbox"))
     }
 
+    @Test("A pass in an app environment that observed none of the step is no evidence: not product setup, and its access shows as unobserved")
+    func unjudgedAppPass() throws {
+        var runs = F.runs("upgrade/premium", [("local", .pass, ["premium"]), ("xcode", .pass, []), ("sandbox", .fail, [])])
+        // The xcode driver observed nothing of the step's expectation (access).
+        runs[1].records[0].expected = Expectation(access: ["premium"])
+        runs[1].records[0].observed?.notObserved = ["access"]
+        #expect(runs[1].records[0].passedWithNothingObserved)
+        let difference = try onlyDifference(runs)
+        #expect(difference.classification == .inconclusive)
+        #expect(difference.explanation.hasPrefix("passes in local, fails in sandbox"), "\(difference.explanation)")
+        #expect(difference.cells.first { $0.run == "xcode" }?.access == nil)
+    }
+
     @Test("Passes in local only, fails in sandbox: the team's app in Sandbox may be the cause as well as the product")
     func sandboxWithoutAppRun() throws {
         let difference = try onlyDifference(F.runs("upgrade/premium", [("local", .pass, ["premium"]), ("sandbox", .fail, [])]))
