@@ -32,6 +32,13 @@ struct EscapingTests {
         #expect(Markdown.code(input) == output)
     }
 
+    @Test("Outside a table a code span keeps | as it is (a backslash would show); backticks and line breaks as in a table")
+    func markdownCodeOutsideTables() {
+        #expect(Markdown.code("a|b|c", inTable: false) == "`a|b|c`")
+        #expect(Markdown.code("a|`b\nc", inTable: false) == "``a|`b c``")
+        #expect(Markdown.code("plain", inTable: false) == "`plain`")
+    }
+
     @Test("Markdown text escapes characters that would format or link")
     func markdownText() {
         #expect(Markdown.text("*a* _b_ [c](d) <e> |f| ~g~ &h; `i`\nj") == #"\*a\* \_b\_ \[c\](d) \<e\> \|f\| \~g\~ \&h; \`i\`<br>j"#)

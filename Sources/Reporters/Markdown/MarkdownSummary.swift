@@ -35,7 +35,7 @@ public enum MarkdownSummary {
         lines.append("")
         if unjudged.count > 0 {
             // A pass that judged nothing is not evidence of the behaviour: say which steps to check by hand.
-            let named = unjudged.first.map { "\(Markdown.code($0.case)) #\($0.step)" }.joined(separator: ", ")
+            let named = unjudged.first.map { "\(Markdown.code($0.case, inTable: false)) #\($0.step)" }.joined(separator: ", ")
             let more = unjudged.count - unjudged.first.count
             lines.append("Not judged: \(unjudged.count) passing step\(unjudged.count == 1 ? " has" : "s have") none of \(unjudged.count == 1 ? "its" : "their") "
                          + "expectation observed (the environment cannot observe those fields; check them by hand): \(named)"
@@ -120,8 +120,8 @@ public enum MarkdownSummary {
     }
 
     private static func problem(_ record: EvidenceRecord, in matrixCase: CaseEvidence) -> [String] {
-        var lines = ["### \(StepText.label(record.verdict)): " + Markdown.code(matrixCase.id) + " step \(record.step) "
-            + Markdown.code(StepText.describe(record.action))]
+        var lines = ["### \(StepText.label(record.verdict)): " + Markdown.code(matrixCase.id, inTable: false) + " step \(record.step) "
+            + Markdown.code(StepText.describe(record.action), inTable: false)]
         lines.append("")
         let rows = StepText.comparisons(record)
         if !rows.isEmpty {

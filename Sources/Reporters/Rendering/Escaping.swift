@@ -129,17 +129,19 @@ enum Markdown {
 
     private static let specialMask = mask(special)
     private static let codeMask = mask(["|", "`"])
+    private static let codeMaskOutsideTables = mask(["`"])
 
-    /// A code span that shows `value` literally, safe inside a table cell (`|` is escaped, which GitHub
-    /// removes again inside the span); line breaks become spaces.
-    static func code(_ value: String) -> String {
+    /// A code span that shows `value` literally; line breaks become spaces. In a table cell (`inTable`) `|` is
+    /// escaped, which GitHub removes again inside the span; outside a table a backslash would show, so `|`
+    /// is left as it is.
+    static func code(_ value: String, inTable: Bool = true) -> String {
         // Text with no line break, control, `|` or backtick is its own content, fenced by one backtick.
-        if isPlain(value, also: codeMask) { return "`" + (value.isEmpty ? " " : value) + "`" }
+        if isPlain(value, also: inTable ? codeMask : codeMaskOutsideTables) { return "`" + (value.isEmpty ? " " : value) + "`" }
         var content = ""
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\n", "\r", "\t": content += " "
-            case "|": content += "\\|"
+            case "|" where inTable: content += "\\|"
             default: content += Markup.isForbidden(scalar) ? Markup.visible(scalar) : String(scalar)
             }
         }
