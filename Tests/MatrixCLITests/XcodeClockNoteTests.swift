@@ -22,6 +22,7 @@ struct XcodeClockNoteTests {
         #expect(none.hasPrefix("note: --clock xcode takes the catalog's time rate, and the catalog sets no _timeRate: "))
         #expect(none.contains("at real time (xcode:0, Xcode's default)") && none.contains("--clock xcode:13"))
         #expect(try note("xcode", timeRate: 0)?.contains("the catalog sets _timeRate 0") == true)
+        #expect(try note("XCODE", timeRate: nil) != nil, "--clock is read without regard to case")
         #expect(try note("xcode", timeRate: 13) == nil, "the catalog's fast rate is used")
         #expect(try note("xcode:0", timeRate: nil) == nil, "real time was asked for by name")
         for clock in [nil, "real", "xcode:1005", "sandbox:5", "testflight"] {

@@ -184,7 +184,10 @@ struct RunCommand {
             warnings.append("warning: " + warning)
         }
         let schedule = try Self.schedule(args.value(.clock), matrix: matrix)
-        if let note = Self.realTimeXcodeNote(args.value(.clock), schedule: schedule, matrix: matrix) { console.info(note) }
+        if exec == nil, environment == .local || environment == .server,
+           let note = Self.realTimeXcodeNote(args.value(.clock), schedule: schedule, matrix: matrix) {
+            console.info(note)
+        }
         if exec == nil, environment == .local || environment == .server,
            let warning = Self.unsentNotificationsWarning(matrix, schedule: schedule, signedEnvironment: signedEnvironment) {
             console.warning(warning)
@@ -587,7 +590,7 @@ struct RunCommand {
     /// time, which a tester may not expect of a clock that usually runs fast. `nil` for every other clock.
     /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/timerate-swift.enum
     static func realTimeXcodeNote(_ text: String?, schedule: RenewalSchedule, matrix: Matrix) -> String? {
-        guard text == "xcode", schedule.environment == .xcode, schedule.usesCalendar else { return nil }
+        guard text?.lowercased() == "xcode", schedule.environment == .xcode, schedule.usesCalendar else { return nil }
         let why = matrix.catalog.settings.timeRate == nil ? "sets no _timeRate" : "sets _timeRate 0"
         return "note: --clock xcode takes the catalog's time rate, and the catalog \(why): the run models StoreKit Testing "
             + "in Xcode at real time (xcode:0, Xcode's default), so subscriptions renew after calendar periods; "
