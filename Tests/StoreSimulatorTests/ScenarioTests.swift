@@ -380,6 +380,20 @@ struct EnvironmentLimitScenarioTests {
         #expect(ended.access == [] && ended.renewals == 6)
     }
 
+    @Test("S18: renew asking for more renewals than the environment gives stops where the subscription ends; a subscription that does not renew is an error")
+    func renewPastTheLimit() async throws {
+        let h = try Harness(schedule: .testFlight)
+        _ = try await h.step(.launch)
+        _ = try await h.step(.purchase, m)
+        // Six renewals, then the seventh period ends with auto-renew off: the step stops there and shows it.
+        let asked = try await h.step(.renew, m) { $0.count = 13 }
+        #expect(asked.access == [] && asked.renewals == 6)
+        #expect(asked.subscriptionStatus[ExampleMatrix.groupName] == "expired")
+        await #expect(throws: (any Error).self, "nothing left to renew") {
+            _ = try await h.session.perform(Step(action: .renew, product: m), index: 9)
+        }
+    }
+
     // Apple: https://developer.apple.com/help/app-store-connect/test-in-app-purchases-main/test-in-app-purchases
     @Test("the evidence of a sandbox:5 run predicts the wall time of each renewal: the week's trial 3 minutes, then 5 minutes a month, 1 hour a year")
     func sandboxWallTimes() async throws {
