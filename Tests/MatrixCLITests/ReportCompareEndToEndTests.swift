@@ -213,6 +213,7 @@ struct ReportCompareEndToEndTests {
         let disjoint = try await MatrixBinary.run(["compare", refunds.path, consumables.path])
         #expect(disjoint.status == 65, "\(disjoint.stdout) \(disjoint.stderr)")
         #expect(disjoint.stderr.contains("error: the runs have no step in common, so nothing was compared"), "\(disjoint.stderr)")
+        #expect(disjoint.stdout.contains("Nothing compared: no step is in more than one of the runs.") && !disjoint.stdout.contains("No differences"))
     }
 }
 

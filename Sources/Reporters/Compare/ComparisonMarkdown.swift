@@ -29,7 +29,7 @@ enum ComparisonMarkdown {
         lines.append("## Differences")
         lines.append("")
         if comparison.differences.isEmpty {
-            lines.append("No differences: every step compared has the same verdict in every run.")
+            lines.append(ComparisonReport.noDifferences(comparison))
         } else {
             let labels = comparison.runs.map(\.label)
             lines.append("| Case | Step | " + labels.map(Markdown.text).joined(separator: " | ") + " | Classification |")

@@ -34,6 +34,13 @@ public enum ComparisonReport {
         return data
     }
 
+    /// What the differences section says when there are none: that every step compared agreed, or that no step
+    /// was in two runs to compare.
+    static func noDifferences(_ comparison: Comparison) -> String {
+        comparison.stepsCompared == 0 ? "Nothing compared: no step is in more than one of the runs."
+            : "No differences: every step compared has the same verdict in every run."
+    }
+
     /// A cell's verdict and observed access: `pass []`, `fail ["pro"]`, `error`.
     static func cellText(_ cell: Comparison.Cell) -> String {
         guard let access = cell.access else { return cell.verdict.rawValue }

@@ -16,7 +16,7 @@ enum ComparisonText {
         }
         lines.append("")
         if comparison.differences.isEmpty {
-            lines.append("No differences: every step compared has the same verdict in every run.")
+            lines.append(ComparisonReport.noDifferences(comparison))
         } else {
             let labels = comparison.runs.map(\.label)
             var rows = [["CASE", "STEP"] + labels + ["CLASSIFICATION"]]
