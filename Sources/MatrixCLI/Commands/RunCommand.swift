@@ -185,7 +185,7 @@ struct RunCommand {
         }
         let schedule = try Self.schedule(args.value(.clock), matrix: matrix)
         if exec == nil, environment == .local || environment == .server,
-           let note = Self.realTimeXcodeNote(args.value(.clock), schedule: schedule, matrix: matrix) {
+           let note = Self.xcodeClockNote(args.value(.clock), schedule: schedule, matrix: matrix) {
             console.info(note)
         }
         if exec == nil, environment == .local || environment == .server,
@@ -586,11 +586,16 @@ struct RunCommand {
             + "those expectations are not judged (expect \"serverNotifications\": false instead)"
     }
 
-    /// What `--clock xcode` alone chose when the catalog sets no `_timeRate` or sets 0: Xcode's default, real
-    /// time, which a tester may not expect of a clock that usually runs fast. `nil` for every other clock.
+    /// What `--clock xcode` alone chose, when a tester may not expect it: real time (Xcode's default) when the
+    /// catalog sets no `_timeRate` or sets 0, or a rate Apple deprecated. `nil` for every other clock.
     /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/timerate-swift.enum
-    static func realTimeXcodeNote(_ text: String?, schedule: RenewalSchedule, matrix: Matrix) -> String? {
-        guard text?.lowercased() == "xcode", schedule.environment == .xcode, schedule.usesCalendar else { return nil }
+    static func xcodeClockNote(_ text: String?, schedule: RenewalSchedule, matrix: Matrix) -> String? {
+        guard text?.lowercased() == "xcode", case .xcode(let rate) = schedule.kind else { return nil }
+        if rate.isDeprecated {
+            return "note: --clock xcode takes the catalog's time rate, _timeRate \(rate.rawValue): \(rate.name), which Apple deprecated"
+                + (rate.replacement.map { " (its replacement is \($0.name), --clock xcode:\($0.rawValue))" } ?? "")
+        }
+        guard schedule.usesCalendar else { return nil }
         let why = matrix.catalog.settings.timeRate == nil ? "sets no _timeRate" : "sets _timeRate 0"
         return "note: --clock xcode takes the catalog's time rate, and the catalog \(why): the run models StoreKit Testing "
             + "in Xcode at real time (xcode:0, Xcode's default), so subscriptions renew after calendar periods; "
