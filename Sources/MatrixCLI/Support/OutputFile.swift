@@ -170,9 +170,14 @@ final class OutputFile {
         guard let temporary, !done else { return }
         done = true
         defer { _ = unlink(temporary) }
-        // rename() replaces the name, whatever it names; link() never replaces anything.
+        // rename() replaces the name, whatever it names; link() never replaces anything. A file system without
+        // hard links (EPERM, ENOTSUP) gets rename() after a last look that nothing appeared.
         if replacing ? rename(temporary, path) == 0 : link(temporary, path) == 0 { return }
-        let number = errno
+        var number = errno
+        if !replacing, number == EPERM || number == ENOTSUP {
+            var info = stat()
+            if lstat(path, &info) == 0 { number = EEXIST } else if rename(temporary, path) == 0 { return } else { number = errno }
+        }
         Self.removeFolders(madeFolders)
         if number == EEXIST { throw Self.exists(path) }
         errno = number
