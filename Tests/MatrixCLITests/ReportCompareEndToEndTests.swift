@@ -164,6 +164,25 @@ struct ReportCompareEndToEndTests {
         #expect(nested.status == 65 && !files.fileExists(atPath: dir.appendingPathComponent("n1").path), "no folder is left behind")
         #expect(try files.contentsOfDirectory(atPath: dir.path).allSatisfy { !$0.hasSuffix(".tmp") }, "no temporary file is left")
 
+        // A link followed by `..` lands where the kernel resolves it: into the run, refused.
+        let sibling = runDir.deletingLastPathComponent().appendingPathComponent("sibling")
+        try files.createDirectory(at: sibling, withIntermediateDirectories: true)
+        let viaLink = dir.appendingPathComponent("via")
+        try files.createSymbolicLink(atPath: viaLink.path, withDestinationPath: sibling.path)
+        let sneaky = try await MatrixBinary.run(["report", runDir.path, "--out", viaLink.path + "/../" + runDir.lastPathComponent + "/y.md"])
+        #expect(sneaky.status == 64 && sneaky.stderr.contains("is inside the run directory"), "\(sneaky.stderr)")
+        #expect(!files.fileExists(atPath: runDir.appendingPathComponent("y.md").path))
+        #expect(try files.contentsOfDirectory(atPath: runDir.path).allSatisfy { !$0.hasSuffix(".tmp") })
+        // A name for this process's stdout is written to, never replaced, --force or not; a long name fits.
+        let ownStdout = dir.appendingPathComponent("mystdout")
+        try files.createSymbolicLink(atPath: ownStdout.path, withDestinationPath: "/proc/self/fd/1")
+        let toStdout = try await MatrixBinary.run(["report", runDir.path, "--format", "junit", "--out", ownStdout.path, "--force"])
+        let junitBytes = try Data(contentsOf: runDir.appendingPathComponent("junit.xml"))
+        #expect(toStdout.status == 0 && Data(toStdout.stdout.utf8) == junitBytes, "\(toStdout.stderr)")
+        #expect((try? files.destinationOfSymbolicLink(atPath: ownStdout.path)) == "/proc/self/fd/1", "the link is kept")
+        let long = dir.appendingPathComponent(String(repeating: "r", count: 245) + ".md")
+        #expect(try await MatrixBinary.run(["report", runDir.path, "--out", long.path]).status == 0)
+
         // A folder, an empty name, and a format the extension contradicts.
         let folder = try await MatrixBinary.run(["report", runDir.path, "--out", dir.path, "--force"])
         #expect(folder.status == 64 && folder.stderr.contains("is a folder"), "\(folder.stderr)")

@@ -136,7 +136,9 @@ struct InitCommand {
         if toStdout {
             console.outputData(Data(output.bytes))
         } else {
-            try write(output.bytes, to: out, replacing: true)
+            // Updating a matrix in place updates the file a link names, not the link.
+            let target = out == path ? URL(fileURLWithPath: path).resolvingSymlinksInPath().path : out
+            try write(output.bytes, to: target, replacing: true)
         }
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         console.info("updated \(toStdout ? "the matrix on stdout" : out) for \(counted(output.addedProducts.count, "new product")) "

@@ -1,4 +1,5 @@
 import Foundation
+import MatrixJSON
 import MatrixModel
 
 /// `matrix schema [--out FILE]`: the matrix format's JSON Schema, for projects whose matrices live outside this
@@ -27,7 +28,7 @@ struct SchemaCommand {
         let data = Data(MatrixSchema.text.utf8)
         if let path = args.value(.out), path != "-" {
             try OutputFile.write(data, to: path, replacing: args.has(.force), console: console)
-            console.info("wrote \(path) (\(data.count) bytes): name it in a matrix as \"$schema\", relative to the matrix")
+            console.info("wrote \(TerminalText.visible(path)) (\(data.count) bytes): name it in a matrix as \"$schema\", relative to the matrix")
         } else {
             console.outputData(data)
         }

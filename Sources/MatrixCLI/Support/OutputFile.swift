@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import EvidenceStore
 import MatrixJSON
@@ -18,6 +19,8 @@ final class OutputFile {
     /// Folders made for the file, outermost first: removed again when the file is not committed.
     private let madeFolders: [String]
     private var done = false
+    /// Remove the temporary file when SIGINT, SIGTERM or SIGHUP ends the command before it is committed.
+    private var signalSources: [(number: Int32, source: any DispatchSourceSignal)] = []
 
     private init(descriptor: Int32, path: String, temporary: String? = nil, replacing: Bool = false, madeFolders: [String] = []) {
         self.descriptor = descriptor
@@ -25,6 +28,34 @@ final class OutputFile {
         self.temporary = temporary
         self.replacing = replacing
         self.madeFolders = madeFolders
+        if let temporary { removeOnSignal(temporary, madeFolders) }
+    }
+
+    /// Removes `temporary` and `folders` if a signal ends the command, then lets the signal end it as it would
+    /// have (a signal the process started with ignored stays ignored).
+    private func removeOnSignal(_ temporary: String, _ folders: [String]) {
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            let previous = signal(number, SIG_IGN)
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                _ = unlink(temporary)
+                Self.removeFolders(folders)
+                signal(number, SIG_DFL)
+                kill(getpid(), number)  // to the process: the queue's own thread blocks signals
+            }
+            source.resume()
+            signalSources.append((number, source))
+        }
+    }
+
+    /// Gives the signals their default actions back.
+    private func stopRemovingOnSignal() {
+        for (number, source) in signalSources {
+            source.cancel()
+            signal(number, SIG_DFL)
+        }
+        signalSources = []
     }
 
     /// Opens `path` for writing, or stdout when `path` is `nil` or `-`; missing folders are made.
@@ -45,6 +76,15 @@ final class OutputFile {
         try refuseInsideRun(path)
         var info = stat()
         if stat(path, &info) == 0 {
+            // A name for this process's stdout or stderr (/dev/stdout, /proc/self/fd/1, a link to them) is
+            // written to as the descriptor it names, never replaced.
+            for standard in [STDOUT_FILENO, STDERR_FILENO] {
+                var open = stat()
+                if fstat(standard, &open) == 0, open.st_dev == info.st_dev, open.st_ino == info.st_ino {
+                    if standard == STDOUT_FILENO, console.outputClosed { throw .standardOutput(errno: EBADF) }
+                    return OutputFile(descriptor: standard, path: path)
+                }
+            }
             for other in protected {
                 var otherInfo = stat()
                 if stat(other, &otherInfo) == 0, otherInfo.st_dev == info.st_dev, otherInfo.st_ino == info.st_ino {
@@ -53,32 +93,41 @@ final class OutputFile {
             }
             let type = info.st_mode & S_IFMT
             if type == S_IFCHR || type == S_IFIFO {
-                // /dev/stdout while stdout is closed is /dev/null: the output would be lost.
-                var out = stat()
-                if console.outputClosed, fstat(STDOUT_FILENO, &out) == 0, out.st_dev == info.st_dev, out.st_ino == info.st_ino {
-                    throw .standardOutput(errno: EBADF)
-                }
                 let descriptor = Foundation.open(path, O_WRONLY | O_CLOEXEC)
                 guard descriptor >= 0 else { throw failure("cannot write", path) }
                 return OutputFile(descriptor: descriptor, path: path)
             }
         }
         var own = stat()
-        if lstat(path, &own) == 0 {
+        let present = lstat(path, &own) == 0
+        if present {
             if (own.st_mode & S_IFMT) == S_IFDIR { throw .usage("--out \(TerminalText.visible(path)) is a folder; name a file in it") }
             // As everywhere: replacing a file takes --force, and asking without it is a usage error.
             guard replacing else { throw exists(path) }
         }
         let url = URL(fileURLWithPath: path)
         let made = try makeFolders(url.deletingLastPathComponent().path, for: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp").path
+        // A short name whatever the file's, so that a long file name still fits beside it.
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".matrix-\(getpid())-\(UInt32.random(in: 0 ... .max)).tmp").path
         let descriptor = Foundation.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let error = failure("cannot write", path)
             removeFolders(made)
             throw error
         }
+        // Where the file really lands, as the kernel resolved the folder (a link followed by `..` is not what
+        // its text says): never inside a run.
+        if let real = realpath(temporary, nil) {
+            defer { free(real) }
+            if let run = runDirectory(above: URL(fileURLWithPath: String(cString: real)).deletingLastPathComponent()) {
+                _ = Foundation.close(descriptor)
+                _ = unlink(temporary)
+                removeFolders(made)
+                throw insideRun(path, run, option: "--out")
+            }
+        }
+        // A file replaced keeps its permissions.
+        if present, (own.st_mode & S_IFMT) == S_IFREG { _ = fchmod(descriptor, own.st_mode & 0o7777) }
         return OutputFile(descriptor: descriptor, path: path, temporary: temporary, replacing: replacing, madeFolders: made)
     }
 
@@ -121,18 +170,28 @@ final class OutputFile {
     /// replaced there is the run's evidence ALTERED, `--force` or not.
     /// - Throws: ``CommandFailure`` 64 naming the run directory.
     static func refuseInsideRun(_ path: String, option: String = "--out") throws(CommandFailure) {
+        let folder = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.deletingLastPathComponent()
+        if let run = runDirectory(above: folder) { throw insideRun(path, run, option: option) }
+    }
+
+    /// The nearest folder from `folder` up that holds a `run.json` and an `evidence.jsonl`, if any.
+    private static func runDirectory(above folder: URL) -> String? {
         let files = FileManager.default
-        var directory = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.deletingLastPathComponent()
+        var directory = folder
         while true {
             if files.fileExists(atPath: directory.appendingPathComponent(RunDirectory.manifestFileName).path),
                files.fileExists(atPath: directory.appendingPathComponent(RunDirectory.evidenceFileName).path) {
-                throw .usage("\(option) \(TerminalText.visible(path)) is inside the run directory \(TerminalText.visible(directory.path)), "
-                    + "whose files are its evidence (matrix verify reports a file added there as EXTRA and one replaced as ALTERED); write it elsewhere")
+                return directory.path
             }
             let parent = directory.deletingLastPathComponent()
-            guard parent.path != directory.path, !parent.path.isEmpty else { return }
+            guard parent.path != directory.path, !parent.path.isEmpty else { return nil }
             directory = parent
         }
+    }
+
+    private static func insideRun(_ path: String, _ run: String, option: String) -> CommandFailure {
+        .usage("\(option) \(TerminalText.visible(path)) is inside the run directory \(TerminalText.visible(run)), "
+            + "whose files are its evidence (matrix verify reports a file added there as EXTRA and one replaced as ALTERED); write it elsewhere")
     }
 
     /// Writes all of `data` to `path` (or stdout for `-`) and puts it in place.
@@ -169,15 +228,19 @@ final class OutputFile {
     func commit() throws(CommandFailure) {
         guard let temporary, !done else { return }
         done = true
-        defer { _ = unlink(temporary) }
+        defer { stopRemovingOnSignal() }
         // rename() replaces the name, whatever it names; link() never replaces anything. A file system without
         // hard links (EPERM, ENOTSUP) gets rename() after a last look that nothing appeared.
-        if replacing ? rename(temporary, path) == 0 : link(temporary, path) == 0 { return }
+        if replacing ? rename(temporary, path) == 0 : link(temporary, path) == 0 {
+            _ = unlink(temporary)  // the name link() left (rename() took it already)
+            return
+        }
         var number = errno
         if !replacing, number == EPERM || number == ENOTSUP {
             var info = stat()
             if lstat(path, &info) == 0 { number = EEXIST } else if rename(temporary, path) == 0 { return } else { number = errno }
         }
+        _ = unlink(temporary)
         Self.removeFolders(madeFolders)
         if number == EEXIST { throw Self.exists(path) }
         errno = number
@@ -186,10 +249,11 @@ final class OutputFile {
 
     /// Closes the file; one that was not committed is removed, with the folders made for it.
     func close() {
-        if temporary != nil || descriptor != STDOUT_FILENO { _ = Foundation.close(descriptor) }
+        if descriptor > STDERR_FILENO { _ = Foundation.close(descriptor) }
         guard let temporary, !done else { return }
         done = true
         _ = unlink(temporary)
         Self.removeFolders(madeFolders)
+        stopRemovingOnSignal()
     }
 }
