@@ -181,12 +181,7 @@ final class ExecCaseSession: CaseSession {
         let params = PerformParams(case: matrixCase.id, index: index, account: step.account ?? matrixCase.account, step: step)
         do {
             switch try await connection.call(.perform(params), timeout: adapter.configuration.stepTimeout, as: PerformResult.self) {
-            case .observed(var observation, let modelled):
-                // Left out, serverNotifications is not observed, as displayPrice and introductoryOffer left out
-                // are (``Observation``'s decoding): named so, a step that expected only it passes as not judged.
-                if observation.serverNotifications == nil, observation.notObserved?.contains("serverNotifications") != true {
-                    observation.notObserved = (observation.notObserved ?? []) + ["serverNotifications"]
-                }
+            case .observed(let observation, let modelled):
                 return .observed(observation, modelledWallTimeMs: modelled)
             case .unsupported(let reason):
                 return .skipped(reason: "the \(environment) driver does not support \(step.action.rawValue): \(reason)")

@@ -73,7 +73,7 @@ struct DriverMessageTests {
         #expect(response.id == 5)
         // Fields newer than the driver protocol's first version, left out, are not observed.
         #expect(try response.result(as: PerformResult.self)
-            == .observed(Observation(access: ["pro"], notObserved: ["displayPrice", "introductoryOffer"]), modelledWallTimeMs: nil))
+            == .observed(Observation(access: ["pro"], notObserved: ["displayPrice", "introductoryOffer", "serverNotifications"]), modelledWallTimeMs: nil))
 
         guard case .response(let failed) = try DriverOutput.parse(Array(#"{"id":6,"error":{"code":1000,"message":"no sheet"}}"#.utf8)) else {
             Issue.record("not a response")
