@@ -119,8 +119,9 @@ public final class LocalSession: CaseSession {
 
     /// Calls into the app bound to `session`'s StoreKit, within ``callLimit``: an app call that never returns
     /// errors the step instead of hanging the run (the call itself is left running, cancelled). Cancelling the
-    /// run cancels the call and throws `CancellationError` at once, whether or not the call heeds it. The limit is kept by the process's ``Watchdog``, so a call costs one task (the one
-    /// that can be left behind) and no timer.
+    /// run cancels the call and throws `CancellationError` at once, whether or not the call heeds it. The limit
+    /// is kept by the process's ``Watchdog``, so a call costs one task (the one that can be left behind) and no
+    /// timer.
     func bounded<Result: Sendable>(_ what: String, _ session: StoreKitSession,
                                    _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
         try await bounded(what, session) { _ in try await body() }

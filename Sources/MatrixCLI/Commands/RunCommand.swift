@@ -184,14 +184,13 @@ struct RunCommand {
             warnings.append("warning: " + warning)
         }
         let schedule = try Self.schedule(args.value(.clock), matrix: matrix)
-        if exec == nil, environment == .local || environment == .server,
-           let note = Self.xcodeClockNote(args.value(.clock), schedule: schedule, matrix: matrix) {
-            console.info(note)
-        }
-        if exec == nil, environment == .local || environment == .server,
-           let warning = Self.unsentNotificationsWarning(matrix, schedule: schedule, signedEnvironment: signedEnvironment) {
-            console.warning(warning)
-            warnings.append("warning: " + warning)
+        // The clock and the signed data are modelled by the embedded store: local and server runs.
+        if exec == nil, environment == .local || environment == .server {
+            if let note = Self.xcodeClockNote(args.value(.clock), schedule: schedule, matrix: matrix) { console.info(note) }
+            if let warning = Self.unsentNotificationsWarning(matrix, schedule: schedule, signedEnvironment: signedEnvironment) {
+                console.warning(warning)
+                warnings.append("warning: " + warning)
+            }
         }
         let salt = Self.makeSalt()
         let guided = try guidedSetup(environment, args: args, salt: salt, matrix: matrix)

@@ -134,19 +134,32 @@ public struct StrictJSONError: Error, Sendable, Hashable, CustomStringConvertibl
         }
     }
 
-    /// The numbers of `tree` a decoder may refuse, in document order: `rank` 0 beyond a Double's range, 1 a whole
-    /// number beyond 64 bits, 2 a number with a fraction or an exponent (refused where a whole number belongs).
-    private static func refusableNumbers(in tree: JSONValue) -> [(pointer: String, text: String, location: SourceLocation, why: String, rank: Int)] {
-        var found: [(pointer: String, text: String, location: SourceLocation, why: String, rank: Int)] = []
+    /// A number a decoder may refuse: where it is, as written, why, and how likely (`rank` 0 beyond a Double's
+    /// range, 1 a whole number beyond 64 bits, 2 a number with a fraction or an exponent, refused where a whole
+    /// number belongs).
+    private struct RefusableNumber {
+        var pointer: String
+        var text: String
+        var location: SourceLocation
+        var why: String
+        var rank: Int
+    }
+
+    /// The numbers of `tree` a decoder may refuse, in document order.
+    private static func refusableNumbers(in tree: JSONValue) -> [RefusableNumber] {
+        var found: [RefusableNumber] = []
         func walk(_ value: JSONValue, _ pointer: String) {
             switch value.kind {
             case .number(let text):
                 if let double = Double(text), !double.isFinite {
-                    found.append((pointer, text, value.location, "is beyond the range of a number", 0))
+                    found.append(RefusableNumber(pointer: pointer, text: text, location: value.location, why: "is beyond the range of a number", rank: 0))
                 } else if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
-                    if Int64(text) == nil { found.append((pointer, text, value.location, "is beyond the range of a 64-bit whole number", 1)) }
+                    if Int64(text) == nil {
+                        found.append(RefusableNumber(pointer: pointer, text: text, location: value.location,
+                                                     why: "is beyond the range of a 64-bit whole number", rank: 1))
+                    }
                 } else {
-                    found.append((pointer, text, value.location, "is not a whole number", 2))
+                    found.append(RefusableNumber(pointer: pointer, text: text, location: value.location, why: "is not a whole number", rank: 2))
                 }
             case .array(let elements):
                 for (index, element) in elements.enumerated() { walk(element, JSONPointer.append(pointer, index)) }
