@@ -45,7 +45,7 @@ public struct InitializeParams: Sendable, Hashable, Codable {
     public struct Runner: Sendable, Hashable, Codable {
         /// `matrix`.
         public var name: String
-        /// Its version, e.g. `0.1.0`.
+        /// Its version, e.g. `0.2.0`.
         public var version: String
 
         /// Memberwise.
