@@ -17,6 +17,8 @@ public struct CaseResult: Sendable, Hashable, Codable {
     public var steps: [Verdict: Int]
     /// The first step that did not pass, and why.
     public var firstProblem: String?
+    /// That step's index in the case (from 0), to find it in the matrix.
+    public var firstProblemStep: Int?
 }
 
 /// Counts of a run by verdict.

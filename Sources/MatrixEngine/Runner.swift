@@ -319,6 +319,7 @@ public struct Runner: Sendable {
         let problem = records.first { $0.verdict != .pass && ($0.verdict != .skipped || verdict == .skipped) }
         return CaseResult(id: matrixCase.id, kind: matrixCase.kind, account: matrixCase.account,
                           verdict: verdict, steps: counts,
-                          firstProblem: problem.map { "step \($0.step) (\($0.action.rawValue)): \($0.reason ?? $0.verdict.rawValue)" })
+                          firstProblem: problem.map { "step \($0.step) (\($0.action.rawValue)): \($0.reason ?? $0.verdict.rawValue)" },
+                          firstProblemStep: problem?.step)
     }
 }

@@ -52,6 +52,23 @@ struct GitHubAnnotationTests {
                 "\(annotation)")
     }
 
+    @Test("a failing case's line names its step as FILE:LINE:COLUMN, outside GitHub Actions too")
+    func caseLineLocation() async throws {
+        let dir = try MatrixBinary.scratchDirectory("matrix-locate")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: release.deletingLastPathComponent(), to: dir.appendingPathComponent("matrices"))
+        let result = try await MatrixBinary.run(["run", "matrices/release.json", "--kind", "restore", "--app-fault", "restoreReportsSuccess",
+                                                 "--out", "out", "--quiet"], in: dir)
+        #expect(result.status == 1)
+        let line = try #require(result.stderr.split(separator: "\n").first { $0.contains("FAIL    restore/nothing-to-restore — step 1 (restore)") },
+                                "\(result.stderr)")
+        let location = try #require(line.firstMatch(of: /\(matrices\/release\.json:(\d+):(\d+)\)$/), "\(line)")
+        let lines = try String(contentsOf: release, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let row = try #require(Int(location.1)), column = try #require(Int(location.2))
+        #expect(lines[row - 1].dropFirst(column - 1).hasPrefix(#"{"action": "restore""#), "\(lines[row - 1])")
+        #expect(!result.stderr.contains("::error"))
+    }
+
     @Test("the GitHub Actions example uses commands and options matrix has")
     func exampleWorkflow() throws {
         let text = try String(contentsOf: Fixtures.packageDirectory.appendingPathComponent("examples/ci/github-actions.yml"), encoding: .utf8)

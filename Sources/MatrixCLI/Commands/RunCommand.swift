@@ -112,7 +112,7 @@ struct RunCommand {
         let jobs = requestedJobs ?? defaultJobs
 
         let runner = Runner(matrix: setup.matrix, adapter: setup.adapter, context: setup.context, jobs: jobs)
-        let printer = ProgressPrinter(console: console, total: setup.cases.count, locations: console.annotates ? setup.locations : nil)
+        let printer = ProgressPrinter(console: console, total: setup.cases.count, locations: setup.locations)
         let writer = setup.session.writer
         let (cases, prior, lastSeq) = (setup.cases, setup.prior, setup.lastSeq)
         let outcome = await trap.run {

@@ -73,6 +73,12 @@ struct MatrixLocations: Sendable {
         self.steps = steps
     }
 
+    /// `FILE:LINE:COLUMN` of step `step` of case `id`, or `nil` when the matrix has no such step.
+    func location(case id: String, step: Int) -> String? {
+        guard let steps = steps[id], steps.indices.contains(step) else { return nil }
+        return "\(file):\(steps[step].line):\(steps[step].column)"
+    }
+
     /// The annotation of a step that failed or errored: at the step in the matrix, titled with the verdict, the
     /// case and the step.
     func command(for record: EvidenceRecord) -> String {

@@ -8,7 +8,8 @@ import Synchronization
 final class ProgressPrinter: Sendable {
     private let console: Console
     private let total: Int
-    /// Where the matrix's steps are, to annotate failing ones in GitHub Actions.
+    /// Where the matrix's steps are: a case line that did not pass names its first problem's step
+    /// (`release.json:41:9`), and GitHub Actions annotates failing steps there.
     private let locations: MatrixLocations?
     /// Cases finished so far, counted as parallel cases end.
     private let done = Atomic<Int>(0)
@@ -23,7 +24,7 @@ final class ProgressPrinter: Sendable {
         switch event {
         case .stepFinished(let record):
             console.detail(Self.stepLine(record))
-            if let locations, record.verdict == .fail || record.verdict == .error {
+            if let locations, console.annotates, record.verdict == .fail || record.verdict == .error {
                 console.annotate(locations.command(for: record))
             }
         case .caseFinished(let result):
@@ -46,13 +47,17 @@ final class ProgressPrinter: Sendable {
         return TerminalText.visible(line)
     }
 
-    /// `[ 3/17] PASS    fresh-purchase/pro`, and the first problem of a case that did not pass.
+    /// `[ 3/17] PASS    fresh-purchase/pro`, and the first problem of a case that did not pass, with where its
+    /// step is in the matrix (`release.json:41:9`, as compilers locate an error).
     func caseLine(_ result: CaseResult, count: Int) -> [Console.Part] {
         let width = String(total).count
         let counter = "[\(String(count).leftPadded(to: width))/\(total)]"
         var line = " " + TerminalText.visible(result.id)
         if let problem = result.firstProblem, result.verdict != .pass {
             line += " — " + TerminalText.visible(problem)
+            if let step = result.firstProblemStep, let location = locations?.location(case: result.id, step: step) {
+                line += " (" + TerminalText.visible(location) + ")"
+            }
         }
         return [.text(counter + " "), label(result.verdict), .text(line)]
     }
