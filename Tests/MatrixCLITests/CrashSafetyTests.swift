@@ -29,9 +29,9 @@ struct CrashSafetyTests {
 
     /// Makes a complete run look as an interruption after 10 records leaves it: the evidence cut to its first
     /// 10 lines, no reports, run.json `interrupted` without `endedAt`. Returns the complete run's evidence lines.
-    func interruptAfterTenRecords(_ run: URL) throws -> [Substring] {
+    func interruptAfterTenRecords(_ run: URL) throws -> [String] {
         let evidence = run.appendingPathComponent("evidence.jsonl")
-        let lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n")
+        let lines = try JSONLines.read(evidence)
         try (lines.prefix(10).joined(separator: "\n") + "\n").write(to: evidence, atomically: true, encoding: .utf8)
         for report in ["junit.xml", "summary.md", "report.html"] { try FileManager.default.removeItem(at: run.appendingPathComponent(report)) }
         let manifestURL = run.appendingPathComponent("run.json")
@@ -50,7 +50,7 @@ struct CrashSafetyTests {
     func normalised(_ run: URL) async throws -> [String] {
         let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
         var lines: [String] = []
-        for line in text.split(separator: "\n") {
+        for line in JSONLines.split(text) {
             await Task.yield()
             var record = try JSONDecoder().decode(EvidenceRecord.self, from: Data(line.utf8))
             record.run = "-"
@@ -110,7 +110,7 @@ struct CrashSafetyTests {
         // The kill came right after a write returned: every line is whole, and none is lost.
         let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
         #expect(text.hasSuffix("\n"))
-        let lines = text.split(separator: "\n")
+        let lines = JSONLines.split(text)
         #expect(lines.count >= records && lines.count < expected.count, "\(lines.count) records")
         for line in lines {
             await Task.yield()
@@ -232,7 +232,7 @@ struct CrashSafetyTests {
             let copy = dir.appendingPathComponent(name)
             try FileManager.default.copyItem(at: reference, to: copy)
             let evidence = copy.appendingPathComponent("evidence.jsonl")
-            let lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n").prefix(40)
+            let lines = try JSONLines.read(evidence).prefix(40)
             try (lines.joined(separator: "\n") + "\n").write(to: evidence, atomically: true, encoding: .utf8)
             for report in ["junit.xml", "summary.md", "report.html"] { try FileManager.default.removeItem(at: copy.appendingPathComponent(report)) }
             let manifestURL = copy.appendingPathComponent("run.json")
@@ -253,7 +253,7 @@ struct CrashSafetyTests {
         let refused = try await MatrixBinary.run(["run", "--resume", elsewhere.path, "--driver", driver, "--quiet"])
         #expect(refused.status == 69)
         #expect(refused.stderr.contains(#"the driver now reports device "embedded simulator"; the run's evidence records "iPhone 99""#), "\(refused.stderr)")
-        #expect(try String(contentsOf: elsewhere.appendingPathComponent("evidence.jsonl"), encoding: .utf8).split(separator: "\n").count == 40)
+        #expect(try JSONLines.read(elsewhere.appendingPathComponent("evidence.jsonl")).count == 40)
     }
 
     @Test("a resumed run keeps its app fault: every record names it, and the run verifies")
@@ -269,7 +269,7 @@ struct CrashSafetyTests {
 
         let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--quiet"])
         #expect(resumed.status == 1, "\(resumed.stderr)")
-        let records = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n")
+        let records = try JSONLines.read(evidence)
         #expect(records.count == lines.count)
         #expect(records.allSatisfy { $0.contains(#""appFault":"pendingUnlocks""#) })
         let verified = try await MatrixBinary.run(["verify", run.path, "--quiet"])
@@ -347,7 +347,7 @@ struct CrashSafetyTests {
 
         let resumed = try await MatrixBinary.run(["run", "--resume", run.path, "--quiet"], in: other)
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        #expect(try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n").count == lines.count)
+        #expect(try JSONLines.read(evidence).count == lines.count)
         let verified = try await MatrixBinary.run(["verify", run.path], in: other)
         #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
         #expect(verified.stderr.contains("(its SHA-256 matches run.json)"), "verify finds the same matrix: \(verified.stderr)")
@@ -367,7 +367,7 @@ struct CrashSafetyTests {
         #expect(manifest.contains(#""status" : "interrupted""#) && manifest.contains("endedAt"))
         let text = try String(contentsOf: run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)
         #expect(text.hasSuffix("\n"), "the evidence ends with a complete record")
-        #expect(text.split(separator: "\n").count >= 5)
+        #expect(JSONLines.split(text).count >= 5)
         #expect(FileManager.default.fileExists(atPath: run.appendingPathComponent("junit.xml").path))
         // Its reports, rendered again from run.json and the evidence, are the ones it wrote as it stopped.
         let verified = try await MatrixBinary.run(["verify", run.path, "--quiet"])

@@ -226,7 +226,7 @@ struct VerifyCommandTests {
             #expect(report["actualSHA256"] as? String == listed?[path], "\(path)")
         }
         let records = try #require(document["records"] as? [[String: Any]])
-        #expect(records.count == (try String(contentsOf: release.run.appendingPathComponent("evidence.jsonl"), encoding: .utf8)).split(separator: "\n").count)
+        #expect(records.count == (try JSONLines.read(release.run.appendingPathComponent("evidence.jsonl"))).count)
 
         try Tamper.flipSignatureByte(in: release.run.appendingPathComponent("evidence.jsonl"))
         try FileManager.default.removeItem(at: release.run.appendingPathComponent("junit.xml"))
@@ -291,7 +291,8 @@ struct VerifyCommandTests {
         defer { release.remove() }
         let genuine = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
         #expect(genuine.status == 0, "\(genuine.stdout) \(genuine.stderr)")
-        var records = try VerifySignedClaimsTests.records(release.run)
+        let original = try VerifySignedClaimsTests.evidence(release.run)
+        var records = original.records
         let skips = records.filter { $0["verdict"] as? String == "skipped" }
         #expect(!skips.isEmpty && skips.allSatisfy { $0["environmentLimit"] as? String == "billingRetry" })
         // The purchase, which TestFlight performs, recorded as if the billing-retry limit had skipped it.
@@ -300,7 +301,7 @@ struct VerifyCommandTests {
         records[purchase]["environmentLimit"] = "billingRetry"
         records[purchase]["reason"] = skips[0]["reason"]
         records[purchase].removeValue(forKey: "observed")
-        try VerifySignedClaimsTests.write(records, to: release.run)
+        try VerifySignedClaimsTests.write(records, over: original, to: release.run)
         let edited = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
         #expect(edited.status == 1)
         #expect(edited.stdout.contains("(fresh-purchase/pro step 1): recorded skipped, but local can perform this step on clock testflight"),
@@ -312,14 +313,15 @@ struct VerifyCommandTests {
     func relabelledEmbeddedRun(edit: String) async throws {
         let release = try await ReleaseRun.copy()
         defer { release.remove() }
-        var records = try VerifySignedClaimsTests.records(release.run)
+        let original = try VerifySignedClaimsTests.evidence(release.run)
+        var records = original.records
         let purchase = try VerifySignedClaimsTests.index(records, case: "fresh-purchase/pro", step: 1)
         records[purchase]["verdict"] = "skipped"
         records[purchase]["environmentLimit"] = "renewalLimit"
         records[purchase].removeValue(forKey: "observed")
         let renamed = edit == "driver" ? nil : edit
         if let renamed { for index in records.indices { records[index]["environment"] = renamed } }
-        try VerifySignedClaimsTests.write(records, to: release.run)
+        try VerifySignedClaimsTests.write(records, over: original, to: release.run)
         try VerifyMissingFieldTests.editManifest(release.run) { manifest in
             if let renamed { manifest["environment"] = renamed } else { manifest["driver"] = [String]() }
         }
@@ -403,7 +405,7 @@ struct VerifyCommandTests {
         let release = try await ReleaseRun.make()
         defer { release.remove() }
         let evidence = release.run.appendingPathComponent("evidence.jsonl")
-        var lines = try String(contentsOf: evidence, encoding: .utf8).split(separator: "\n").map(String.init)
+        var lines = try JSONLines.read(evidence)
         switch edit {
         case "flip": lines[4] = lines[4].replacingOccurrences(of: #""verdict":"pass""#, with: #""verdict":"fail""#)
         case "drop": lines.remove(at: 4)
