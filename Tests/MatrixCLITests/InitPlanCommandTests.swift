@@ -31,6 +31,15 @@ struct InitPlanCommandTests {
         let forced = try await CommandHarness.run(["init", "--catalog", catalog, "--out", out, "--force", "--bundle-id", "com.acme.app"])
         #expect(forced.status == 0)
         #expect(try String(contentsOfFile: out, encoding: .utf8).contains(#""bundleId": "com.acme.app""#))
+
+        // Without --name the matrix is named after its file; stdout's is "release".
+        let smoke = directory.appendingPathComponent("matrices/smoke.json").path
+        #expect(try await CommandHarness.run(["init", "--catalog", catalog, "--out", smoke]).status == 0)
+        let named = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: smoke))) as? [String: Any])
+        #expect(named["name"] as? String == "smoke")
+        #expect(InitCommand.defaultName(out: nil) == "release")
+        #expect(InitCommand.defaultName(out: "a/b.c/nightly.matrix.json") == "nightly.matrix")
+        #expect(InitCommand.defaultName(out: "matrices/.json") == "release")
     }
 
     @Test("init --out - writes the matrix to stdout; a missing catalog exits 66, one that is not a StoreKit configuration 65")

@@ -34,7 +34,7 @@ struct InitCommand {
             .value(.update, "MATRIX", "add cases for the catalog products MATRIX does not test yet, keeping the rest"),
             .value(.out, "FILE", "where to write the matrix; - for stdout (default)"),
             .value(.bundleId, "ID", "app.bundleId (default: guessed from the product IDs)"),
-            .value(.name, "NAME", "the matrix's name (default: release)"),
+            .value(.name, "NAME", "the matrix's name (default: --out's file name without its extension, else release)"),
             .flag(.force, "overwrite --out if it exists"),
         ])
 
@@ -70,7 +70,7 @@ struct InitCommand {
         let outDirectory = out.map { ($0 as NSString).deletingLastPathComponent } ?? ""
         let options = MatrixGenerator.Options(
             catalogReference: RelativePath.from(directory: outDirectory, to: catalogPath),
-            bundleId: args.value(.bundleId), name: args.value(.name) ?? "release",
+            bundleId: args.value(.bundleId), name: args.value(.name) ?? Self.defaultName(out: out),
             schemaReference: RelativePath.from(directory: outDirectory, to: "schema/matrix.schema.json"))
         let output: MatrixGenerator.Output
         do {
@@ -104,6 +104,15 @@ struct InitCommand {
             console.info("next: matrix run \(out)   ·   matrix score \(out)   ·   matrix plan \(out) --env sandbox --accounts 3")
         }
         return .success
+    }
+
+    /// The matrix's name when --name is absent: the name of the file it is written to without its extension
+    /// (`matrices/smoke.json` is `smoke`), the name a team calls it by; `release` for stdout or a file named only
+    /// by an extension.
+    static func defaultName(out: String?) -> String {
+        guard let out else { return "release" }
+        let stem = ((out as NSString).lastPathComponent as NSString).deletingPathExtension
+        return stem.isEmpty || stem.hasPrefix(".") ? "release" : stem
     }
 
     /// `--update MATRIX`: appends what is missing for new catalog products and writes the result to `out`.
