@@ -30,8 +30,9 @@ public enum EvidenceComparison {
 
     /// The payload segment of a compact JWS.
     static func payload(_ jws: String) -> Substring? {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 3 ? parts[1] : nil
+        // Split on bytes: splitting on the Character "." walks a kilobyte JWS's grapheme clusters.
+        let parts = jws.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return parts.count == 3 ? Substring(parts[1]) : nil
     }
 
     /// `record` as sorted-key JSON with what differs by nature set aside.
@@ -59,10 +60,10 @@ public enum EvidenceComparison {
     static func decodingJWS(_ value: Any) -> Any {
         if let object = value as? [String: Any] { return object.mapValues(decodingJWS) }
         if let array = value as? [Any] { return array.map(decodingJWS) }
-        if let text = value as? String, text.hasPrefix("eyJ"), text.split(separator: ".", omittingEmptySubsequences: false).count == 3 {
-            var payload = String(text.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
-            if let data = Data(base64Encoded: payload), let decoded = try? JSONSerialization.jsonObject(with: data) {
+        if let text = value as? String, text.hasPrefix("eyJ"), let segment = payload(text) {
+            var base64 = segment.utf8.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0 }
+            base64 += Array(repeating: UInt8(ascii: "="), count: (4 - base64.count % 4) % 4)
+            if let data = Data(base64Encoded: Data(base64)), let decoded = try? JSONSerialization.jsonObject(with: data) {
                 return decodingJWS(decoded)
             }
         }
