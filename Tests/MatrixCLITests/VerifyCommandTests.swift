@@ -56,10 +56,20 @@ struct VerifyCommandTests {
         let wrong = try await CapturedRun.run(["verify", release.run.path, "--quiet", "--matrix", other.path])
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("--matrix \(other.path) is not the matrix the run ran: its SHA-256 differs from run.json's"), "\(wrong.stderr)")
-        let named = try await CapturedRun.run(["verify", release.run.path, "--quiet", "--matrix",
-                                               Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path])
+        // A byte-identical copy away from its catalog: the catalog is missing, not changed.
+        let copy = release.root.appendingPathComponent("copy.json")
+        try Data(contentsOf: Fixtures.packageDirectory.appendingPathComponent("matrices/release.json")).write(to: copy)
+        let away = try await CapturedRun.run(["verify", release.run.path, "--quiet", "--matrix", copy.path])
+        #expect(away.status == 1)
+        #expect(away.stderr.contains("the catalog of \(copy.path) cannot be read from there; a matrix names its catalog relative to its own file"),
+                "\(away.stderr)")
+        #expect(!away.stderr.contains("SHA-256 differs"), "\(away.stderr)")
+        let path = Fixtures.packageDirectory.appendingPathComponent("matrices/release.json").path
+        let named = try await CapturedRun.run(["verify", release.run.path, "--matrix", path])
         #expect(named.status == 0)
         #expect(!named.stderr.contains("warning:"), "\(named.stderr)")
+        // The note names the file checked, not the path run.json records.
+        #expect(named.stderr.contains("from \(path) (its SHA-256 matches run.json)"), "\(named.stderr)")
     }
 
     // Apple: https://developer.apple.com/documentation/appstoreservernotifications/data

@@ -231,7 +231,7 @@ package struct RunVerification {
         let matrix = RunMatrix(manifest, given: matrixPath, runDirectory: directory.url, excluded: unpackedInto, load: loadMatrix)
         if case .refused(let why) = matrix { report.problems.append(why) }
         let bundle = resolveBundleId(manifest: manifest, archived: archivedBundleId, matrix: matrix)
-        if let archivedBundleId, case .loaded(let loaded) = matrix, bundleId == nil, loaded.app.bundleId != archivedBundleId {
+        if let archivedBundleId, case .loaded(let loaded, _) = matrix, bundleId == nil, loaded.app.bundleId != archivedBundleId {
             report.problems.append("\(ArchiveManifest.fileName) records bundleId \(archivedBundleId), but the run's matrix names \(loaded.app.bundleId)")
         }
         if let note = bundle.note {
@@ -239,7 +239,7 @@ package struct RunVerification {
             if bundle.id == nil { report.warnings.append(note) } else { report.note(note) }
         }
         var runAppAppleId: Int64?
-        if case .loaded(let matrix) = matrix { runAppAppleId = matrix.app.appAppleId }
+        if case .loaded(let matrix, _) = matrix { runAppAppleId = matrix.app.appAppleId }
         // The environment every signed item must name: --environment, else the one the run recorded that it signed
         // with. Only --environment can accept Xcode or LocalTesting data unsigned; the run's own files never can.
         // A local run signs with Sandbox unless --signed-environment said otherwise, and records it; one whose run.json
@@ -261,7 +261,7 @@ package struct RunVerification {
         var simulatorSigned = 0
         var consistency: EvidenceConsistency
         switch matrix {
-        case .loaded(let matrix):
+        case .loaded(let matrix, _):
             consistency = EvidenceConsistency(matrix: matrix, manifest: manifest)
         case .unusable(let why):
             consistency = EvidenceConsistency(matrix: nil, manifest: manifest)
@@ -365,7 +365,7 @@ package struct RunVerification {
     private func resolveBundleId(manifest: RunManifest, archived: String?, matrix: RunMatrix) -> (id: String?, note: String?) {
         if let bundleId { return (bundleId, nil) }
         switch matrix {
-        case .loaded(let matrix): return (matrix.app.bundleId, "bundleId \(matrix.app.bundleId) from \(manifest.matrix.path) (its SHA-256 matches run.json)")
+        case .loaded(let matrix, let path): return (matrix.app.bundleId, "bundleId \(matrix.app.bundleId) from \(path) (its SHA-256 matches run.json)")
         case .unusable(let why), .refused(let why):
             if let archived { return (archived, "bundleId \(archived) as recorded in \(ArchiveManifest.fileName)") }
             return (nil, "bundleId not compared: \(why); pass --bundle-id to check it")
@@ -374,7 +374,8 @@ package struct RunVerification {
 
     /// The run's matrix, when its file and its catalog are unchanged since the run, or why not.
     enum RunMatrix {
-        case loaded(Matrix)
+        /// The matrix, and the file it was read from (`--matrix`, or where the recorded path led).
+        case loaded(Matrix, path: String)
         /// The run's matrix cannot be found or used: the run does not verify, unless ``acceptsUnjudgedRecords``
         /// (`--without-matrix`) checks the records without it, with a warning.
         case unusable(String)
@@ -406,6 +407,13 @@ package struct RunVerification {
                 self = differs(path)
                 return
             }
+            if manifest.matrix.catalogSHA256 != nil, loaded.catalogBytes == nil {
+                // Missing, not changed: a copy of the matrix away from its catalog (a matrix names its catalog
+                // relative to its own file).
+                self = .unusable("the catalog of \(path) cannot be read from there; a matrix names its catalog relative to its own file, "
+                                 + "so keep the matrix beside its catalog as it was for the run")
+                return
+            }
             if let recorded = manifest.matrix.catalogSHA256, loaded.catalogBytes.map(SHA256.hexHash) != recorded {
                 self = differs("the catalog of \(path)")
                 return
@@ -419,7 +427,7 @@ package struct RunVerification {
                 self = .unusable("\(path) does not load")
                 return
             }
-            self = .loaded(matrix)
+            self = .loaded(matrix, path: path)
         }
     }
 
