@@ -170,20 +170,33 @@ package struct CaseSetup {
     }
 
     /// The subscription groups (by name) in which the case needs an account still eligible for an introductory offer:
-    /// it expects a purchase to get one (`offerType` 1; the offer applies by itself to an eligible account), or
-    /// expects eligibility.
+    /// it expects a purchase to get one (`offerType` 1, or the offer's price where it differs from the regular one:
+    /// the offer applies by itself to an eligible account), or expects eligibility.
     private func introductoryOfferGroups(matrix: Matrix, steps: [Step]) -> [String] {
         var groups: [String] = []
         func add(_ name: String) { if !groups.contains(name) { groups.append(name) } }
         for step in steps {
-            if step.action == .purchase, step.expect?.transaction?.offerType == 1,
-               let product = step.expect?.transaction?.product ?? step.product, let id = matrix.catalog.product(product)?.subscriptionGroupID {
+            guard step.action == .purchase, let expected = step.expect?.transaction,
+                  let product = (expected.product ?? step.product).flatMap(matrix.catalog.product), let id = product.subscriptionGroupID else {
+                continue
+            }
+            if expected.offerType == 1 || Self.isIntroductoryPrice(expected.price, of: product) {
                 add(matrix.catalog.group(id)?.name ?? id)
             }
+        }
+        for step in steps {
             for (group, eligible) in (step.expect?.eligibleForIntroOffer ?? [:]).sorted(by: { $0.key < $1.key }) where eligible {
                 add(matrix.catalog.group(group)?.name ?? group)
             }
         }
         return groups
+    }
+
+    /// Whether `price` (milliunits) is what `product`'s introductory offer charges (0 for a free trial) and not
+    /// its regular price: only an account eligible for the offer pays it.
+    static func isIntroductoryPrice(_ price: Int64?, of product: CatalogProduct) -> Bool {
+        guard let price, let offer = product.introductoryOffer else { return false }
+        let offered = offer.paymentMode == .freeTrial ? 0 : offer.displayPrice.map(CatalogProduct.milliunits) ?? 0
+        return price == offered && price != product.priceMilliunits
     }
 }

@@ -76,6 +76,25 @@ struct PlanSetupTests {
         #expect(planned.text.contains("  offer/intro has its own: o — a Sandbox Apple Account that has never subscribed in Membership"))
     }
 
+    @Test("a purchase that expects the introductory offer's price (a free trial's 0) needs an account never subscribed in the group; the regular price does not")
+    func introductoryPrice() async throws {
+        let trial = MatrixCase(id: "fresh-purchase/monthly", kind: "fresh-purchase", account: "t", steps: [
+            Step(action: .launch),
+            Step(action: .purchase, product: ExampleMatrix.monthly, expect: Expectation(transaction: TransactionExpectation(price: 0))),
+        ])
+        let regular = MatrixCase(id: "fresh-purchase/yearly", kind: "fresh-purchase", account: "r", steps: [
+            Step(action: .launch),
+            Step(action: .purchase, product: ExampleMatrix.yearly, expect: Expectation(transaction: TransactionExpectation(price: 39_990))),
+        ])
+        let planned = await plan([trial, regular], accounts: [Account(alias: "t"), Account(alias: "r")])
+        #expect(planned.cases[0].dedicated?.hasPrefix("a Sandbox Apple Account that has never subscribed in Membership, for its introductory offer") == true,
+                "\(planned.cases[0].setup)")
+        #expect(planned.cases[1].dedicated == nil)
+        let monthly = try #require(ExampleMatrix.catalog.product(ExampleMatrix.monthly))
+        #expect(CaseSetup.isIntroductoryPrice(0, of: monthly))
+        #expect(!CaseSetup.isIntroductoryPrice(4_990, of: monthly) && !CaseSetup.isIntroductoryPrice(nil, of: monthly))
+    }
+
     @Test("an interrupted purchase turns Interrupt Purchases on before and off after; a storefront the matrix chose is set per account")
     func perAccountSettings() async {
         let interrupted = MatrixCase(id: "interrupted/pro", kind: "interrupted", account: "a", store: StoreSettings(storefront: "FRA"), steps: [
