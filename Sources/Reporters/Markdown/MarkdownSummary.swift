@@ -80,8 +80,14 @@ public enum MarkdownSummary {
             + "\(ReportComposer.allCaseSectionsLimit) cases, otherwise the first \(ReportComposer.detailedProblemLimit) that did not pass)._"
     }
 
-    /// The end of the document.
-    static let tail = "\n"
+    /// The end of the document: the run's accounts and their starting states, after the cases and failures (a
+    /// matrix written by `matrix init` has one account per case, so listing them first puts the counts and the
+    /// failures screens below).
+    static func tail(_ manifest: RunManifest) -> String {
+        guard !manifest.accounts.isEmpty else { return "\n" }
+        let rows = manifest.accounts.map { "| " + Markdown.code($0.alias) + " | " + Markdown.text($0.state) + " |" }
+        return "\n\n## Accounts\n\n| Account | State |\n|---|---|\n" + rows.joined(separator: "\n") + "\n"
+    }
 
     private static func headline(_ overall: Verdict, _ manifest: RunManifest, _ empty: Bool) -> String {
         switch manifest.status {
@@ -113,8 +119,8 @@ public enum MarkdownSummary {
             ("Ended", manifest.endedAt ?? "—"),
             ("Tool", "matrix " + Markdown.text(manifest.toolVersion)),
         ]
-        for account in manifest.accounts {
-            rows.append(("Account " + Markdown.code(account.alias), Markdown.text(account.state)))
+        if !manifest.accounts.isEmpty {
+            rows.append(("Accounts", "\(manifest.accounts.count) (listed at the end)"))
         }
         return ["| | |", "|---|---|"] + rows.map { "| \($0.0) | \($0.1) |" }
     }

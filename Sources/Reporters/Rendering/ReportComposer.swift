@@ -134,7 +134,7 @@ package final class ReportComposer {
                 try markdown.copyAll(to: sink)
                 if markdownOmitted > 0 { try sink.write(MarkdownSummary.omittedNote(markdownOmitted, shown: markdownBlocks)) }
             }
-            try sink.write(MarkdownSummary.tail)
+            try sink.write(MarkdownSummary.tail(manifest))
         case .html:
             guard let html else { return }
             let shown: [(index: Int, range: Range<Int64>, problem: Bool)]
