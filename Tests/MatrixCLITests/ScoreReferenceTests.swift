@@ -34,6 +34,8 @@ struct ScoreReferenceTests {
         let lines = text.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("reference app    FAILS 1 step") == true, "\(text.stdout)")
         #expect(text.stderr.contains("wrong/pro #1 purchase"), "\(text.stderr)")
+        // Located where the step is in the matrix.
+        #expect(text.stderr.contains("observed [\"pro\"] (\(path):7:5)\n"), "\(text.stderr)")
         #expect(lines.last?.contains("not an acceptance score: the reference app fails 1 step") == true, "\(text.stdout)")
         // The fault caught only at the wrong step is not credited there; the right case still catches it.
         #expect(lines.contains { $0.hasPrefix("ignoresPurchaseResult") && $0.contains("caught by right/pro #1 purchase") }, "\(text.stdout)")

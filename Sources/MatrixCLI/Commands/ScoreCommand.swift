@@ -35,7 +35,7 @@ struct ScoreCommand {
         let minimum = try args.int(.minScore, in: 0...100) ?? 100
         let format = try args.choice(.format) ?? "text"
         let jobs = try args.int(.jobs, in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
-        let (loaded, diagnostics, _) = try InputFiles.loadMatrix(path)
+        let (loaded, diagnostics, bytes) = try InputFiles.loadMatrix(path)
         _ = MatrixCommand.report(diagnostics, on: console)
         guard let whole = loaded else { throw CommandFailure("\(path) is not valid; nothing was run", code: .dataError) }
         let selection = SelectionOptions.selection(args)
@@ -73,7 +73,12 @@ struct ScoreCommand {
                 // fault is credited there.
                 console.info([.painted("reference app FAILS", .red), .text(" \(problems.count) step\(problems.count == 1 ? "" : "s"); "
                              + "the matrix contradicts StoreKit there, and faults are credited only at the steps it passes:")], always: true)
-                for problem in problems { console.info("  " + Console.visible(problem), always: true) }
+                // Each located as compilers locate an error, to find the step in the matrix.
+                let locations = MatrixLocations(file: path, bytes: bytes)
+                for (problem, step) in zip(problems, score.referenceProblems) {
+                    let location = locations.location(case: step.case, step: step.step).map { " (\($0))" } ?? ""
+                    console.info("  " + Console.visible(problem + location), always: true)
+                }
                 console.outputText("reference app    FAILS \(problems.count) step\(problems.count == 1 ? "" : "s") (see above); "
                                + "the score below counts only steps it passes\n")
             } else {
