@@ -5,48 +5,50 @@ import PackageDescription
 // it. `scripts/check-imports.py` fails CI when a target imports a package module it does not declare below, declares
 // one it never imports, or when this comment and the declarations disagree.
 //
-//   MatrixJSON        → (nothing)
+//   Threading         → (nothing)
+//                       a value behind a lock and a task's preferred executor, for iOS 16 and macOS 13
+//   MatrixJSON        → Threading
 //                       positioned JSON reader, JSON values, writers, diagnostics
 //   AppStoreModels    → MatrixJSON
 //                       App Store payloads: transactions, renewal info, notifications
-//   MatrixModel       → MatrixJSON, AppStoreModels
+//   MatrixModel       → Threading, MatrixJSON, AppStoreModels
 //                       matrix, catalog, loading, environments and their facts, evidence records, judging
-//   MatrixEngine      → MatrixJSON, MatrixModel
+//   MatrixEngine      → Threading, MatrixJSON, MatrixModel
 //                       runner, adapter protocols, shards
 //   StoreSimulator    → MatrixJSON, AppStoreModels, MatrixModel
 //                       the App Store on a virtual clock, and the signing of its data
 //   HarnessCore       → MatrixModel
 //                       the app harness without StoreKit: AppUnderTest and its reports, the App Store side of a step and its mapping
-//   SimulatedStoreKit → AppStoreModels, MatrixModel, StoreSimulator, HarnessCore
+//   SimulatedStoreKit → Threading, AppStoreModels, MatrixModel, StoreSimulator, HarnessCore
 //                       the StoreKit 2 look-alike: Product, Transaction, AppStore on the simulated store
-//   ReferenceApp      → MatrixModel, SimulatedStoreKit
+//   ReferenceApp      → Threading, MatrixModel, SimulatedStoreKit
 //                       the app that follows Apple's guidance, and its known faults
 //   COpenSSL          → (nothing)
 //                       libcrypto
-//   SignedData        → MatrixJSON, COpenSSL
+//   SignedData        → Threading, MatrixJSON, COpenSSL
 //                       ES256 JWS, X.509 chains, the simulator PKI
-//   DriverKit         → MatrixJSON, MatrixModel
+//   DriverKit         → Threading, MatrixJSON, MatrixModel
 //                       the driver protocol, for drivers written in Swift
 //   FileIO            → (nothing)
 //                       bounded reads, durable and buffered writes, scratch directories
-//   LoopbackHTTP      → (nothing)
+//   LoopbackHTTP      → Threading
 //                       bounded HTTP/1.1 server and client on 127.0.0.1
-//   LocalEnvironment  → MatrixModel, MatrixEngine, StoreSimulator, HarnessCore, SimulatedStoreKit, ReferenceApp,
+//   LocalEnvironment  → Threading, MatrixModel, MatrixEngine, StoreSimulator, HarnessCore, SimulatedStoreKit, ReferenceApp,
 //                       SignedData, DriverKit
 //                       `local`: the simulator and an app under test, signed evidence
-//   ExecEnvironment   → MatrixModel, MatrixEngine, DriverKit
+//   ExecEnvironment   → Threading, MatrixModel, MatrixEngine, DriverKit
 //                       `exec`: external driver processes
 //   MatrixPlanning    → MatrixJSON, MatrixModel, MatrixEngine, LocalEnvironment, StoreSimulator
 //                       `matrix plan`
-//   AppStoreAPI       → MatrixJSON, MatrixModel, AppStoreModels, SignedData
+//   AppStoreAPI       → Threading, MatrixJSON, MatrixModel, AppStoreModels, SignedData
 //                       App Store Server API and App Store Connect API clients
-//   LoopbackServerAPI → AppStoreModels, MatrixModel, StoreSimulator, SimulatedStoreKit, SignedData, LoopbackHTTP,
+//   LoopbackServerAPI → Threading, AppStoreModels, MatrixModel, StoreSimulator, SimulatedStoreKit, SignedData, LoopbackHTTP,
 //                       AppStoreAPI
 //                       the App Store Server API on 127.0.0.1, answering from the run's stores
-//   ServerEnvironment → AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment,
+//   ServerEnvironment → Threading, AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment,
 //                       ExecEnvironment, SignedData, LoopbackHTTP, LoopbackServerAPI, AppStoreAPI
 //                       `server`: notifications to a team's backend, its access answers
-//   GuidedEnvironment → MatrixJSON, MatrixModel, MatrixEngine, MatrixPlanning, AppStoreAPI, AppStoreModels
+//   GuidedEnvironment → Threading, MatrixJSON, MatrixModel, MatrixEngine, MatrixPlanning, AppStoreAPI, AppStoreModels
 //                       `sandbox`, `testflight`: a person guided step by step
 //   MatrixAuthoring   → MatrixModel, MatrixJSON
 //                       `matrix init`
@@ -54,7 +56,7 @@ import PackageDescription
 //                       `matrix compare`
 //   Reporters         → MatrixJSON, MatrixModel, MatrixComparison, FileIO
 //                       JUnit, Markdown, HTML and JSON reports: rendering only
-//   EvidenceStore     → MatrixJSON, AppStoreModels, MatrixModel, MatrixEngine, FileIO, Reporters, SignedData,
+//   EvidenceStore     → Threading, MatrixJSON, AppStoreModels, MatrixModel, MatrixEngine, FileIO, Reporters, SignedData,
 //                       COpenSSL
 //                       run directories, evidence writer and reader, archives, verification
 //   HarnessRunner     → MatrixJSON, MatrixModel, MatrixEngine, EvidenceStore, HarnessCore
@@ -64,7 +66,7 @@ import PackageDescription
 //   AppHarness        → MatrixJSON, MatrixModel, MatrixEngine, HarnessCore, SimulatedStoreKit, DriverKit,
 //                       LocalEnvironment, HarnessRunner
 //                       runs a matrix against a team's own app, in its tests or as a driver
-//   MatrixCLI         → MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
+//   MatrixCLI         → Threading, MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
 //                       LocalEnvironment, ExecEnvironment, GuidedEnvironment, MatrixPlanning, AppStoreAPI,
 //                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore, ServerEnvironment,
 //                       LoopbackHTTP, LoopbackServerAPI
@@ -81,11 +83,11 @@ import PackageDescription
 //                       example: the careful store as a driver executable, careful-store-driver (examples/apps)
 //   HarnessBench      → AppHarness, EvidenceStore, LocalEnvironment, MatrixEngine, MatrixModel, StoreAppsHarness
 //                       bench: the app harness against --env local, harness-bench (bench/)
-//   TestSupport       → MatrixJSON, MatrixModel, MatrixComparison, EvidenceStore, HarnessRunner
+//   TestSupport       → Threading, MatrixJSON, MatrixModel, MatrixComparison, EvidenceStore, HarnessRunner
 //                       code shared by the tests
 let package = Package(
     name: "StoreKitMatrix",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "matrix", targets: ["matrix"]),
         .executable(name: "careful-store-driver", targets: ["CarefulStoreDriver"]),
@@ -97,46 +99,48 @@ let package = Package(
         .library(name: "XcodeHarness", targets: ["XcodeHarness"]),
     ],
     targets: [
-        .target(name: "MatrixJSON"),
+        .target(name: "Threading"),
+        .target(name: "MatrixJSON", dependencies: ["Threading"]),
         .target(name: "AppStoreModels", dependencies: ["MatrixJSON"]),
-        .target(name: "MatrixModel", dependencies: ["MatrixJSON", "AppStoreModels"]),
-        .target(name: "MatrixEngine", dependencies: ["MatrixJSON", "MatrixModel"]),
+        .target(name: "MatrixModel", dependencies: ["Threading", "MatrixJSON", "AppStoreModels"]),
+        .target(name: "MatrixEngine", dependencies: ["Threading", "MatrixJSON", "MatrixModel"]),
         .target(name: "StoreSimulator", dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel"]),
         .target(name: "HarnessCore", dependencies: ["MatrixModel"]),
-        .target(name: "SimulatedStoreKit", dependencies: ["AppStoreModels", "MatrixModel", "StoreSimulator", "HarnessCore"]),
-        .target(name: "ReferenceApp", dependencies: ["MatrixModel", "SimulatedStoreKit"]),
+        .target(name: "SimulatedStoreKit", dependencies: ["Threading", "AppStoreModels", "MatrixModel", "StoreSimulator", "HarnessCore"]),
+        .target(name: "ReferenceApp", dependencies: ["Threading", "MatrixModel", "SimulatedStoreKit"]),
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        .target(name: "SignedData", dependencies: ["MatrixJSON", "COpenSSL"]),
-        .target(name: "DriverKit", dependencies: ["MatrixJSON", "MatrixModel"]),
+        .target(name: "SignedData", dependencies: ["Threading", "MatrixJSON", "COpenSSL"]),
+        .target(name: "DriverKit", dependencies: ["Threading", "MatrixJSON", "MatrixModel"]),
         .target(name: "FileIO"),
-        .target(name: "LoopbackHTTP"),
+        .target(name: "LoopbackHTTP", dependencies: ["Threading"]),
         .target(name: "LocalEnvironment",
-                dependencies: ["MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
-        .target(name: "ExecEnvironment", dependencies: ["MatrixModel", "MatrixEngine", "DriverKit"]),
+                dependencies: ["Threading", "MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
+        .target(name: "ExecEnvironment", dependencies: ["Threading", "MatrixModel", "MatrixEngine", "DriverKit"]),
         .target(name: "MatrixPlanning", dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "LocalEnvironment", "StoreSimulator"]),
-        .target(name: "AppStoreAPI", dependencies: ["MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
+        .target(name: "AppStoreAPI", dependencies: ["Threading", "MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
         .target(name: "LoopbackServerAPI",
-                dependencies: ["AppStoreModels", "MatrixModel", "StoreSimulator", "SimulatedStoreKit", "SignedData", "LoopbackHTTP", "AppStoreAPI"]),
+                dependencies: ["Threading", "AppStoreModels", "MatrixModel", "StoreSimulator", "SimulatedStoreKit", "SignedData", "LoopbackHTTP", "AppStoreAPI"]),
         .target(name: "ServerEnvironment",
-                dependencies: ["AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP",
+                dependencies: ["Threading", "AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP",
                                "LoopbackServerAPI", "AppStoreAPI"]),
         .target(name: "GuidedEnvironment",
-                dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "MatrixPlanning", "AppStoreAPI", "AppStoreModels"]),
+                dependencies: ["Threading", "MatrixJSON", "MatrixModel", "MatrixEngine", "MatrixPlanning", "AppStoreAPI", "AppStoreModels"]),
         .target(name: "MatrixAuthoring", dependencies: ["MatrixModel", "MatrixJSON"]),
         .target(name: "MatrixComparison", dependencies: ["MatrixModel"]),
         .target(name: "Reporters", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "FileIO"]),
         .target(name: "EvidenceStore",
-                dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "SignedData", "COpenSSL"]),
+                dependencies: ["Threading", "MatrixJSON", "AppStoreModels", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "SignedData", "COpenSSL"]),
         .target(name: "HarnessRunner", dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "EvidenceStore", "HarnessCore"]),
         .target(name: "XcodeHarness", dependencies: ["AppStoreModels", "MatrixModel", "MatrixEngine", "HarnessCore", "HarnessRunner"]),
         .target(name: "AppHarness", dependencies: [
             "MatrixJSON", "MatrixModel", "MatrixEngine", "HarnessCore", "SimulatedStoreKit", "DriverKit", "LocalEnvironment", "HarnessRunner",
         ]),
         .target(name: "MatrixCLI", dependencies: [
+            "Threading",
             "MatrixJSON", "MatrixModel", "MatrixEngine", "ReferenceApp", "SignedData", "DriverKit",
             "LocalEnvironment", "ExecEnvironment", "GuidedEnvironment", "MatrixPlanning", "AppStoreAPI",
             "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore", "ServerEnvironment", "LoopbackHTTP", "LoopbackServerAPI",
@@ -154,43 +158,34 @@ let package = Package(
         .executableTarget(name: "HarnessBench",
                           dependencies: ["AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "StoreAppsHarness"],
                           path: "bench/HarnessBench"),
-        .target(name: "TestSupport", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "EvidenceStore", "HarnessRunner"]),
+        .target(name: "TestSupport", dependencies: ["Threading", "MatrixJSON", "MatrixModel", "MatrixComparison", "EvidenceStore", "HarnessRunner"]),
 
         .testTarget(name: "MatrixJSONTests", dependencies: ["MatrixJSON", "TestSupport"]),
         .testTarget(name: "MatrixModelTests", dependencies: ["MatrixModel", "MatrixJSON", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AppStoreModelsTests", dependencies: ["AppStoreModels", "TestSupport"]),
         .testTarget(name: "MatrixEngineTests", dependencies: ["MatrixEngine", "MatrixModel", "TestSupport"]),
-        .testTarget(name: "StoreSimulatorTests", dependencies: ["StoreSimulator", "AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "SimulatedStoreKit", "TestSupport"]),
+        .testTarget(name: "StoreSimulatorTests", dependencies: ["AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
         .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "MatrixModel", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "MatrixModel", "TestSupport"]),
-        .testTarget(name: "LocalEnvironmentTests", dependencies: ["LocalEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
+        .testTarget(name: "LocalEnvironmentTests", dependencies: ["DriverKit", "LocalEnvironment", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
         .testTarget(name: "ExecEnvironmentTests", dependencies: ["ExecEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "Reporters", "TestSupport"], exclude: ["Drivers"]),
-        .testTarget(name: "MatrixPlanningTests", dependencies: ["MatrixPlanning", "GuidedEnvironment", "MatrixModel", "TestSupport"]),
-        .testTarget(name: "GuidedEnvironmentTests", dependencies: ["GuidedEnvironment", "MatrixEngine"]),
-        .testTarget(name: "AppStoreAPITests", dependencies: ["AppStoreAPI", "GuidedEnvironment", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MatrixPlanningTests", dependencies: ["GuidedEnvironment", "MatrixModel", "MatrixPlanning", "TestSupport", "Threading"]),
+        .testTarget(name: "GuidedEnvironmentTests", dependencies: ["GuidedEnvironment", "MatrixEngine", "Threading"]),
+        .testTarget(name: "AppStoreAPITests", dependencies: ["AppStoreAPI", "GuidedEnvironment", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport", "Threading"], exclude: ["Fixtures"]),
         .testTarget(name: "MatrixAuthoringTests", dependencies: ["MatrixAuthoring", "LocalEnvironment", "MatrixJSON", "MatrixModel", "ReferenceApp", "TestSupport"]),
         .testTarget(name: "MatrixComparisonTests", dependencies: ["MatrixComparison", "MatrixModel", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EvidenceStore", "FileIO", "MatrixComparison", "MatrixJSON", "MatrixModel", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "EvidenceStoreTests", dependencies: ["EvidenceStore", "FileIO", "MatrixEngine", "MatrixJSON", "MatrixModel", "Reporters", "TestSupport"]),
+        .testTarget(name: "EvidenceStoreTests", dependencies: ["EvidenceStore", "FileIO", "MatrixEngine", "MatrixJSON", "MatrixModel", "Reporters", "TestSupport", "Threading"]),
         .testTarget(name: "XcodeHarnessTests", dependencies: ["XcodeHarness", "EvidenceStore", "HarnessCore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreAppsHarness", "StoreSimulator", "TestSupport"]),
-        .testTarget(name: "HarnessCoreTests", dependencies: ["HarnessCore", "MatrixModel"]),
-        .testTarget(name: "SimulatedStoreKitTests", dependencies: ["SimulatedStoreKit", "MatrixModel", "SignedData", "StoreSimulator", "TestSupport"]),
-        .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "EvidenceStore", "HarnessRunner", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreAppsHarness", "TestSupport"]),
-        .testTarget(name: "StoreAppsHarnessTests", dependencies: ["StoreAppsHarness", "AppHarness", "TestSupport"]),
+        .testTarget(name: "HarnessCoreTests", dependencies: ["HarnessCore", "MatrixModel", "Threading"]),
+        .testTarget(name: "SimulatedStoreKitTests", dependencies: ["MatrixModel", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
+        .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "EvidenceStore", "HarnessRunner", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreAppsHarness", "TestSupport", "Threading"]),
+        .testTarget(name: "StoreAppsHarnessTests", dependencies: ["AppHarness", "StoreAppsHarness", "TestSupport", "Threading"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "LoopbackServerAPITests", dependencies: ["LoopbackServerAPI", "AppStoreAPI", "AppStoreModels", "LoopbackHTTP", "MatrixModel", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
-        .testTarget(name: "ServerEnvironmentTests", dependencies: ["ServerEnvironment", "AppStoreAPI", "AppStoreModels", "EvidenceStore", "LoopbackHTTP", "LoopbackServerAPI", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport"]),
+        .testTarget(name: "ServerEnvironmentTests", dependencies: ["AppStoreAPI", "AppStoreModels", "EvidenceStore", "LoopbackHTTP", "LoopbackServerAPI", "MatrixEngine", "MatrixModel", "ServerEnvironment", "SignedData", "TestSupport", "Threading"]),
         .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "EvidenceStore", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "Reporters", "SignedData", "TestSupport"], exclude: ["SchemaSamples"]),
     ],
     swiftLanguageModes: [.v6]
 )
 
-// Library and executable code is optimised in debug builds too: the tests, and the binary they start, run whole
-// matrices that sign and verify every item, which unoptimised code does five to seven times slower (the suite's
-// CPU time falls from about 200 s to 60 s). Tests themselves stay unoptimised. For a debugger, build with
-// `MATRIX_ONONE=1` (CI also builds that way, to check both optimisation levels give the same evidence).
-if Context.environment["MATRIX_ONONE"] == nil {
-    for target in package.targets where target.type == .regular || target.type == .executable {
-        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"], .when(configuration: .debug))]
-    }
-}

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import DriverKit
 
 /// Keeps track of everything a driver started, so that ending the driver ends all of it: also a helper that left

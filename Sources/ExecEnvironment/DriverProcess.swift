@@ -1,6 +1,6 @@
-import Foundation
-import Synchronization
 import DriverKit
+import Foundation
+import Threading
 
 /// A running driver: the child process in its own process group, a writer to its stdin, the lines of its
 /// stdout, and the tail of its stderr.
@@ -158,8 +158,8 @@ final class DriverProcess: Sendable {
 
 /// The last lines a driver wrote on stderr, for error messages.
 final class OutputTail: Sendable {
-    private let lines = Mutex<[String]>([])
-    private let ended = Mutex(false)
+    private let lines = Locked<[String]>([])
+    private let ended = Locked(false)
     static let keptLines = 20
 
     /// The driver's stderr has ended.
@@ -195,7 +195,7 @@ final class TerminationBox: Sendable {
         var waiting: [@Sendable () -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func set(_ value: String) {
         let waiting = state.withLock { state -> [@Sendable () -> Void] in

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Threading
 
 /// Guides a tester at a terminal: instructions on stderr, answers typed on stdin, waits as a countdown.
 public struct TerminalPrompter: Prompter {
@@ -101,7 +101,7 @@ private final class LineBox: Sendable {
         var early: Result<String?, any Error>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func install(_ continuation: CheckedContinuation<String?, any Error>) {
         let pending = state.withLock { state -> Result<String?, any Error>? in

@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
 import MatrixEngine
 import MatrixModel
 import ReferenceApp
 import SimulatedStoreKit
 import StoreSimulator
+import Threading
 
 /// One case running on the embedded App Store: a fresh store, the accounts' devices, and on each an app under
 /// test (the reference app unless told otherwise) that reaches the store through the StoreKit look-alike.
@@ -58,7 +58,7 @@ public final class LocalSession: CaseSession {
         try simulator.prepare(Self.accounts(of: matrixCase, in: matrix))
         self.store = SimulatedStore(simulator, signer: signer)
         let bugs = (fault.map { [$0] } ?? []) + faults
-        self.install = install ?? { ReferenceApp(matrix: matrix, faults: bugs, taskExecutor: CaseThread.current) }
+        self.install = install ?? { ReferenceApp(matrix: matrix, faults: bugs, preferring: PreferredExecutor.current) }
         self.signer = signer
         self.settleLimit = settleLimit
         self.callLimit = callLimit
@@ -135,8 +135,8 @@ public final class LocalSession: CaseSession {
                                    _ body: @escaping @Sendable (_ calling: @Sendable (String) -> Void) async throws -> Result) async throws -> Result {
         let outcome = CallOutcome<Swift.Result<Result, any Error>>()
         let limit = callLimit
-        let current = Mutex(what)
-        let call = Task(executorPreference: CaseThread.current) {
+        let current = Locked(what)
+        let call = PreferredExecutor.current.task {
             do {
                 outcome.resume(.success(try await session.run { try await body { next in
                     current.withLock { $0 = next }
@@ -316,7 +316,7 @@ public final class LocalSession: CaseSession {
                                          appAccountToken: step.appAccountToken)
         let answer: AppPurchaseReport??
         do {
-            answer = try await bounded("purchase(_:)", session) { try await session.runUntilKilled(executorPreference: CaseThread.current) { try await app.purchase(request) } }
+            answer = try await bounded("purchase(_:)", session) { try await session.runUntilKilled(preferring: PreferredExecutor.current) { try await app.purchase(request) } }
         } catch let error where Self.isStoreKitError(error) {
             // The app let StoreKit's error through (products(for:) or purchase(options:) threw): a failed purchase.
             _ = session.takeLastPurchase()
@@ -426,7 +426,7 @@ private final class CallOutcome<Value: Sendable>: Sendable {
         case taken
     }
 
-    private let state = Mutex(State.pending)
+    private let state = Locked(State.pending)
 
     func resume(_ value: Value?) {
         let waiter = state.withLock { state -> CheckedContinuation<Value?, Never>? in

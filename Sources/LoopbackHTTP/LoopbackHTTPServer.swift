@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Threading
 
 /// A small HTTP/1.1 server on 127.0.0.1: one request per connection (`Connection: close`), everything it reads
 /// bounded by ``HTTPLimits``, at most ``maximumConnections`` connections at once (others get 503), a
@@ -14,7 +14,7 @@ public final class LoopbackHTTPServer: Sendable {
     public let maximumConnections: Int
     private let limits: HTTPLimits
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var stopped = false

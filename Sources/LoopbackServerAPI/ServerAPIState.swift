@@ -1,8 +1,8 @@
-import Foundation
-import Synchronization
 import AppStoreAPI
+import Foundation
 import SimulatedStoreKit
 import StoreSimulator
+import Threading
 
 /// What the loopback App Store Server API answers from: every case's store of the run (registered when the case
 /// starts, kept until the run ends), the notifications the runner delivered for each with their attempts, and the
@@ -37,7 +37,7 @@ public final class ServerAPIState: Sendable {
         var tests: [String: TestNotification] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

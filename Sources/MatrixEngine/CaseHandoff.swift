@@ -1,4 +1,4 @@
-import Synchronization
+import Threading
 
 /// Cases handed from the writer to the workers of a run with several jobs, and their records handed back.
 ///
@@ -17,7 +17,7 @@ final class CaseHandoff: Sendable {
     private let count: Int
     private let window: Int
     private let heldBytesLimit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         /// The next position to hand out, and the next one to write.

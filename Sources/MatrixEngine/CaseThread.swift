@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Threading
 
 /// The one thread a run with one job runs its cases on: a task executor that the runner prefers
 /// (`withTaskExecutorPreference`) and that an adapter's own tasks can prefer too (``current``).
@@ -14,10 +14,12 @@ import Synchronization
 /// semaphore, a lock or a loop) does not hold up the rest: they get a new thread, and the stuck one ends
 /// once its job returns. The thread ends after ``idleLimit`` without work, and the next job starts one
 /// again, so an executor that outlives its run (a call into the app left running) holds no thread.
+///
+/// A thread and a semaphore, where the style is tasks and no semaphores: a task executor runs jobs on a thread it
+/// owns, and the semaphore is how that thread waits for work without spinning. Task executors need iOS 18 and
+/// macOS 15; on older Apple systems a run stays on the shared pool (``PreferredExecutor/caseThread(if:)``).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public final class CaseThread: TaskExecutor {
-    /// The executor the current task's run prefers, when its runner set one.
-    @TaskLocal public static var current: CaseThread?
-
     /// How long one job may hold the thread while other jobs wait before they get a thread of their own.
     public let stallLimit: Duration
     /// How long the thread waits for work before it ends.
@@ -41,7 +43,7 @@ public final class CaseThread: TaskExecutor {
         var hasWaitingJobs: Bool { head < queue.count }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let wakeup = DispatchSemaphore(value: 0)
 
     public init(stallLimit: Duration = .seconds(1), idleLimit: Duration = .seconds(1)) {
@@ -158,5 +160,16 @@ public final class CaseThread: TaskExecutor {
     private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
         let (seconds, attoseconds) = duration.components
         return .nanoseconds(max(1, Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)))
+    }
+}
+
+extension PreferredExecutor {
+    /// A thread of the run's own (``CaseThread``) when `wanted` and the platform has task executors; the shared
+    /// pool otherwise.
+    public static func caseThread(if wanted: Bool) -> PreferredExecutor {
+        if wanted, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            return PreferredExecutor(CaseThread())
+        }
+        return .sharedPool
     }
 }

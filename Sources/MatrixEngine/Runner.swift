@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import MatrixJSON
 import MatrixModel
+import Threading
 
 /// Runs a matrix's cases through an environment adapter, judges every step, and hands records to a sink.
 ///
@@ -83,30 +83,28 @@ public struct Runner: Sendable {
         }
 
         if jobs == 1 {
-            // On a thread of the run's own when the adapter wants it (see ``CaseThread``); its tasks prefer it too.
-            let thread = adapter.runsOnCaseThread ? CaseThread() : nil
-            return try await withTaskExecutorPreference(thread) {
-                try await CaseThread.$current.withValue(thread) {
-                    var seq = firstSeq
-                    for caseIndex in order {
-                        if Task.isCancelled {
-                            stoppedBefore(caseIndex)
-                            break
-                        }
-                        var written = prior[matrix.cases[caseIndex].id] ?? []
-                        let complete = try await runCase(caseIndex, prior: written) { record in
-                            var record = record
-                            seq += 1
-                            record.seq = seq
-                            try await emit(sink.prepare([record]))
-                            written.append(RecordedStep(record))
-                        }
-                        if !complete { summary.interrupted = true }
-                        finish(caseIndex, written, complete: complete)
-                        if !complete { break }
+            // On a thread of the run's own when the adapter wants it and the platform has task executors (see
+            // ``CaseThread``); its tasks prefer it too.
+            return try await PreferredExecutor.caseThread(if: adapter.runsOnCaseThread).run {
+                var seq = firstSeq
+                for caseIndex in order {
+                    if Task.isCancelled {
+                        stoppedBefore(caseIndex)
+                        break
                     }
-                    return summary
+                    var written = prior[matrix.cases[caseIndex].id] ?? []
+                    let complete = try await runCase(caseIndex, prior: written) { record in
+                        var record = record
+                        seq += 1
+                        record.seq = seq
+                        try await emit(sink.prepare([record]))
+                        written.append(RecordedStep(record))
+                    }
+                    if !complete { summary.interrupted = true }
+                    finish(caseIndex, written, complete: complete)
+                    if !complete { break }
                 }
+                return summary
             }
         }
 

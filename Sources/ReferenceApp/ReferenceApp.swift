@@ -1,6 +1,7 @@
 import Foundation
 import MatrixModel
 import SimulatedStoreKit
+import Threading
 
 /// An app that follows Apple's guidance for StoreKit 2, optionally with one known bug (``AppFault``), written
 /// against StoreKit's API as a team's own app is.
@@ -31,8 +32,8 @@ public actor ReferenceApp: AppUnderTest {
     var process: AppProcess?
     /// The task that handles `Transaction.updates` while the app runs.
     var listener: Task<Void, Never>?
-    /// The executor the app's own tasks (its updates listener) prefer; `nil` for the shared pool, as on a device.
-    let taskExecutor: (any TaskExecutor)?
+    /// The executor the app's own tasks (its updates listener) prefer; the shared pool, as on a device, by default.
+    let preferredExecutor: PreferredExecutor
 
     /// Installs the app (a fresh install: empty storage), with one known bug or none.
     public init(matrix: Matrix, fault: AppFault?) {
@@ -41,13 +42,13 @@ public actor ReferenceApp: AppUnderTest {
 
     /// Installs the app with every bug of `faults` at once (`--app-fault A --app-fault B`).
     ///
-    /// - Parameter taskExecutor: the executor the app's own tasks prefer (`Task(executorPreference:)`): a run
-    ///   that keeps a case on one thread passes that thread, so an update reaching the listener does not wake
+    /// - Parameter preferredExecutor: the executor the app's own tasks prefer (`Task(executorPreference:)`): a
+    ///   run that keeps a case on one thread passes that thread, so an update reaching the listener does not wake
     ///   another core. Where the listener runs changes no answer: the runner waits for it to go idle either way.
-    public init(matrix: Matrix, faults: some Sequence<AppFault>, taskExecutor: (any TaskExecutor)? = nil) {
+    public init(matrix: Matrix, faults: some Sequence<AppFault>, preferring preferredExecutor: PreferredExecutor = .sharedPool) {
         self.matrix = matrix
         self.faults = Set(faults)
-        self.taskExecutor = taskExecutor
+        self.preferredExecutor = preferredExecutor
     }
 
     /// Whether the app runs with `fault`.
@@ -106,7 +107,7 @@ public actor ReferenceApp: AppUnderTest {
         while let update = updates.nextIfReady() {
             guard await handle(update, source: .update) else { return }
         }
-        listener = Task(executorPreference: taskExecutor) { [weak self, updates] in
+        listener = preferredExecutor.task { [weak self, updates] in
             var updates = updates
             while let update = await updates.next() {
                 guard let self, await self.handle(update, source: .update) else { return }

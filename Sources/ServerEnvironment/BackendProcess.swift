@@ -1,7 +1,7 @@
-import Foundation
-import Synchronization
 import ExecEnvironment
+import Foundation
 import LoopbackHTTP
+import Threading
 
 /// The backend under test, started by the runner (`--server CMD`): a child process in its own process group
 /// with the runner's URLs in its environment, waited for until its notification port accepts connections, and
@@ -13,7 +13,7 @@ import LoopbackHTTP
 public final class BackendProcess: Sendable {
     public let pid: Int32
     private let output: OutputLines
-    private let exit = Mutex<String?>(nil)
+    private let exit = Locked<String?>(nil)
 
     private init(pid: Int32, output: OutputLines) {
         self.pid = pid
@@ -127,7 +127,7 @@ public final class BackendProcess: Sendable {
 
 /// The lines a child prints, read on a thread of their own; the last 20 are kept.
 final class OutputLines: Sendable {
-    private let kept = Mutex<[String]>([])
+    private let kept = Locked<[String]>([])
 
     init(fd: Int32, log: (@Sendable (String) -> Void)?) {
         Thread { [self] in

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Threading
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -197,7 +197,7 @@ private final class ExitState: Sendable {
         var waiters: [CheckedContinuation<ChildProcess.Exit, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var exit: ChildProcess.Exit? {
         state.withLock { $0.ended }

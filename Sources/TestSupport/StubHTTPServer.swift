@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Threading
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -67,13 +67,13 @@ public final class StubHTTPServer: Sendable {
         var handler: @Sendable (Request, Int) -> Response
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A server answering with `handler(request, index)`, `index` counting requests from 0.
     public init(handler: @escaping @Sendable (Request, Int) -> Response) {
         let host = "stub-\(UUID().uuidString.lowercased()).test"
         baseURL = URL(string: "https://\(host)") ?? URL(fileURLWithPath: "/")
-        state = Mutex(State(handler: handler))
+        state = Locked(State(handler: handler))
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [StubURLProtocol.self]
         session = URLSession(configuration: configuration)
@@ -112,7 +112,7 @@ public final class StubHTTPServer: Sendable {
 /// The `URLProtocol` behind ``StubHTTPServer``: finds the server by the request's host.
 final class StubURLProtocol: URLProtocol {
     // The URL loading system creates the instances, so servers are found through a process-wide registry.
-    private static let servers = Mutex<[String: WeakServer]>([:])
+    private static let servers = Locked<[String: WeakServer]>([:])
 
     private struct WeakServer: Sendable {
         weak var server: StubHTTPServer?

@@ -1,15 +1,15 @@
-import Foundation
-import Synchronization
-import Testing
 import AppHarness
+import Foundation
 import SimulatedStoreKit
+import Testing
+import Threading
 
 /// What AppHarness.Options promise reaches the run.
 @Suite("App harness options")
 struct AppHarnessOptionsTests {
     /// An app whose `Transaction.updates` loop takes the first update and never asks for the next.
     final class StuckApp: AppUnderTest, Sendable {
-        let listener = Mutex<Task<Void, Never>?>(nil)
+        let listener = Locked<Task<Void, Never>?>(nil)
 
         func launch() async throws {
             let task = Task {
@@ -50,7 +50,7 @@ struct AppHarnessOptionsTests {
 
     /// An app that finishes every update and grants what `currentEntitlements` holds.
     final class PlainApp: AppUnderTest, Sendable {
-        let listener = Mutex<Task<Void, Never>?>(nil)
+        let listener = Locked<Task<Void, Never>?>(nil)
 
         func launch() async throws {
             let task = Task {

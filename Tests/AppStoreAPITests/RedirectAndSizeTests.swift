@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import Threading
 import Testing
 @testable import AppStoreAPI
 import LoopbackHTTP
@@ -15,7 +15,7 @@ struct RedirectAndSizeTests {
     /// A server that records every request it gets.
     final class Recorder: Sendable {
         final class Log: Sendable {
-            let requests = Mutex<[HTTPRequest]>([])
+            let requests = Locked<[HTTPRequest]>([])
         }
         let log = Log()
         let server: LoopbackHTTPServer

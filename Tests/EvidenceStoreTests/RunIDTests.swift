@@ -1,10 +1,10 @@
 import Dispatch
-import Foundation
-import Synchronization
-import Testing
 @testable import EvidenceStore
 @testable import FileIO
+import Foundation
 @testable import TestSupport
+import Testing
+import Threading
 
 /// Runs sharing a reports directory never fail because they drew the same run id: creation is atomic, and the
 /// one that loses draws again.
@@ -25,7 +25,7 @@ struct RunIDTests {
         let root = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: root) }
         _ = try RunDirectory.create(root: root, environment: "local", build: "", runID: "taken")
-        let draws = Mutex(["taken", "taken", "free"])
+        let draws = Locked(["taken", "taken", "free"])
         var prepared: [String] = []
         let run = try RunDirectory.createNew(root: root, environment: "local", build: "", makeID: { draws.withLock { $0.removeFirst() } }) { _, id in
             prepared.append(id)
@@ -38,10 +38,10 @@ struct RunIDTests {
     func concurrent() throws {
         let root = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let created = Mutex<[String]>([])
-        let failures = Mutex<[String]>([])
+        let created = Locked<[String]>([])
+        let failures = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { index in
-            let first = Mutex(true)
+            let first = Locked(true)
             do {
                 let run = try RunDirectory.createNew(root: root, environment: "local", build: "", makeID: {
                     first.withLock { isFirst in

@@ -1,16 +1,16 @@
 import Foundation
-import Synchronization
-import Testing
 @testable import GuidedEnvironment
+import Testing
+import Threading
 
 /// A guided run's questions at a terminal, answered from a script of typed lines.
 @Suite("Terminal prompter")
 struct TerminalPrompterTests {
     /// A prompter reading `lines` in turn (then end of input) and collecting what it writes.
     final class Terminal: Sendable {
-        let typed: Mutex<[String]>
-        let shown = Mutex("")
-        init(_ lines: [String]) { typed = Mutex(lines) }
+        let typed: Locked<[String]>
+        let shown = Locked("")
+        init(_ lines: [String]) { typed = Locked(lines) }
         var prompter: TerminalPrompter {
             TerminalPrompter(write: { text in self.shown.withLock { $0 += text } },
                              readLine: { self.typed.withLock { $0.isEmpty ? nil : $0.removeFirst() } })

@@ -1,7 +1,7 @@
-import Testing
 import HarnessCore
 import MatrixModel
-import Synchronization
+import Testing
+import Threading
 
 /// The mapping from matrix actions to the App Store's calls, written once for the simulator and for
 /// `SKTestSession`: each action makes exactly its call, with the step's parameters and defaults.
@@ -9,7 +9,7 @@ import Synchronization
 struct AppStoreSideTests {
     /// Records each call as text.
     final class Recorder: AppStoreSide {
-        let calls = Mutex<[String]>([])
+        let calls = Locked<[String]>([])
         func note(_ call: String) -> [String] {
             calls.withLock { $0.append(call) }
             return ["t"]

@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
-import Testing
 @testable import LocalEnvironment
 import MatrixEngine
 @testable import MatrixModel
 @testable import ReferenceApp
 @testable import TestSupport
+import Testing
+import Threading
 
 /// `matrix score` credits a fault only where the reference app passes, and the faults taken from real bug reports
 /// are caught by the cases that show them.
@@ -115,7 +115,7 @@ struct FaultScorerTests {
     /// Counts the cases an environment is asked to start.
     final class CountingAdapter: EnvironmentAdapter {
         let inner: any EnvironmentAdapter
-        let started = Mutex(0)
+        let started = Locked(0)
         init(_ inner: any EnvironmentAdapter) { self.inner = inner }
         var description: EnvironmentDescription { inner.description }
         func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
@@ -134,7 +134,7 @@ struct FaultScorerTests {
             ])
         }
         let all = matrix([refund] + later)
-        let counting = Mutex<[CountingAdapter]>([])
+        let counting = Locked<[CountingAdapter]>([])
         let maker: FaultScorer.AdapterMaker = { fault in
             let adapter = CountingAdapter(try LocalAdapter(fault: fault, signing: false))
             counting.withLock { $0.append(adapter) }

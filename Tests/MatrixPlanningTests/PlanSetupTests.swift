@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
-import Testing
 @testable import GuidedEnvironment
 @testable import MatrixModel
 @testable import MatrixPlanning
 @testable import TestSupport
+import Testing
+import Threading
 
 /// `matrix plan`: the starting state of each case as setup lines, shared accounts, and what the guided run shows.
 @Suite("Plan setup")
@@ -157,7 +157,7 @@ struct PlanSetupTests {
 
 /// Lines a scripted prompter logged.
 final class Shown: Sendable {
-    private let stored = Mutex<[String]>([])
+    private let stored = Locked<[String]>([])
 
     func append(_ line: String) { stored.withLock { $0.append(line) } }
     var lines: [String] { stored.withLock { $0 } }

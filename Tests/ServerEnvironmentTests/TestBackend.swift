@@ -1,9 +1,9 @@
-import Foundation
-import Synchronization
 import AppStoreModels
+import Foundation
 import LoopbackHTTP
 import MatrixModel
 import SignedData
+import Threading
 
 /// A team's backend, in process, for tests: it keeps what App Store Server Notifications told it, as Apple
 /// advises (duplicates ignored by `notificationUUID`, the latest `signedDate` wins for each original
@@ -48,8 +48,8 @@ final class TestBackend: Sendable {
 
     let matrix: Matrix
     let behaviour: Behaviour
-    let state = Mutex(State())
-    let server = Mutex<LoopbackHTTPServer?>(nil)
+    let state = Locked(State())
+    let server = Locked<LoopbackHTTPServer?>(nil)
 
     init(matrix: Matrix, behaviour: Behaviour = Behaviour()) throws {
         self.matrix = matrix

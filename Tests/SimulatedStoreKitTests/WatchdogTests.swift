@@ -1,6 +1,6 @@
-import Synchronization
-import Testing
 @testable import SimulatedStoreKit
+import Testing
+import Threading
 
 @Suite("Watchdog: limits on waits without a timer per wait")
 struct WatchdogTests {
@@ -8,7 +8,7 @@ struct WatchdogTests {
     final class Expiries: Sendable {
         private let expired: AsyncStream<String>
         private let sink: AsyncStream<String>.Continuation
-        private let seen = Mutex<[String]>([])
+        private let seen = Locked<[String]>([])
 
         init() {
             (expired, sink) = AsyncStream.makeStream()

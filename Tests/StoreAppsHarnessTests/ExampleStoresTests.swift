@@ -1,9 +1,9 @@
-import Foundation
-import Synchronization
-import Testing
 import AppHarness
+import Foundation
 import StoreAppsHarness
 import TestSupport
+import Testing
+import Threading
 
 /// The release matrix against the example stores of `examples/apps`, through the app harness.
 @Suite("Example stores on the release matrix")
@@ -67,7 +67,7 @@ struct ExampleStoresTests {
 
     @Test("expectPasses records one issue per failing step, at the step's line and column in the matrix")
     func issuesAtMatrixLocations() async throws {
-        let recorded = Mutex<[SourceLocation]>([])
+        let recorded = Locked<[SourceLocation]>([])
         try await withKnownIssue {
             _ = try await AppHarness.expectPasses(matrix: Self.release, options: .unhurried(reportsDirectory: nil)) { TutorialStoreApp() }
         } matching: { issue in

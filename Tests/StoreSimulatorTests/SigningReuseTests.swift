@@ -1,18 +1,18 @@
 import Foundation
-import Synchronization
-import Testing
 @testable import LocalEnvironment
 @testable import MatrixModel
 @testable import SignedData
 @testable import StoreSimulator
 @testable import TestSupport
+import Testing
+import Threading
 
 /// A notification embeds the transaction and renewal info the step signed, not second signatures of them.
 @Suite("Signing reuse")
 struct SigningReuseTests {
     /// Signs by numbering: `jws-<n>.<payload as text>`; counts the signatures.
     final class CountingSigner: PayloadSigner, Sendable {
-        private let signed = Mutex(0)
+        private let signed = Locked(0)
 
         /// Signatures made so far.
         var count: Int { signed.withLock { $0 } }

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import Threading
 
 /// One request over `URLSession` whose answer is bounded and whose redirects stay where the request was sent.
 ///
@@ -32,7 +32,7 @@ final class BoundedExchange: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private let maximumBytes: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private init(maximumBytes: Int) {
         self.maximumBytes = maximumBytes

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -96,10 +95,13 @@ public struct LineEvents: AsyncSequence, Sendable {
 }
 
 /// The bytes of lines read but not yet taken by the consumer, and a wait for room below a limit.
-final class PendingBytes: Sendable {
+///
+/// `@unchecked Sendable`: `bytes` is read and written only with `condition` locked.
+final class PendingBytes: @unchecked Sendable {
     private let condition = NSCondition()
     private let limit: Int
-    private let bytes = Atomic<Int>(0)
+    /// Guarded by `condition`'s lock.
+    private var bytes = 0
 
     init(limit: Int) {
         self.limit = limit
@@ -108,19 +110,21 @@ final class PendingBytes: Sendable {
     /// Blocks the reading thread while more than the limit is waiting.
     func waitForRoom() {
         condition.lock()
-        while bytes.load(ordering: .acquiring) > limit { condition.wait() }
+        while bytes > limit { condition.wait() }
         condition.unlock()
     }
 
     func add(_ count: Int) {
-        bytes.add(count, ordering: .releasing)
+        condition.lock()
+        bytes += count
+        condition.unlock()
     }
 
     /// Takes `count` bytes off; a reader waiting for room is woken (under the condition's lock, so the wake-up
     /// cannot fall between its check and its wait).
     func remove(_ count: Int) {
-        bytes.subtract(count, ordering: .releasing)
         condition.lock()
+        bytes -= count
         condition.signal()
         condition.unlock()
     }

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Threading
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,7 +16,7 @@ public final class LineWriter: Sendable {
     private let handle: FileHandle
     private let queue = DispatchQueue(label: "storekit-matrix.line-writer")
     /// Whether the descriptor is closed, and the write failure that ended the output; touched on `queue`.
-    private let state = Mutex(WriterState())
+    private let state = Locked(WriterState())
 
     /// A writer to `handle` (a pipe or a file); ``close()`` closes it.
     public init(_ handle: FileHandle) {

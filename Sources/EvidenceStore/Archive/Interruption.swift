@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Threading
 
 /// A request, from a signal handler, to stop packing, unpacking or verifying: the child process at work (`tar`,
 /// `gzip`) is ended at once, and the work in progress checks ``isInterrupted`` and stops with its temporary
@@ -13,7 +13,7 @@ public final class Interruption: Sendable {
         var children: Set<Int32> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

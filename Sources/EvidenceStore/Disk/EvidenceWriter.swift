@@ -1,8 +1,8 @@
-import Foundation
 import FileIO
+import Foundation
 import MatrixEngine
 import MatrixModel
-import Synchronization
+import Threading
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -405,7 +405,7 @@ public struct RecordedEvidence: Sendable, Hashable {
 private final class BackgroundFlush: Sendable {
     private let queue = DispatchQueue(label: "evidence-flush")
     /// The first flush that failed: set by flushes on `queue`, read by the writer.
-    private let firstFailure = Mutex<EvidenceWriteError?>(nil)
+    private let firstFailure = Locked<EvidenceWriteError?>(nil)
 
     /// The first flush that failed, if any has.
     var failure: EvidenceWriteError? {

@@ -1,6 +1,6 @@
 import Foundation
 import MatrixJSON
-import Synchronization
+import Threading
 
 /// Where a command writes: artifacts to stdout, diagnostics, progress and summaries to stderr.
 ///
@@ -22,7 +22,7 @@ public final class Console: Sendable {
         var annotations = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let out: FileHandle
     private let err: FileHandle
     /// Whether lines are coloured: on a terminal, without `NO_COLOR`, and not for `TERM=dumb`.

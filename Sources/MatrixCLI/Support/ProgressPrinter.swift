@@ -2,7 +2,7 @@ import Foundation
 import MatrixEngine
 import MatrixJSON
 import MatrixModel
-import Synchronization
+import Threading
 
 /// Prints one line per finished case (and per step with `--verbose`), then the run's summary.
 final class ProgressPrinter: Sendable {
@@ -12,7 +12,7 @@ final class ProgressPrinter: Sendable {
     /// (`release.json:41:9`), and GitHub Actions annotates failing steps there.
     private let locations: MatrixLocations?
     /// Cases finished so far, counted as parallel cases end.
-    private let done = Atomic<Int>(0)
+    private let done = Locked(0)
 
     init(console: Console, total: Int, locations: MatrixLocations? = nil) {
         self.console = console
@@ -28,7 +28,10 @@ final class ProgressPrinter: Sendable {
                 console.annotate(locations.command(for: record))
             }
         case .caseFinished(let result):
-            let count = done.wrappingAdd(1, ordering: .relaxed).newValue
+            let count = done.withLock { done in
+                done += 1
+                return done
+            }
             let always = result.verdict == .fail || result.verdict == .error
             // `--quiet` shows only the cases that did not pass: the others' lines are not worth making.
             guard always || !console.quiet else { return }

@@ -1,13 +1,13 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Threading
 
 /// Holds SIGINT (Ctrl-C), SIGTERM and SIGHUP (a closed terminal or ssh session) for the whole of a command: a
 /// signal cancels the work in progress, which stops at the next step boundary, and the command still writes
 /// what it has (the evidence's reports and final `run.json`) before it exits 130. A signal while the matrix is
 /// loading, or while the run ends, is remembered the same way.
 final class SignalTrap: Sendable {
-    /// What the trap keeps, behind one `Mutex`. No code of ours runs in signal context (a dispatch source turns
+    /// What the trap keeps, behind one lock. No code of ours runs in signal context (a dispatch source turns
     /// each signal into an ordinary call on a queue), so nothing here is C state; the lock is never held while
     /// work is cancelled.
     private struct State {
@@ -19,7 +19,7 @@ final class SignalTrap: Sendable {
         var held: [Int32] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private static let signals = [SIGINT, SIGTERM, SIGHUP]
 
     /// Starts holding the signals.

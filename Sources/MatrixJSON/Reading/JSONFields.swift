@@ -1,4 +1,4 @@
-import Synchronization
+import Threading
 /// Collects diagnostics for one file while a ``JSONValue`` tree is decoded by hand.
 ///
 /// Decoders report every problem and carry on with a best guess, so a user sees all problems at once. A
@@ -12,7 +12,7 @@ public final class DiagnosticCollector: Sendable {
     public let file: String?
     /// The most diagnostics kept; later ones are counted in ``dropped`` only.
     public let limit: Int
-    private let collected = Mutex<(diagnostics: [Diagnostic], dropped: Int, errors: Bool)>(([], 0, false))
+    private let collected = Locked<(diagnostics: [Diagnostic], dropped: Int, errors: Bool)>(([], 0, false))
 
     public init(file: String?, limit: Int = DiagnosticCollector.defaultLimit) {
         self.file = file

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Threading
 
 extension Array where Element: Sendable {
     /// `map` over every core: the elements are split into a few chunks per core, each mapped on one thread, and
@@ -21,10 +21,10 @@ extension Array where Element: Sendable {
 
 /// The results of each chunk of a ``Swift/Array/concurrentMap(minimumCount:_:)``, stored as each chunk ends.
 private final class ChunkResults<Result: Sendable>: Sendable {
-    private let chunks: Mutex<[[Result]]>
+    private let chunks: Locked<[[Result]]>
 
     init(count: Int) {
-        chunks = Mutex(Array(repeating: [], count: count))
+        chunks = Locked(Array(repeating: [], count: count))
     }
 
     func store(_ results: [Result], at chunk: Int) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Threading
 
 /// Remembers certificate chains that a ``SignedDataVerifier`` has verified, so that the next JWS carrying the
 /// same `x5c` certificates skips the two CA signature checks (P-384 for Apple's and the simulator's CAs) while
@@ -50,7 +50,7 @@ final class VerifiedChainCache: Sendable {
         var missCount = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A cache of at most `capacity` chains; a capacity of zero stores nothing.
     init(capacity: Int) {

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import StoreSimulator
+import Threading
 
 /// One case's simulated App Store, shared by the runner (which plays the App Store: renewals, refunds, Ask to Buy
 /// answers, time) and the app under test (which reaches it through StoreKit's API, on its own tasks).
@@ -8,7 +8,7 @@ import StoreSimulator
 /// Every access holds the store's lock, so the app's tasks and the runner never touch the store at once; nothing
 /// waits inside the lock. Each case has a store of its own: cases in parallel share nothing.
 public final class SimulatedStore: Sendable {
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Signs the data StoreKit hands the app (`jwsRepresentation`), when it is asked for.
     let signer: (any PayloadSigner)?
 
@@ -24,7 +24,7 @@ public final class SimulatedStore: Sendable {
     ///   - store: the case's store, with its accounts prepared; from now on reached only through this object.
     ///   - signer: signs transactions and renewal info for `jwsRepresentation`; `nil` hands out unsigned data.
     public init(_ store: sending AppStoreSimulator, signer: (any PayloadSigner)?) {
-        state = Mutex(State(store: store))
+        state = Locked(State(store: store))
         self.signer = signer
     }
 

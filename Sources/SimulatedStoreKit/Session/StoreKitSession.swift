@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import MatrixModel
 import StoreSimulator
+import Threading
 
 /// StoreKit on one device of a case: what `Product`, `Transaction` and `AppStore` answer while code runs bound
 /// to it.
@@ -20,7 +20,7 @@ public final class StoreKitSession: Sendable {
     public let deviceName: String
     /// The account the device is signed in to.
     public let account: String
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     struct State {
         /// How the customer answers the next purchase sheet.
@@ -71,7 +71,7 @@ public final class StoreKitSession: Sendable {
     @TaskLocal static var boundLaunch: Int?
 
     /// Sessions that are open, for code that runs outside any binding.
-    private static let open = Mutex<[ObjectIdentifier: WeakSession]>([:])
+    private static let open = Locked<[ObjectIdentifier: WeakSession]>([:])
 
     /// Opens a session for `deviceName`, signed in to `account`, on `store`.
     public init(store: SimulatedStore, deviceName: String, account: String) {
@@ -187,15 +187,14 @@ public final class StoreKitSession: Sendable {
     /// Runs `body` (a call into the app) until it returns or the app's process is killed during it; a killed
     /// call is left where the process died and finishes, with nothing it does counting, after ``endLaunch()``.
     ///
-    /// - Parameter executor: the executor the call's task prefers (`nil`: the shared pool), as
-    ///   `Task(executorPreference:)` takes it; a caller on a thread of its own passes that thread, so the call
-    ///   and its answer do not wake another.
+    /// - Parameter executor: the executor the call's task prefers (the shared pool by default); a caller on a
+    ///   thread of its own passes that thread, so the call and its answer do not wake another.
     /// - Returns: what `body` returned, or `nil` when the process was killed.
-    public func runUntilKilled<Result: Sendable>(executorPreference executor: (any TaskExecutor)? = nil,
+    public func runUntilKilled<Result: Sendable>(preferring executor: PreferredExecutor = .sharedPool,
                                                  _ body: @escaping @Sendable () async throws -> Result) async throws -> Result? {
         // One task, the call's: it settles `first` as it ends, and a kill settles it from `die()`.
         let first = FirstOf()
-        let call = Task(executorPreference: executor) {
+        let call = executor.task {
             defer { first.resume(false) }
             return try await self.run(body)
         }
@@ -495,7 +494,7 @@ public final class StoreKitSession: Sendable {
 /// A continuation resumed once, with the first of the values it is given, whether that comes before or after the
 /// continuation is installed.
 final class FirstOf: Sendable {
-    private let state = Mutex<(waiting: CheckedContinuation<Bool, Never>?, first: Bool?)>((nil, nil))
+    private let state = Locked<(waiting: CheckedContinuation<Bool, Never>?, first: Bool?)>((nil, nil))
 
     func install(_ continuation: CheckedContinuation<Bool, Never>) {
         let ready = state.withLock { state -> Bool? in

@@ -1,4 +1,4 @@
-import Synchronization
+import Threading
 
 /// One `for await … in Transaction.updates` loop of the app: what was delivered to it and not yet taken, and
 /// whether it has finished with what it took.
@@ -17,7 +17,7 @@ final class UpdatesListener: Sendable {
         var ended = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let session: StoreKitSession
 
     init(session: StoreKitSession) {

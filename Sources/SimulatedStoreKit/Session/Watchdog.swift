@@ -1,4 +1,4 @@
-import Synchronization
+import Threading
 
 /// The time limits on the runner's waits — a call into the app, the app's handling of what a step delivered,
 /// a launch's first listener — kept for the whole process by one sleeping task rather than a timer per wait.
@@ -32,7 +32,7 @@ package final class Watchdog: Sendable {
         var wakes: [ContinuousClock.Instant] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     package init() {}
 

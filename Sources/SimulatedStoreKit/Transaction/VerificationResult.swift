@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import StoreSimulator
+import Threading
 
 /// The result of StoreKit's verification of signed data: verified, or unverified with the reason.
 ///
@@ -70,8 +70,8 @@ extension Transaction: SignedValue {}
 final class SignedPayload: Sendable, Hashable {
     private let encode: @Sendable () -> [UInt8]
     private let signer: (any PayloadSigner)?
-    private let encoded = Mutex<[UInt8]?>(nil)
-    private let cached = Mutex<String?>(nil)
+    private let encoded = Locked<[UInt8]?>(nil)
+    private let cached = Locked<String?>(nil)
 
     convenience init(_ payload: [UInt8], signer: (any PayloadSigner)?) {
         self.init(signer: signer) { payload }
@@ -99,7 +99,7 @@ final class SignedPayload: Sendable, Hashable {
     }
 
     /// What `cache` holds, or what `make` makes, kept there: made outside the lock, the first one kept wins.
-    private static func once<Value: Sendable>(_ cache: borrowing Mutex<Value?>, _ make: () -> Value) -> Value {
+    private static func once<Value: Sendable>(_ cache: Locked<Value?>, _ make: () -> Value) -> Value {
         if let value = cache.withLock({ $0 }) { return value }
         let made = make()
         return cache.withLock { stored in

@@ -1,11 +1,11 @@
 // robustness: an app call that never returns hangs the whole run. Only `Transaction.updates` handling is bounded
 // (settleLimit); launch, quit, purchase, restore, entitledProductIDs and balances are awaited without a limit,
 // and a purchase is not even reached by cancellation.
-import Foundation
-import Synchronization
-import Testing
 import AppHarness
+import Foundation
 import SimulatedStoreKit
+import Testing
+import Threading
 
 @Suite("App harness: app calls that never return")
 struct HangTests {

@@ -1,10 +1,10 @@
 // robustness: what an app's own CancellationError does to a run, and what a "killed" app can still do.
-import Foundation
-import Synchronization
-import Testing
 import AppHarness
+import Foundation
 import SimulatedStoreKit
 import TestSupport
+import Testing
+import Threading
 
 @Suite("App harness: CancellationError from the app, and kills")
 struct KillAndCancelTests {
@@ -128,7 +128,7 @@ struct KillAndCancelTests {
         /// died before crediting) once when it is replayed at launch.
         func credit(_ transaction: Transaction) {
             guard transaction.productType == .consumable else { return }
-            probe.coins.add(100 * transaction.purchasedQuantity, ordering: .relaxed)
+            probe.coins.withLock { $0 += 100 * transaction.purchasedQuantity }
         }
     }
 

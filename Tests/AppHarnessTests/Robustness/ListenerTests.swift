@@ -1,9 +1,9 @@
 // robustness: Transaction.updates iterators the app stops using, and many listeners.
-import Foundation
-import Synchronization
-import Testing
 import AppHarness
+import Foundation
 import SimulatedStoreKit
+import Testing
+import Threading
 
 @Suite("App harness: Transaction.updates listeners")
 struct ListenerTests {
@@ -12,8 +12,8 @@ struct ListenerTests {
     /// simply dropped.
     final class OneShotApp: ProbeApp {
         let probe = ProbeState()
-        let banner = Mutex<Task<Void, Never>?>(nil)
-        let firstProduct = Mutex<String?>(nil)
+        let banner = Locked<Task<Void, Never>?>(nil)
+        let firstProduct = Locked<String?>(nil)
 
         func launch() async throws {
             try await plainLaunch()
@@ -46,7 +46,7 @@ struct ListenerTests {
     final class ManyListenersApp: ProbeApp {
         let probe = ProbeState()
         let count: Int
-        let extra = Mutex<[Task<Void, Never>]>([])
+        let extra = Locked<[Task<Void, Never>]>([])
         init(count: Int) { self.count = count }
 
         func launch() async throws {

@@ -1,10 +1,10 @@
 // Shared pieces of the app harness robustness tests: matrices over the example catalog, gates, and a time limit
 // that does not need the harness to cooperate.
-import Foundation
-import Synchronization
 import AppHarness
+import Foundation
 import SimulatedStoreKit
 import TestSupport
+import Threading
 
 enum Probe {
     static let catalog = Fixtures.packageDirectory.appendingPathComponent("matrices/Products.storekit").path
@@ -56,14 +56,14 @@ enum Probe {
 
 /// A continuation resumed once, by whichever comes first.
 final class Once<Value: Sendable>: Sendable {
-    private let waiting = Mutex<CheckedContinuation<Value, Never>?>(nil)
+    private let waiting = Locked<CheckedContinuation<Value, Never>?>(nil)
     func install(_ continuation: CheckedContinuation<Value, Never>) { waiting.withLock { $0 = continuation } }
     func resume(_ value: Value) { waiting.withLock { $0.take() }?.resume(returning: value) }
 }
 
 /// A one-way gate: `wait()` returns once `open()` was called.
 final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -95,16 +95,16 @@ final class Gate: Sendable {
 
 /// A thread-safe bag of notes the apps leave for the test.
 final class Notes: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func add(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }
 
 /// What a probe app keeps between calls: its listener, the consumables it credited, its coins.
 final class ProbeState: Sendable {
-    let listener = Mutex<Task<Void, Never>?>(nil)
-    let credited = Mutex<Set<UInt64>>([])
-    let coins = Atomic<Int>(0)
+    let listener = Locked<Task<Void, Never>?>(nil)
+    let credited = Locked<Set<UInt64>>([])
+    let coins = Locked(0)
 }
 
 /// An app that does what the docs show: a `Task {}` listener that finishes what it gets, entitlements from
@@ -136,7 +136,7 @@ extension ProbeApp {
 
     func plainCredit(_ transaction: Transaction) {
         guard transaction.productType == .consumable, probe.credited.withLock({ $0.insert(transaction.id).inserted }) else { return }
-        probe.coins.add(100 * transaction.purchasedQuantity, ordering: .relaxed)
+        probe.coins.withLock { $0 += 100 * transaction.purchasedQuantity }
     }
 
     func plainLaunch() async throws {
@@ -171,7 +171,7 @@ extension ProbeApp {
         return ids
     }
 
-    func plainBalances() async -> [String: Int] { ["coins": probe.coins.load(ordering: .relaxed)] }
+    func plainBalances() async -> [String: Int] { ["coins": probe.coins.withLock { $0 }] }
 }
 
 /// The plain probe app, unchanged.

@@ -1,7 +1,7 @@
-import Foundation
-import Synchronization
 @testable import AppStoreAPI
+import Foundation
 @testable import SignedData
+import Threading
 
 /// A clock that moves only when the client sleeps: each sleep is recorded and advances `now` at once.
 final class ManualClock: APIClock, Sendable {
@@ -10,10 +10,10 @@ final class ManualClock: APIClock, Sendable {
         var recorded: [Double] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(start: Date = APIFixtures.start) {
-        state = Mutex(State(current: start))
+        state = Locked(State(current: start))
     }
 
     func now() -> Date {
