@@ -25,8 +25,10 @@ import PackageDescription
 //                       the app that follows Apple's guidance, and its known faults
 //   COpenSSL          → (nothing)
 //                       libcrypto
-//   SignedData        → Threading, MatrixJSON, COpenSSL
-//                       ES256 JWS, X.509 chains, the simulator PKI
+//   Signing           → MatrixJSON, COpenSSL (Linux only)
+//                       ES256 signatures, SHA-256 and compact JWS: CryptoKit on Apple platforms, libcrypto on Linux
+//   SignedData        → Threading, MatrixJSON, Signing, COpenSSL
+//                       X.509 chains, the verifier of App Store signed data, the simulator PKI
 //   DriverKit         → Threading, MatrixJSON, MatrixModel
 //                       the driver protocol, for drivers written in Swift
 //   FileIO            → (nothing)
@@ -34,31 +36,35 @@ import PackageDescription
 //   LoopbackHTTP      → Threading
 //                       bounded HTTP/1.1 server and client on 127.0.0.1
 //   LocalEnvironment  → Threading, MatrixModel, MatrixEngine, StoreSimulator, HarnessCore, SimulatedStoreKit, ReferenceApp,
-//                       SignedData, DriverKit
+//                       Signing, DriverKit
 //                       `local`: the simulator and an app under test, signed evidence
 //   ExecEnvironment   → Threading, MatrixModel, MatrixEngine, DriverKit
 //                       `exec`: external driver processes
 //   MatrixPlanning    → MatrixJSON, MatrixModel, MatrixEngine, LocalEnvironment, StoreSimulator
 //                       `matrix plan`
-//   AppStoreAPI       → Threading, MatrixJSON, MatrixModel, AppStoreModels, SignedData
+//   AppStoreAPI       → Signing, Threading, MatrixJSON, MatrixModel, AppStoreModels, SignedData
 //                       App Store Server API and App Store Connect API clients
-//   LoopbackServerAPI → Threading, AppStoreModels, MatrixModel, StoreSimulator, SimulatedStoreKit, SignedData, LoopbackHTTP,
+//   LoopbackServerAPI → Signing, Threading, AppStoreModels, MatrixModel, StoreSimulator, SimulatedStoreKit, SignedData, LoopbackHTTP,
 //                       AppStoreAPI
 //                       the App Store Server API on 127.0.0.1, answering from the run's stores
-//   ServerEnvironment → Threading, AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment,
+//   ServerEnvironment → Signing, Threading, AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment,
 //                       ExecEnvironment, SignedData, LoopbackHTTP, LoopbackServerAPI, AppStoreAPI
 //                       `server`: notifications to a team's backend, its access answers
 //   GuidedEnvironment → Threading, MatrixJSON, MatrixModel, MatrixEngine, MatrixPlanning, AppStoreAPI, AppStoreModels
 //                       `sandbox`, `testflight`: a person guided step by step
 //   MatrixAuthoring   → MatrixModel, MatrixJSON
 //                       `matrix init`
-//   MatrixComparison  → MatrixModel
-//                       `matrix compare`
-//   Reporters         → MatrixJSON, MatrixModel, MatrixComparison, FileIO
+//   Reporters         → MatrixJSON, MatrixModel, FileIO
 //                       JUnit, Markdown, HTML and JSON reports: rendering only
-//   EvidenceStore     → Threading, MatrixJSON, AppStoreModels, MatrixModel, MatrixEngine, FileIO, Reporters, SignedData,
-//                       COpenSSL
-//                       run directories, evidence writer and reader, archives, verification
+//   MatrixComparison  → MatrixJSON, MatrixModel, Reporters
+//                       `matrix compare`: joining runs, classifying differences, and their reports
+//   EvidenceStore     → Threading, MatrixJSON, MatrixModel, MatrixEngine, FileIO, Reporters, Signing
+//                       run directories: the evidence writer and reader, run.json persistence and digests, live reports
+//   EvidenceArchive   → Threading, MatrixJSON, MatrixModel, FileIO, EvidenceStore
+//                       run archives: packing, bounded unpacking, file integrity
+//   EvidenceVerification → AppStoreModels, MatrixJSON, MatrixModel, MatrixEngine, FileIO, Reporters, Signing,
+//                       SignedData, EvidenceStore, EvidenceArchive
+//                       `matrix verify`: a run or archive unaltered, its signed data and reports re-checked
 //   HarnessRunner     → MatrixJSON, MatrixModel, MatrixEngine, EvidenceStore, HarnessCore
 //                       a matrix run against an app, written to the standard run directory: options, result, located failures
 //   XcodeHarness      → AppStoreModels, MatrixModel, MatrixEngine, HarnessCore, HarnessRunner
@@ -66,7 +72,7 @@ import PackageDescription
 //   AppHarness        → MatrixJSON, MatrixModel, MatrixEngine, HarnessCore, SimulatedStoreKit, DriverKit,
 //                       LocalEnvironment, HarnessRunner
 //                       runs a matrix against a team's own app, in its tests or as a driver
-//   MatrixCLI         → Threading, MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
+//   MatrixCLI         → EvidenceVerification, EvidenceArchive, Signing, Threading, MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
 //                       LocalEnvironment, ExecEnvironment, GuidedEnvironment, MatrixPlanning, AppStoreAPI,
 //                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore, ServerEnvironment,
 //                       LoopbackHTTP, LoopbackServerAPI
@@ -113,33 +119,40 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        .target(name: "SignedData", dependencies: ["Threading", "MatrixJSON", "COpenSSL"]),
+        // ES256 and SHA-256 through CryptoKit on Apple platforms and libcrypto on Linux: the system library is
+        // linked only where it is used.
+        .target(name: "Signing", dependencies: ["MatrixJSON", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
+        .target(name: "SignedData", dependencies: ["Threading", "MatrixJSON", "Signing", "COpenSSL"]),
         .target(name: "DriverKit", dependencies: ["Threading", "MatrixJSON", "MatrixModel"]),
         .target(name: "FileIO"),
         .target(name: "LoopbackHTTP", dependencies: ["Threading"]),
         .target(name: "LocalEnvironment",
-                dependencies: ["Threading", "MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "ReferenceApp", "SignedData", "DriverKit"]),
+                dependencies: ["Threading", "MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "ReferenceApp", "Signing", "DriverKit"]),
         .target(name: "ExecEnvironment", dependencies: ["Threading", "MatrixModel", "MatrixEngine", "DriverKit"]),
         .target(name: "MatrixPlanning", dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "LocalEnvironment", "StoreSimulator"]),
-        .target(name: "AppStoreAPI", dependencies: ["Threading", "MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
+        .target(name: "AppStoreAPI", dependencies: ["Signing", "Threading", "MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
         .target(name: "LoopbackServerAPI",
-                dependencies: ["Threading", "AppStoreModels", "MatrixModel", "StoreSimulator", "SimulatedStoreKit", "SignedData", "LoopbackHTTP", "AppStoreAPI"]),
+                dependencies: ["Signing", "Threading", "AppStoreModels", "MatrixModel", "StoreSimulator", "SimulatedStoreKit", "SignedData", "LoopbackHTTP", "AppStoreAPI"]),
         .target(name: "ServerEnvironment",
-                dependencies: ["Threading", "AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP",
+                dependencies: ["Signing", "Threading", "AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP",
                                "LoopbackServerAPI", "AppStoreAPI"]),
         .target(name: "GuidedEnvironment",
                 dependencies: ["Threading", "MatrixJSON", "MatrixModel", "MatrixEngine", "MatrixPlanning", "AppStoreAPI", "AppStoreModels"]),
         .target(name: "MatrixAuthoring", dependencies: ["MatrixModel", "MatrixJSON"]),
-        .target(name: "MatrixComparison", dependencies: ["MatrixModel"]),
-        .target(name: "Reporters", dependencies: ["MatrixJSON", "MatrixModel", "MatrixComparison", "FileIO"]),
+        .target(name: "Reporters", dependencies: ["MatrixJSON", "MatrixModel", "FileIO"]),
+        .target(name: "MatrixComparison", dependencies: ["MatrixJSON", "MatrixModel", "Reporters"]),
         .target(name: "EvidenceStore",
-                dependencies: ["Threading", "MatrixJSON", "AppStoreModels", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "SignedData", "COpenSSL"]),
+                dependencies: ["Threading", "MatrixJSON", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "Signing"]),
+        .target(name: "EvidenceArchive", dependencies: ["Threading", "MatrixJSON", "MatrixModel", "FileIO", "EvidenceStore"]),
+        .target(name: "EvidenceVerification",
+                dependencies: ["AppStoreModels", "MatrixJSON", "MatrixModel", "MatrixEngine", "FileIO", "Reporters", "Signing", "SignedData",
+                               "EvidenceStore", "EvidenceArchive"]),
         .target(name: "HarnessRunner", dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "EvidenceStore", "HarnessCore"]),
         .target(name: "XcodeHarness", dependencies: ["AppStoreModels", "MatrixModel", "MatrixEngine", "HarnessCore", "HarnessRunner"]),
         .target(name: "AppHarness", dependencies: [
             "MatrixJSON", "MatrixModel", "MatrixEngine", "HarnessCore", "SimulatedStoreKit", "DriverKit", "LocalEnvironment", "HarnessRunner",
         ]),
-        .target(name: "MatrixCLI", dependencies: [
+        .target(name: "MatrixCLI", dependencies: ["EvidenceVerification", "EvidenceArchive", "Signing", 
             "Threading",
             "MatrixJSON", "MatrixModel", "MatrixEngine", "ReferenceApp", "SignedData", "DriverKit",
             "LocalEnvironment", "ExecEnvironment", "GuidedEnvironment", "MatrixPlanning", "AppStoreAPI",
@@ -164,27 +177,28 @@ let package = Package(
         .testTarget(name: "MatrixModelTests", dependencies: ["MatrixModel", "MatrixJSON", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AppStoreModelsTests", dependencies: ["AppStoreModels", "TestSupport"]),
         .testTarget(name: "MatrixEngineTests", dependencies: ["MatrixEngine", "MatrixModel", "TestSupport"]),
-        .testTarget(name: "StoreSimulatorTests", dependencies: ["AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
-        .testTarget(name: "SignedDataTests", dependencies: ["SignedData", "MatrixModel", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "StoreSimulatorTests", dependencies: ["Signing", "AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
+        .testTarget(name: "SignedDataTests", dependencies: ["Signing", "SignedData", "MatrixModel", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "MatrixModel", "TestSupport"]),
         .testTarget(name: "LocalEnvironmentTests", dependencies: ["DriverKit", "LocalEnvironment", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
         .testTarget(name: "ExecEnvironmentTests", dependencies: ["ExecEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "Reporters", "TestSupport"], exclude: ["Drivers"]),
         .testTarget(name: "MatrixPlanningTests", dependencies: ["GuidedEnvironment", "MatrixModel", "MatrixPlanning", "TestSupport", "Threading"]),
         .testTarget(name: "GuidedEnvironmentTests", dependencies: ["GuidedEnvironment", "MatrixEngine", "Threading"]),
-        .testTarget(name: "AppStoreAPITests", dependencies: ["AppStoreAPI", "GuidedEnvironment", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport", "Threading"], exclude: ["Fixtures"]),
+        .testTarget(name: "AppStoreAPITests", dependencies: ["Signing", "AppStoreAPI", "GuidedEnvironment", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport", "Threading"], exclude: ["Fixtures"]),
         .testTarget(name: "MatrixAuthoringTests", dependencies: ["MatrixAuthoring", "LocalEnvironment", "MatrixJSON", "MatrixModel", "ReferenceApp", "TestSupport"]),
-        .testTarget(name: "MatrixComparisonTests", dependencies: ["MatrixComparison", "MatrixModel", "TestSupport"]),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EvidenceStore", "FileIO", "MatrixComparison", "MatrixJSON", "MatrixModel", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "EvidenceStoreTests", dependencies: ["EvidenceStore", "FileIO", "MatrixEngine", "MatrixJSON", "MatrixModel", "Reporters", "TestSupport", "Threading"]),
+        .testTarget(name: "MatrixComparisonTests", dependencies: ["MatrixComparison", "MatrixModel", "Reporters", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EvidenceStore", "FileIO", "MatrixJSON", "MatrixModel", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "EvidenceArchiveTests", dependencies: ["EvidenceArchive", "EvidenceStore", "TestSupport"]),
+        .testTarget(name: "EvidenceStoreTests", dependencies: ["EvidenceArchive", "EvidenceStore", "FileIO", "MatrixEngine", "MatrixJSON", "MatrixModel", "Reporters", "TestSupport", "Threading"]),
         .testTarget(name: "XcodeHarnessTests", dependencies: ["XcodeHarness", "EvidenceStore", "HarnessCore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreAppsHarness", "StoreSimulator", "TestSupport"]),
         .testTarget(name: "HarnessCoreTests", dependencies: ["HarnessCore", "MatrixModel", "Threading"]),
-        .testTarget(name: "SimulatedStoreKitTests", dependencies: ["MatrixModel", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
+        .testTarget(name: "SimulatedStoreKitTests", dependencies: ["Signing", "MatrixModel", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
         .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "EvidenceStore", "HarnessRunner", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreAppsHarness", "TestSupport", "Threading"]),
         .testTarget(name: "StoreAppsHarnessTests", dependencies: ["AppHarness", "StoreAppsHarness", "TestSupport", "Threading"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
-        .testTarget(name: "LoopbackServerAPITests", dependencies: ["LoopbackServerAPI", "AppStoreAPI", "AppStoreModels", "LoopbackHTTP", "MatrixModel", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
-        .testTarget(name: "ServerEnvironmentTests", dependencies: ["AppStoreAPI", "AppStoreModels", "EvidenceStore", "LoopbackHTTP", "LoopbackServerAPI", "MatrixEngine", "MatrixModel", "ServerEnvironment", "SignedData", "TestSupport", "Threading"]),
-        .testTarget(name: "MatrixCLITests", dependencies: ["MatrixCLI", "AppStoreAPI", "EvidenceStore", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "Reporters", "SignedData", "TestSupport"], exclude: ["SchemaSamples"]),
+        .testTarget(name: "LoopbackServerAPITests", dependencies: ["Signing", "LoopbackServerAPI", "AppStoreAPI", "AppStoreModels", "LoopbackHTTP", "MatrixModel", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
+        .testTarget(name: "ServerEnvironmentTests", dependencies: ["Signing", "AppStoreAPI", "AppStoreModels", "EvidenceStore", "LoopbackHTTP", "LoopbackServerAPI", "MatrixEngine", "MatrixModel", "ServerEnvironment", "SignedData", "TestSupport", "Threading"]),
+        .testTarget(name: "MatrixCLITests", dependencies: ["EvidenceVerification", "Signing", "MatrixCLI", "AppStoreAPI", "EvidenceStore", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "Reporters", "SignedData", "TestSupport"], exclude: ["SchemaSamples"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -41,7 +41,9 @@ def drawn_graph(manifest):
         while text.endswith(",") and index < len(lines):
             text += " " + lines[index]
             index += 1
-        graph[match.group(1)] = [] if text.strip() == "(nothing)" else [name.strip() for name in text.split(",") if name.strip()]
+        # A name may carry a note in parentheses, such as `COpenSSL (Linux only)` for a conditional dependency.
+        names = [re.sub(r'\s*\(.*\)$', '', name.strip()) for name in text.split(",")]
+        graph[match.group(1)] = [] if text.strip() == "(nothing)" else [name for name in names if name]
     return graph
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/MatrixModel/Loading/MatrixSchema+Text.swift from schema/matrix.schema.json, so that
+"""Writes Sources/MatrixCLI/Schema/MatrixSchema+Text.swift from schema/matrix.schema.json, so that
 `matrix schema` prints the schema without the repository. MatrixModelTests checks the two are the same bytes;
 run this after changing the schema.
 
@@ -23,6 +23,6 @@ swift = (
     + f'\n"""{delimiter}\n'
     "}\n"
 )
-out = root / "Sources" / "MatrixModel" / "Loading" / "MatrixSchema+Text.swift"
+out = root / "Sources" / "MatrixCLI" / "Schema" / "MatrixSchema+Text.swift"
 out.write_text(swift, encoding="utf-8")
 print(f"wrote {out.relative_to(root)} ({len(schema.encode())} bytes of schema)")

@@ -2,7 +2,7 @@ import Foundation
 import MatrixEngine
 import MatrixModel
 import ReferenceApp
-import SignedData
+import Signing
 import SimulatedStoreKit
 import StoreSimulator
 
@@ -49,7 +49,7 @@ public struct LocalAdapter: EnvironmentAdapter {
         self.app = app
         if signing {
             do {
-                signer = SimulatorSigner(pki: try SimulatorPKI.default)
+                signer = SimulatorSigner(signer: try SimulatorSigningChain.signer)
             } catch {
                 throw AdapterError("cannot load the simulator's signing key: \(error)", environmentUnavailable: true)
             }
@@ -83,11 +83,11 @@ public struct LocalAdapter: EnvironmentAdapter {
     }
 }
 
-/// Signs simulator payloads with the simulator PKI.
+/// Signs simulator payloads with the simulator PKI's leaf key, under its `x5c` chain.
 struct SimulatorSigner: PayloadSigner {
-    let pki: SimulatorPKI
+    let signer: JWSSigner
 
     func sign(_ payload: Data) throws -> String {
-        try pki.sign(payload: payload)
+        try signer.sign(payload: payload)
     }
 }

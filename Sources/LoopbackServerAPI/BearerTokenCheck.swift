@@ -1,5 +1,6 @@
 import Foundation
 import SignedData
+import Signing
 
 /// Who may call the loopback App Store Server API: the key id, issuer id and bundle id a team configures, and the
 /// public half of its private key. Requests carry `Authorization: Bearer JWT`, checked as Apple checks them.

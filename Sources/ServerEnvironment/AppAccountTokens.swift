@@ -1,5 +1,6 @@
 import Foundation
 import SignedData
+import Signing
 
 /// The `appAccountToken` each account of a case uses on its purchases in a `server` run: a UUID derived from
 /// the run's number, the case id and the alias, the same for every purchase of the account in the case, and

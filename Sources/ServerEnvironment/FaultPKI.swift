@@ -1,4 +1,5 @@
 import SignedData
+import Signing
 
 // Apple's App Store Server Library test PKI (testLeaf ← testIntermediate ← testCA, P-256, valid 2023-01-05 ..
 // 2033-01-01), byte for byte as Tests/SignedDataTests/Fixtures/test-pki holds it (MIT, see

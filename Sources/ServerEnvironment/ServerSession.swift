@@ -1,11 +1,12 @@
-import Foundation
-import AppStoreModels
 import AppStoreAPI
+import AppStoreModels
+import Foundation
 import LocalEnvironment
 import LoopbackServerAPI
 import MatrixEngine
 import MatrixModel
 import SignedData
+import Signing
 import StoreSimulator
 
 /// One case against the team's backend: the embedded store plays the App Store and the reference app plays the

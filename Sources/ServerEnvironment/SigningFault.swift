@@ -1,6 +1,7 @@
-import Foundation
 import AppStoreModels
+import Foundation
 import SignedData
+import Signing
 
 /// A notification a correct server must refuse (`--signing-faults`), made from a genuine one. Each claims a
 /// `REFUND` of the genuine notification's transaction (its `signedTransactionInfo` revoked) under a

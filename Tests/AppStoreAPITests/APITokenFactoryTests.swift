@@ -1,7 +1,8 @@
-import Foundation
-import Testing
 @testable import AppStoreAPI
+import Foundation
 @testable import SignedData
+import Signing
+import Testing
 
 /// Tokens as Apple's "Generating JSON Web Tokens for API requests" (App Store Server API) and "Generating
 /// Tokens for API Requests" (App Store Connect API) describe them.

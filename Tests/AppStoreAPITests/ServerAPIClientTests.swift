@@ -1,9 +1,10 @@
-import Foundation
-import Testing
 @testable import AppStoreAPI
+import Foundation
 @testable import MatrixModel
 @testable import SignedData
+import Signing
 @testable import TestSupport
+import Testing
 
 /// The App Store Server API endpoints against a stub serving Apple's documented bodies, with the signed data
 /// signed on the fly by Apple's test PKI.

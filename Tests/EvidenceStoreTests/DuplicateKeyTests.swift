@@ -1,9 +1,10 @@
-import Foundation
-import Testing
+import EvidenceArchive
 @testable import EvidenceStore
 @testable import FileIO
+import Foundation
 @testable import MatrixModel
 @testable import TestSupport
+import Testing
 
 /// Evidence records, run.json and archive.json that name a key twice are refused, with the key and its place:
 /// one reader would take the first value and another the last.

@@ -1,6 +1,7 @@
+import EvidenceArchive
+@testable import EvidenceStore
 import Foundation
 import Testing
-@testable import EvidenceStore
 
 @Suite("File integrity")
 struct FileIntegrityTests {

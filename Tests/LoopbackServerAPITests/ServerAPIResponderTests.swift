@@ -1,14 +1,15 @@
-import Foundation
-import Testing
 import AppStoreAPI
 import AppStoreModels
+import Foundation
 import LoopbackHTTP
+@testable import LoopbackServerAPI
 import MatrixModel
 import SignedData
+import Signing
 import SimulatedStoreKit
 import StoreSimulator
 import TestSupport
-@testable import LoopbackServerAPI
+import Testing
 
 /// The loopback App Store Server API answered request by request, without sockets: Apple's paths, shapes, paging
 /// and error codes, and bearer tokens checked as Apple checks them.

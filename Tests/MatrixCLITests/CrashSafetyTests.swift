@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import MatrixModel
 import SignedData
+import Signing
 import TestSupport
+import Testing
 
 /// Runs killed with SIGKILL keep only complete records, say they were interrupted, and `--resume` completes
 /// them to the same evidence as an uninterrupted run. Kills and signals land at known records (the evidence

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 @testable import MatrixCLI
 import SignedData
+import Signing
 @testable import TestSupport
+import Testing
 
 /// An error names what is wrong, on one line of its own: a path that holds a line break cannot start a line that
 /// passes for `matrix`'s, and a reason is never one that misleads (invalid UTF-8 called a number or a missing

@@ -1,10 +1,12 @@
-import Foundation
-import Testing
 @testable import EvidenceStore
+@testable import EvidenceVerification
+import Foundation
 @testable import MatrixCLI
 @testable import MatrixModel
 @testable import SignedData
+import Signing
 @testable import TestSupport
+import Testing
 
 /// `matrix verify` on one JWS, a file of JWS and a run directory.
 @Suite("matrix verify")

@@ -1,9 +1,10 @@
-import Foundation
-import Testing
 @testable import EvidenceStore
+import Foundation
 @testable import MatrixCLI
 @testable import SignedData
+import Signing
 @testable import TestSupport
+import Testing
 
 /// Data that cannot be verified is an error unless the person verifying asks for Xcode or LocalTesting data
 /// with --environment, as only the caller of Apple's SignedDataVerifier chooses `.xcode` or `.localTesting`.

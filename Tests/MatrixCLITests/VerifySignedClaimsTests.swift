@@ -1,9 +1,10 @@
-import Foundation
-import Testing
-import SignedData
 @testable import EvidenceStore
+import Foundation
 @testable import MatrixCLI
+import SignedData
+import Signing
 @testable import TestSupport
+import Testing
 
 /// A signature proves a payload, not the record around it: signed items moved between records, repeated or
 /// removed, and observations that contradict their record's own signed payloads, are each named.

@@ -1,7 +1,7 @@
-import Testing
 import MatrixComparison
 import MatrixModel
 import TestSupport
+import Testing
 
 @Suite("Comparing runs")
 struct ComparatorTests {

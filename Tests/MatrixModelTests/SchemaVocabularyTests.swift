@@ -27,12 +27,6 @@ struct SchemaVocabularyTests {
         return Set(((current as? [String: Any])?["enum"] as? [Any] ?? []).compactMap { $0 as? String })
     }
 
-    @Test("the schema `matrix schema` prints is schema/matrix.schema.json, byte for byte (run scripts/embed-schema.py after editing it)")
-    func embedded() throws {
-        let file = try Data(contentsOf: Fixtures.packageDirectory.appendingPathComponent("schema/matrix.schema.json"))
-        #expect(Data(MatrixSchema.text.utf8) == file)
-    }
-
     @Test("draft 2020-12, and the top level requires what the loader requires")
     func topLevel() {
         #expect(schema["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")

@@ -1,13 +1,14 @@
-import Foundation
-import Testing
 import AppStoreAPI
 import AppStoreModels
+import Foundation
 import LoopbackHTTP
 import LoopbackServerAPI
 import MatrixEngine
 import MatrixModel
-import SignedData
 @testable import ServerEnvironment
+import SignedData
+import Signing
+import Testing
 
 /// The loopback App Store Server API during a server run: it answers over HTTP on 127.0.0.1 from the stores the
 /// cases ran on, and its notification history is what the runner delivered.

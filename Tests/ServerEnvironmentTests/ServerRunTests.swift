@@ -1,11 +1,12 @@
-import Foundation
-import Testing
 import EvidenceStore
+import Foundation
 import MatrixEngine
 import MatrixModel
-import SignedData
-import TestSupport
 @testable import ServerEnvironment
+import SignedData
+import Signing
+import TestSupport
+import Testing
 
 /// Runs matrices against in-process backends through the server environment, as `matrix run --env server` does.
 @Suite("The server environment against a backend")

@@ -1,9 +1,10 @@
-import Foundation
-import Testing
 import AppStoreModels
+import Foundation
 import MatrixModel
-import SignedData
 @testable import ServerEnvironment
+import SignedData
+import Signing
+import Testing
 
 /// `--signing-faults`: notifications a correct server refuses, and steps that fail when a backend accepts one.
 /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/responding-to-app-store-server-notifications

@@ -3,6 +3,7 @@ import Foundation
 import LoopbackHTTP
 import MatrixModel
 import SignedData
+import Signing
 import Threading
 
 /// A team's backend, in process, for tests: it keeps what App Store Server Notifications told it, as Apple

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 @testable import SignedData
+import Signing
 @testable import TestSupport
+import Testing
 
 @Suite("SHA-256, P-256 keys and ES256 signatures")
 struct CryptoTests {

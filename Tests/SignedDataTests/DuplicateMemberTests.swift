@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 @testable import SignedData
+import Signing
 @testable import TestSupport
+import Testing
 
 /// A header or payload that names a member twice means one thing to one reader and another to the next
 /// (RFC 8259 §4): it is refused, even with a signature that verifies.

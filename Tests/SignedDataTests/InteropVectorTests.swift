@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 @testable import MatrixModel
 @testable import SignedData
+import Signing
 @testable import TestSupport
+import Testing
 
 /// Builds the JWS inputs of `scripts/interop-apple-library.sh` and checks that this verifier reaches the
 /// outcome recorded for Apple's Python library on each.

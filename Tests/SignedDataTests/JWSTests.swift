@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 @testable import SignedData
+import Signing
 @testable import TestSupport
+import Testing
 
 @Suite("JWS compact serialization")
 struct JWSTests {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import SignedData
+import Signing
+import Testing
 
 @Suite("Payload kind detection")
 struct KindDetectionTests {

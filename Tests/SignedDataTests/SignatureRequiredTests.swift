@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 @testable import SignedData
+import Signing
 @testable import TestSupport
+import Testing
 
 /// Only the verifier's caller turns the signature check off (Apple's `SignedDataVerifier` for `.xcode` and
 /// `.localTesting`); `signatureRequired` keeps it for every environment.

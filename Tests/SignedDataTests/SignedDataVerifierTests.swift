@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 @testable import SignedData
+import Signing
 @testable import TestSupport
+import Testing
 
 /// Apple's library vectors and the negative cases of Apple's verifiers.
 @Suite("SignedDataVerifier")

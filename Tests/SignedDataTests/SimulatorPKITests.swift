@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 @testable import MatrixModel
 @testable import SignedData
+import Signing
 @testable import TestSupport
+import Testing
 
 @Suite("Simulator PKI")
 struct SimulatorPKITests {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 @testable import SignedData
+import Signing
 @testable import TestSupport
+import Testing
 
 /// The verified-chain cache of ``SignedDataVerifier``: a hit skips only the chain check, never the date, the
 /// signature or the exact certificates.

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import MatrixModel
 import SignedData
+import Signing
 @testable import SimulatedStoreKit
 import StoreSimulator
 import TestSupport
+import Testing
 
 /// StoreKit 2's documented behaviour, through the look-alike's public API, as app code sees it. Each test names
 /// the Apple page its rule comes from.

@@ -2,6 +2,7 @@ import Foundation
 @testable import LocalEnvironment
 @testable import MatrixModel
 @testable import SignedData
+import Signing
 @testable import StoreSimulator
 @testable import TestSupport
 import Testing

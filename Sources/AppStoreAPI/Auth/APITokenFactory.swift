@@ -1,5 +1,6 @@
 import Foundation
 import SignedData
+import Signing
 
 /// Makes the ES256-signed JSON Web Tokens that authorize requests to Apple's APIs.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import SignedData
+import Signing
 
 /// A private API key downloaded from App Store Connect: its key id and the P-256 key read from the `.p8` file.
 ///

@@ -1,7 +1,8 @@
-import Foundation
 import AppStoreModels
+import Foundation
 import MatrixModel
 import SignedData
+import Signing
 
 /// Verifies App Store signed data with ``SignedDataVerifier`` and decodes the payload into MatrixCore's models.
 ///

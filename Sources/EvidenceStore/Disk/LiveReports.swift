@@ -7,12 +7,12 @@ import Reporters
 ///
 /// Any problem (evidence out of run order, a spool file that cannot be written) makes it give up quietly:
 /// the run's end then composes the reports from the evidence on disk, as `matrix report` does.
-final class LiveReports {
+package final class LiveReports {
     private var composer: ReportComposer?
     private var collector = CaseCollector()
 
     /// Reports whose parts are spooled in a ``ScratchDirectory``, which lives as long as the composer.
-    init() {
+    package init() {
         composer = (try? ScratchDirectory()).flatMap {
             try? ReportComposer(formats: RunDirectory.reportFormats, spoolDirectory: $0.url, keeping: $0)
         }
@@ -23,7 +23,7 @@ final class LiveReports {
     }
 
     /// Takes the next record written to the evidence.
-    func add(_ record: EvidenceRecord) {
+    package func add(_ record: EvidenceRecord) {
         guard let composer else { return }
         do {
             if let finished = try collector.add(record) { try composer.add(finished) }
@@ -33,12 +33,12 @@ final class LiveReports {
     }
 
     /// Cases known to be unfinished before their records come (a merge's slices that stopped during them).
-    func markUnfinished(_ ids: Set<String>) {
+    package func markUnfinished(_ ids: Set<String>) {
         composer?.unfinished.formUnion(ids)
     }
 
     /// Gives up; the run's end reads the evidence back instead.
-    func abandon() {
+    package func abandon() {
         composer?.close()
         composer = nil
     }
@@ -46,7 +46,7 @@ final class LiveReports {
     /// The reports of every record taken, or `nil` after giving up. The caller closes the composer.
     ///
     /// - Parameter unfinished: cases that started and did not end (an interrupted run's last case).
-    func complete(unfinished: Set<String> = []) -> ReportComposer? {
+    package func complete(unfinished: Set<String> = []) -> ReportComposer? {
         guard let composer else { return nil }
         // In a run, only the case still being collected can be unfinished: every earlier one ended before the next
         // began (a merge marks its slices' unfinished cases before their records come, ``markUnfinished(_:)``).

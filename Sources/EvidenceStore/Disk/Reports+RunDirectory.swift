@@ -51,7 +51,7 @@ extension Reports {
     /// - Returns: the composer, and whether a torn last line was left out.
     /// - Throws: ``EvidenceReadError`` when the evidence cannot be read; ``EvidenceWriteError`` when a spool
     ///   file cannot be written.
-    static func compose(_ formats: [ReportFormat], evidence url: URL, spoolDirectory: URL?, unfinished: Set<String> = []) throws
+    package static func compose(_ formats: [ReportFormat], evidence url: URL, spoolDirectory: URL?, unfinished: Set<String> = []) throws
         -> (ReportComposer, Bool) {
         let composer = try ReportComposer(formats: formats, spoolDirectory: spoolDirectory)
         composer.unfinished = unfinished

@@ -97,7 +97,7 @@ extension RunDirectory {
     }
 
     /// The reports a run directory holds, in the order they are written.
-    static let reportFormats = Reports.runDirectoryFormats.sorted { $0.fileName < $1.fileName }
+    package static let reportFormats = Reports.runDirectoryFormats.sorted { $0.fileName < $1.fileName }
 
     /// Ends the run with reports already composed from every record of its evidence, and the evidence's
     /// SHA-256 when it was computed as the evidence was written.

@@ -1,8 +1,11 @@
-import Foundation
+import EvidenceArchive
 import EvidenceStore
+import EvidenceVerification
 import FileIO
+import Foundation
 import MatrixModel
 import SignedData
+import Signing
 
 /// `matrix archive RUN_DIR --out FILE`: packs a finished run into one `.tar.gz` with `archive.json`, the
 /// SHA-256 of every file of the run (`run.json` included), for attaching to a release.

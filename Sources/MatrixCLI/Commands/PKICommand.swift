@@ -1,6 +1,7 @@
 import Foundation
 import MatrixJSON
 import SignedData
+import Signing
 
 /// `matrix pki`: the simulator's signing chain for backends under test: `export-root` writes the root to
 /// trust, `sign` signs payloads as the simulator signs App Store data.

@@ -1,11 +1,12 @@
-import Foundation
 import ExecEnvironment
+import Foundation
 import LoopbackHTTP
-import MatrixJSON
 import LoopbackServerAPI
+import MatrixJSON
 import MatrixModel
 import ServerEnvironment
 import SignedData
+import Signing
 
 /// The `--env server` options of `matrix run`: where the backend listens, how to start it, how to deliver.
 struct ServerRunOptions {

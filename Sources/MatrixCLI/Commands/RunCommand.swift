@@ -1,7 +1,8 @@
-import Foundation
 import AppStoreAPI
 import EvidenceStore
+import EvidenceVerification
 import ExecEnvironment
+import Foundation
 import GuidedEnvironment
 import LocalEnvironment
 import MatrixEngine

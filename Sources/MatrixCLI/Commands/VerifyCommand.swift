@@ -1,8 +1,11 @@
-import Foundation
+import EvidenceArchive
 import EvidenceStore
+import EvidenceVerification
+import Foundation
 import MatrixJSON
 import MatrixModel
 import SignedData
+import Signing
 
 /// `matrix verify`: verifies one JWS like Apple's `SignedDataVerifier`, many JWS from a file, or proves a run
 /// directory or run archive unaltered and re-verifies its signed data.

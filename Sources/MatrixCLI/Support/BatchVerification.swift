@@ -1,7 +1,9 @@
-import Foundation
 import EvidenceStore
+import EvidenceVerification
+import Foundation
 import MatrixJSON
 import SignedData
+import Signing
 
 /// `matrix verify --batch FILE`: verifies every JWS of a file, one per line, with one verifier (so verified
 /// chains are cached across lines), and reports failures and the throughput.

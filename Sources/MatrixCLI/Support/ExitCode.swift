@@ -1,5 +1,6 @@
-import Foundation
 import EvidenceStore
+import EvidenceVerification
+import Foundation
 import MatrixJSON
 /// Exit codes, as README and docs/architecture.md list them (sysexits.h values where one fits).
 public enum ExitCode: Int32, Sendable {

@@ -1,6 +1,7 @@
-import Foundation
 import EvidenceStore
+import EvidenceVerification
 import FileIO
+import Foundation
 import MatrixJSON
 import MatrixModel
 

@@ -9,7 +9,7 @@ import MatrixJSON
 /// width space and BOM: ``TerminalText/isUnsafe(_:keepingLineBreaks:)``), which a run's strings may carry.
 enum Markup {
     /// Escapes text content: `&`, `<`, `>` and forbidden characters.
-    static func text(_ value: String) -> String {
+    package static func text(_ value: String) -> String {
         escape(value, attribute: false)
     }
 
@@ -78,13 +78,13 @@ enum Markup {
 }
 
 /// Escaping for GitHub-flavoured Markdown.
-enum Markdown {
+package enum Markdown {
     /// Characters that could start emphasis, code, links, HTML, entities, strikethrough or a table cell.
     private static let special: Set<Unicode.Scalar> = ["\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&"]
 
     /// Plain text safe inside a paragraph or a table cell: special characters backslash-escaped, line breaks
     /// as `<br>`, forbidden control characters made visible.
-    static func text(_ value: String) -> String {
+    package static func text(_ value: String) -> String {
         if isPlain(value, also: specialMask) { return value }
         var out = ""
         for scalar in value.unicodeScalars {
@@ -134,7 +134,7 @@ enum Markdown {
     /// A code span that shows `value` literally; line breaks become spaces. In a table cell (`inTable`) `|` is
     /// escaped, which GitHub removes again inside the span; outside a table a backslash would show, so `|`
     /// is left as it is.
-    static func code(_ value: String, inTable: Bool = true) -> String {
+    package static func code(_ value: String, inTable: Bool = true) -> String {
         // Text with no line break, control, `|` or backtick is its own content, fenced by one backtick.
         if isPlain(value, also: inTable ? codeMask : codeMaskOutsideTables) { return "`" + (value.isEmpty ? " " : value) + "`" }
         var content = ""

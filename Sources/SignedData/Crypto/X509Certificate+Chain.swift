@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import Signing
 
 extension X509Certificate {
     /// Builds and verifies a certificate chain from `leaf` to one of `roots` with OpenSSL's verifier.

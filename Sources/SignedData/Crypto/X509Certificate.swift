@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import Signing
 
 /// An X.509 certificate parsed by OpenSSL.
 ///
@@ -147,7 +148,11 @@ public struct X509Certificate: Sendable, Hashable, CustomStringConvertible {
         guard let key = X509_get_pubkey(handle.pointer) else {
             throw OpenSSLSupport.error(.invalidKey, "The certificate's public key could not be decoded.")
         }
-        return try P256PublicKey(checking: EVPKey(taking: key))
+        let evpKey = EVPKey(taking: key)
+        guard evpKey.isP256 else {
+            throw SignedDataError(.invalidKey, "Expected an EC P-256 public key, found \(evpKey.summary).")
+        }
+        return try P256PublicKey(derRepresentation: evpKey.publicKeyDER())
     }
 
     /// The subject public key's kind, e.g. `EC prime256v1`, `EC secp384r1` or `RSA 4096`.

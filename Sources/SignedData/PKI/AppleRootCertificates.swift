@@ -1,4 +1,5 @@
 import Foundation
+import Signing
 
 /// Apple's public root certificates that anchor App Store signed data.
 ///

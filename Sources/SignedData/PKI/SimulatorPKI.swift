@@ -1,4 +1,5 @@
 import Foundation
+import Signing
 
 /// A signing chain for simulated App Store data: a leaf private key and leaf, intermediate and root
 /// certificates shaped like Apple's (marker OIDs on leaf and intermediate).
@@ -58,7 +59,8 @@ public struct SimulatorPKI: Sendable {
 
     private static let defaultResult: Result<SimulatorPKI, SignedDataError> = {
         do {
-            return .success(try SimulatorPKI(leafKeyPEM: leafKeyPEM, leafPEM: leafPEM, intermediatePEM: intermediatePEM, rootPEM: rootPEM))
+            return .success(try SimulatorPKI(leafKeyPEM: SimulatorSigningChain.leafKeyPEM, leafPEM: SimulatorSigningChain.leafPEM,
+                                             intermediatePEM: SimulatorSigningChain.intermediatePEM, rootPEM: SimulatorSigningChain.rootPEM))
         } catch let error as SignedDataError {
             return .failure(error)
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import MatrixJSON
+import Signing
 
 /// Reads the few payload members the verifier checks, per kind, and nothing else, so unrelated members
 /// of any shape are tolerated; the payload as a whole must name each member once (``StrictJSON``). A checked member of the wrong JSON type is a format error, as in Apple's

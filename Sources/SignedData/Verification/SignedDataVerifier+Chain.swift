@@ -1,4 +1,5 @@
 import Foundation
+import Signing
 
 extension SignedDataVerifier {
     /// A chain that verified, from the cache or from a full check.

@@ -1,4 +1,5 @@
 import Foundation
+import Signing
 
 /// Verifies and decodes App Store signed data (JWS) the way Apple's App Store Server Library
 /// `SignedDataVerifier` does, with online (OCSP) checks off.

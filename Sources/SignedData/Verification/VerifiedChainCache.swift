@@ -1,4 +1,5 @@
 import Foundation
+import Signing
 import Threading
 
 /// Remembers certificate chains that a ``SignedDataVerifier`` has verified, so that the next JWS carrying the

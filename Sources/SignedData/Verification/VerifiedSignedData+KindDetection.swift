@@ -1,5 +1,6 @@
 import Foundation
 import MatrixJSON
+import Signing
 
 extension VerifiedSignedData.Kind {
     /// Guesses what a JWS payload is from the members it has, for input that does not say.

@@ -1,4 +1,5 @@
 import Foundation
+import Signing
 
 /// The outcome of a successful ``SignedDataVerifier`` call: the raw payload plus the fields that were checked.
 ///

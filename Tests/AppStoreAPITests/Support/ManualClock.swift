@@ -1,6 +1,7 @@
 @testable import AppStoreAPI
 import Foundation
 @testable import SignedData
+import Signing
 import Threading
 
 /// A clock that moves only when the client sleeps: each sleep is recorded and advances `now` at once.
