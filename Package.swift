@@ -21,7 +21,7 @@ import PackageDescription
 //                       the app harness without StoreKit: AppUnderTest and its reports, the App Store side of a step and its mapping
 //   SimulatedStoreKit → Threading, AppStoreModels, MatrixModel, StoreSimulator, HarnessCore
 //                       the StoreKit 2 look-alike: Product, Transaction, AppStore on the simulated store
-//   ReferenceApp      → Threading, MatrixModel, SimulatedStoreKit
+//   ReferenceApp      → HarnessCore, Threading, MatrixModel, SimulatedStoreKit
 //                       the app that follows Apple's guidance, and its known faults
 //   COpenSSL          → (nothing)
 //                       libcrypto
@@ -35,19 +35,21 @@ import PackageDescription
 //                       bounded reads, durable and buffered writes, scratch directories
 //   LoopbackHTTP      → Threading
 //                       bounded HTTP/1.1 server and client on 127.0.0.1
-//   LocalEnvironment  → Threading, MatrixModel, MatrixEngine, StoreSimulator, HarnessCore, SimulatedStoreKit, ReferenceApp,
+//   LocalEnvironment  → Threading, MatrixModel, MatrixEngine, StoreSimulator, HarnessCore, SimulatedStoreKit,
 //                       Signing, DriverKit
 //                       `local`: the simulator and an app under test, signed evidence
+//   FaultScoring      → HarnessCore, LocalEnvironment, MatrixEngine, MatrixModel, ReferenceApp
+//                       `matrix score`: the reference app with each known fault against a matrix
 //   ExecEnvironment   → Threading, MatrixModel, MatrixEngine, DriverKit
 //                       `exec`: external driver processes
-//   MatrixPlanning    → MatrixJSON, MatrixModel, MatrixEngine, LocalEnvironment, StoreSimulator
+//   MatrixPlanning    → ReferenceApp, MatrixJSON, MatrixModel, MatrixEngine, LocalEnvironment, StoreSimulator
 //                       `matrix plan`
 //   AppStoreAPI       → Signing, Threading, MatrixJSON, MatrixModel, AppStoreModels, SignedData
 //                       App Store Server API and App Store Connect API clients
 //   LoopbackServerAPI → Signing, Threading, AppStoreModels, MatrixModel, StoreSimulator, SimulatedStoreKit, SignedData, LoopbackHTTP,
 //                       AppStoreAPI
 //                       the App Store Server API on 127.0.0.1, answering from the run's stores
-//   ServerEnvironment → Signing, Threading, AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment,
+//   ServerEnvironment → ReferenceApp, Signing, Threading, AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment,
 //                       ExecEnvironment, SignedData, LoopbackHTTP, LoopbackServerAPI, AppStoreAPI
 //                       `server`: notifications to a team's backend, its access answers
 //   GuidedEnvironment → Threading, MatrixJSON, MatrixModel, MatrixEngine, MatrixPlanning, AppStoreAPI, AppStoreModels
@@ -72,7 +74,7 @@ import PackageDescription
 //   AppHarness        → MatrixJSON, MatrixModel, MatrixEngine, HarnessCore, SimulatedStoreKit, DriverKit,
 //                       LocalEnvironment, HarnessRunner
 //                       runs a matrix against a team's own app, in its tests or as a driver
-//   MatrixCLI         → EvidenceVerification, EvidenceArchive, Signing, Threading, MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
+//   MatrixCLI         → FaultScoring, EvidenceVerification, EvidenceArchive, Signing, Threading, MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
 //                       LocalEnvironment, ExecEnvironment, GuidedEnvironment, MatrixPlanning, AppStoreAPI,
 //                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore, ServerEnvironment,
 //                       LoopbackHTTP, LoopbackServerAPI
@@ -87,7 +89,7 @@ import PackageDescription
 //                       example: the two stores wired to the app harness (examples/apps)
 //   CarefulStoreDriver → AppHarness, StoreAppsHarness
 //                       example: the careful store as a driver executable, careful-store-driver (examples/apps)
-//   HarnessBench      → AppHarness, EvidenceStore, LocalEnvironment, MatrixEngine, MatrixModel, StoreAppsHarness
+//   HarnessBench      → ReferenceApp, AppHarness, EvidenceStore, LocalEnvironment, MatrixEngine, MatrixModel, StoreAppsHarness
 //                       bench: the app harness against --env local, harness-bench (bench/)
 //   TestSupport       → Threading, MatrixJSON, MatrixModel, MatrixComparison, EvidenceStore, HarnessRunner
 //                       code shared by the tests
@@ -113,7 +115,7 @@ let package = Package(
         .target(name: "StoreSimulator", dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel"]),
         .target(name: "HarnessCore", dependencies: ["MatrixModel"]),
         .target(name: "SimulatedStoreKit", dependencies: ["Threading", "AppStoreModels", "MatrixModel", "StoreSimulator", "HarnessCore"]),
-        .target(name: "ReferenceApp", dependencies: ["Threading", "MatrixModel", "SimulatedStoreKit"]),
+        .target(name: "ReferenceApp", dependencies: ["HarnessCore", "Threading", "MatrixModel", "SimulatedStoreKit"]),
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "libcrypto",
@@ -127,14 +129,15 @@ let package = Package(
         .target(name: "FileIO"),
         .target(name: "LoopbackHTTP", dependencies: ["Threading"]),
         .target(name: "LocalEnvironment",
-                dependencies: ["Threading", "MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "ReferenceApp", "Signing", "DriverKit"]),
+                dependencies: ["Threading", "MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "Signing", "DriverKit"]),
+        .target(name: "FaultScoring", dependencies: ["HarnessCore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "ReferenceApp"]),
         .target(name: "ExecEnvironment", dependencies: ["Threading", "MatrixModel", "MatrixEngine", "DriverKit"]),
-        .target(name: "MatrixPlanning", dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "LocalEnvironment", "StoreSimulator"]),
+        .target(name: "MatrixPlanning", dependencies: ["ReferenceApp", "MatrixJSON", "MatrixModel", "MatrixEngine", "LocalEnvironment", "StoreSimulator"]),
         .target(name: "AppStoreAPI", dependencies: ["Signing", "Threading", "MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
         .target(name: "LoopbackServerAPI",
                 dependencies: ["Signing", "Threading", "AppStoreModels", "MatrixModel", "StoreSimulator", "SimulatedStoreKit", "SignedData", "LoopbackHTTP", "AppStoreAPI"]),
         .target(name: "ServerEnvironment",
-                dependencies: ["Signing", "Threading", "AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP",
+                dependencies: ["ReferenceApp", "Signing", "Threading", "AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP",
                                "LoopbackServerAPI", "AppStoreAPI"]),
         .target(name: "GuidedEnvironment",
                 dependencies: ["Threading", "MatrixJSON", "MatrixModel", "MatrixEngine", "MatrixPlanning", "AppStoreAPI", "AppStoreModels"]),
@@ -152,7 +155,7 @@ let package = Package(
         .target(name: "AppHarness", dependencies: [
             "MatrixJSON", "MatrixModel", "MatrixEngine", "HarnessCore", "SimulatedStoreKit", "DriverKit", "LocalEnvironment", "HarnessRunner",
         ]),
-        .target(name: "MatrixCLI", dependencies: ["EvidenceVerification", "EvidenceArchive", "Signing", 
+        .target(name: "MatrixCLI", dependencies: ["FaultScoring", "EvidenceVerification", "EvidenceArchive", "Signing", 
             "Threading",
             "MatrixJSON", "MatrixModel", "MatrixEngine", "ReferenceApp", "SignedData", "DriverKit",
             "LocalEnvironment", "ExecEnvironment", "GuidedEnvironment", "MatrixPlanning", "AppStoreAPI",
@@ -169,7 +172,7 @@ let package = Package(
         .executableTarget(name: "CarefulStoreDriver", dependencies: ["AppHarness", "StoreAppsHarness"],
                           path: "examples/apps/CarefulStoreDriver"),
         .executableTarget(name: "HarnessBench",
-                          dependencies: ["AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "StoreAppsHarness"],
+                          dependencies: ["ReferenceApp", "AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "StoreAppsHarness"],
                           path: "bench/HarnessBench"),
         .target(name: "TestSupport", dependencies: ["Threading", "MatrixJSON", "MatrixModel", "MatrixComparison", "EvidenceStore", "HarnessRunner"]),
 
@@ -180,12 +183,13 @@ let package = Package(
         .testTarget(name: "StoreSimulatorTests", dependencies: ["Signing", "AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
         .testTarget(name: "SignedDataTests", dependencies: ["Signing", "SignedData", "MatrixModel", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "MatrixModel", "TestSupport"]),
-        .testTarget(name: "LocalEnvironmentTests", dependencies: ["DriverKit", "LocalEnvironment", "MatrixEngine", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
+        .testTarget(name: "LocalEnvironmentTests", dependencies: ["FaultScoring", "ReferenceApp", "DriverKit", "LocalEnvironment", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
+        .testTarget(name: "FaultScoringTests", dependencies: ["FaultScoring", "Threading", "TestSupport", "ReferenceApp", "MatrixModel", "MatrixEngine", "LocalEnvironment"]),
         .testTarget(name: "ExecEnvironmentTests", dependencies: ["ExecEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "Reporters", "TestSupport"], exclude: ["Drivers"]),
         .testTarget(name: "MatrixPlanningTests", dependencies: ["GuidedEnvironment", "MatrixModel", "MatrixPlanning", "TestSupport", "Threading"]),
         .testTarget(name: "GuidedEnvironmentTests", dependencies: ["GuidedEnvironment", "MatrixEngine", "Threading"]),
         .testTarget(name: "AppStoreAPITests", dependencies: ["Signing", "AppStoreAPI", "GuidedEnvironment", "LoopbackHTTP", "MatrixEngine", "MatrixModel", "SignedData", "TestSupport", "Threading"], exclude: ["Fixtures"]),
-        .testTarget(name: "MatrixAuthoringTests", dependencies: ["MatrixAuthoring", "LocalEnvironment", "MatrixJSON", "MatrixModel", "ReferenceApp", "TestSupport"]),
+        .testTarget(name: "MatrixAuthoringTests", dependencies: ["FaultScoring", "MatrixAuthoring", "LocalEnvironment", "MatrixJSON", "MatrixModel", "ReferenceApp", "TestSupport"]),
         .testTarget(name: "MatrixComparisonTests", dependencies: ["MatrixComparison", "MatrixModel", "Reporters", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EvidenceStore", "FileIO", "MatrixJSON", "MatrixModel", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "EvidenceArchiveTests", dependencies: ["EvidenceArchive", "EvidenceStore", "TestSupport"]),
@@ -193,7 +197,7 @@ let package = Package(
         .testTarget(name: "XcodeHarnessTests", dependencies: ["XcodeHarness", "EvidenceStore", "HarnessCore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreAppsHarness", "StoreSimulator", "TestSupport"]),
         .testTarget(name: "HarnessCoreTests", dependencies: ["HarnessCore", "MatrixModel", "Threading"]),
         .testTarget(name: "SimulatedStoreKitTests", dependencies: ["Signing", "MatrixModel", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
-        .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "EvidenceStore", "HarnessRunner", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreAppsHarness", "TestSupport", "Threading"]),
+        .testTarget(name: "AppHarnessTests", dependencies: ["FaultScoring", "AppHarness", "EvidenceStore", "HarnessRunner", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreAppsHarness", "TestSupport", "Threading"]),
         .testTarget(name: "StoreAppsHarnessTests", dependencies: ["AppHarness", "StoreAppsHarness", "TestSupport", "Threading"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "LoopbackServerAPITests", dependencies: ["Signing", "LoopbackServerAPI", "AppStoreAPI", "AppStoreModels", "LoopbackHTTP", "MatrixModel", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),

@@ -29,7 +29,7 @@ public enum AppHarness {
                            app: @escaping @Sendable () -> any AppUnderTest) async throws -> AppHarnessResult {
         try await HarnessRun.run(matrix: path, options: options) { _, schedule in
             try LocalAdapter(schedule: schedule, signedEnvironment: options.signedEnvironment, signing: options.signing,
-                             environment: .app, app: app, settleLimit: options.settleLimit, callLimit: options.callLimit)
+                             environment: .app, app: .app(app), settleLimit: options.settleLimit, callLimit: options.callLimit)
         }
     }
 
@@ -40,7 +40,7 @@ public enum AppHarness {
     ///   written.
     public static func serveDriver(options: Options = Options(), app: @escaping @Sendable () -> any AppUnderTest) async -> Int32 {
         let driver = LocalDriver(signedEnvironment: options.signedEnvironment, signing: options.signing, clock: options.clock,
-                                 version: ToolVersion.current, environment: EnvironmentKind.app.name, app: app,
+                                 version: ToolVersion.current, environment: EnvironmentKind.app.name, app: .app(app),
                                  settleLimit: options.settleLimit, callLimit: options.callLimit)
         switch await DriverServer.serveStandardIO(driver) {
         case .shutdown, .endOfInput: return 0

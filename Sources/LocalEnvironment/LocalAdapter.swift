@@ -1,7 +1,7 @@
 import Foundation
 import MatrixEngine
 import MatrixModel
-import ReferenceApp
+import HarnessCore
 import Signing
 import SimulatedStoreKit
 import StoreSimulator
@@ -9,18 +9,15 @@ import StoreSimulator
 /// The embedded environments: the App Store simulator and an app under test, one fresh instance per case, every
 /// transaction, renewal info and notification signed with the simulator's PKI.
 ///
-/// `local` runs the reference app (with a known fault, if asked); `app` runs a team's own StoreKit code through
-/// the StoreKit look-alike (``AppUnderTest``).
+/// `local` runs the reference app (`AppInstaller.reference(faults:)`, with known faults if asked); `app` runs a
+/// team's own StoreKit code through the StoreKit look-alike (``AppUnderTest``).
 public struct LocalAdapter: EnvironmentAdapter {
     public var schedule: RenewalSchedule
     public var signedEnvironment: SignedEnvironment
-    public var fault: AppFault?
-    /// More known bugs the reference app runs with, beside ``fault`` (`--app-fault` given several times).
-    public var faults: [AppFault] = []
     /// `local`, or `app` for a team's own app.
     public var environment: EnvironmentKind
-    /// Makes the app for a new installation; the reference app when `nil`.
-    let app: (@Sendable () -> any AppUnderTest)?
+    /// Makes the app for each new installation.
+    public var app: AppInstaller
     let signer: (any PayloadSigner)?
     /// How long the apps may take to handle what one step delivered to them.
     let settleLimit: Duration
@@ -30,21 +27,19 @@ public struct LocalAdapter: EnvironmentAdapter {
     /// - Parameters:
     ///   - schedule: the clock the run models.
     ///   - signedEnvironment: the `environment` written into signed data (`Sandbox` by default).
-    ///   - fault: run the reference app with one known bug.
     ///   - signing: whether to sign data into the evidence.
     ///   - environment: the environment evidence names: `local` for the reference app, `app` for a team's own.
     ///   - app: makes the app under test for each new installation (a device's first launch, a reinstall, another
-    ///     device); the reference app with `fault` when `nil`.
+    ///     device).
     ///   - settleLimit: how long the apps may take to handle the updates of one step before the step errors.
     /// - Throws: ``AdapterError`` when the simulator's signing key cannot be loaded.
-    public init(schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox, fault: AppFault? = nil, signing: Bool = true,
-                environment: EnvironmentKind = .local, app: (@Sendable () -> any AppUnderTest)? = nil,
+    public init(schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox, signing: Bool = true,
+                environment: EnvironmentKind = .local, app: AppInstaller,
                 settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60)) throws {
         self.schedule = schedule
         self.settleLimit = settleLimit
         self.callLimit = callLimit
         self.signedEnvironment = signedEnvironment
-        self.fault = fault
         self.environment = environment
         self.app = app
         if signing {
@@ -58,8 +53,8 @@ public struct LocalAdapter: EnvironmentAdapter {
         }
     }
 
-    /// The reference app, made for each installation, runs on the run's own thread; a team's app does not.
-    public var runsOnCaseThread: Bool { app == nil }
+    /// The reference app runs on the run's own thread; a team's app does not.
+    public var runsOnCaseThread: Bool { app.runsOnCaseThread }
 
     public var description: EnvironmentDescription {
         EnvironmentDescription(environment, device: "embedded simulator", os: "n/a (embedded)", build: nil, clock: schedule.description)
@@ -75,7 +70,7 @@ public struct LocalAdapter: EnvironmentAdapter {
         }
         do {
             return try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: caseSchedule, signedEnvironment: signedEnvironment,
-                                    faults: (fault.map { [$0] } ?? []) + faults, install: app, signer: signer, settleLimit: settleLimit,
+                                    app: app, signer: signer, settleLimit: settleLimit,
                                     callLimit: callLimit)
         } catch {
             throw AdapterError(error.message)

@@ -1,11 +1,12 @@
 import DriverKit
 import MatrixEngine
 import MatrixModel
-import ReferenceApp
+import HarnessCore
 import SimulatedStoreKit
 
-/// The embedded environment behind the driver protocol (`matrix driver local`): the same simulator,
-/// reference app and signing as ``LocalAdapter``, reached through `initialize`, `reset` and `perform`.
+/// The embedded environment behind the driver protocol (`matrix driver local`, and a team's app served by the app
+/// harness): the same simulator, app and signing as ``LocalAdapter``, reached through `initialize`, `reset` and
+/// `perform`.
 ///
 /// It is the protocol's reference implementation: a run through it must leave the same evidence as
 /// `--env local`, apart from the run's identity, the environment's name and wall-clock times.
@@ -15,11 +16,10 @@ public final class LocalDriver: Driver {
 
     /// The environment name this driver reports.
     let environment: String
-    /// Makes the app for a new installation; the reference app when `nil`.
-    let app: (@Sendable () -> any AppUnderTest)?
+    /// Makes the app for each new installation.
+    let app: AppInstaller
 
     let signedEnvironment: SignedEnvironment
-    let faults: [AppFault]
     let signing: Bool
     let clock: String?
     let version: String
@@ -32,23 +32,21 @@ public final class LocalDriver: Driver {
 
     /// - Parameters:
     ///   - signedEnvironment: the `environment` written into signed data.
-    ///   - faults: the known bugs to run the reference app with (`--app-fault`, repeatable), none by default.
     ///   - signing: whether to sign transactions, renewal infos and notifications.
     ///   - clock: the clock to model, as `matrix run --clock` takes it (`real` by default); read at `initialize`,
     ///     where the catalog's `timeRate` is known.
     ///   - version: the tool's version, reported in `initialize`.
     ///   - environment: the environment name reported in `initialize`.
-    ///   - app: makes the app under test for each new installation; the reference app when `nil`.
+    ///   - app: makes the app under test for each new installation.
     ///   - settleLimit: how long the app may take to handle the updates of one step.
-    public init(signedEnvironment: SignedEnvironment = .sandbox, faults: [AppFault] = [], signing: Bool = true, clock: String? = nil, version: String,
-                environment: String = LocalDriver.environmentName, app: (@Sendable () -> any AppUnderTest)? = nil,
+    public init(signedEnvironment: SignedEnvironment = .sandbox, signing: Bool = true, clock: String? = nil, version: String,
+                environment: String = LocalDriver.environmentName, app: AppInstaller,
                 settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60)) {
         self.environment = environment
         self.settleLimit = settleLimit
         self.callLimit = callLimit
         self.app = app
         self.signedEnvironment = signedEnvironment
-        self.faults = faults
         self.signing = signing
         self.clock = clock
         self.version = version
@@ -70,11 +68,10 @@ public final class LocalDriver: Driver {
             case .failure(let problem): throw DriverError.unavailable("--clock: \(problem.message)")
             }
         }
-        var adapter: LocalAdapter
+        let adapter: LocalAdapter
         do {
             adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, signing: signing, app: app,
                                        settleLimit: settleLimit, callLimit: callLimit)
-            adapter.faults = faults
         } catch {
             throw DriverError.unavailable(String(describing: error))
         }

@@ -1,13 +1,12 @@
 import Foundation
 import MatrixEngine
 import MatrixModel
-import ReferenceApp
 import SimulatedStoreKit
 import StoreSimulator
 import Threading
 
 /// One case running on the embedded App Store: a fresh store, the accounts' devices, and on each an app under
-/// test (the reference app unless told otherwise) that reaches the store through the StoreKit look-alike.
+/// test (the reference app, or a team's own) that reaches the store through the StoreKit look-alike.
 ///
 /// For each step the session plays the App Store's side on the store (renewals, refunds, Ask to Buy answers,
 /// time), asks the app for its side (launch, purchase, restore), delivers what resulted to the running apps'
@@ -39,7 +38,7 @@ public final class LocalSession: CaseSession {
     }
 
     /// - Parameters:
-    ///   - install: makes the app under test for a device; by default the reference app with `fault`.
+    ///   - app: makes the app under test for each device (`AppInstaller.reference(faults:)` for the reference app).
     ///   - signer: signs transactions, renewal infos and notifications into the evidence and for the apps'
     ///     `jwsRepresentation`; `nil` leaves them out.
     ///   - settleLimit: how long an app may take to handle the updates of one step before the step errors.
@@ -48,7 +47,7 @@ public final class LocalSession: CaseSession {
     ///   - identifierSpace: the block of identifiers the store hands out (``StoreConfiguration/identifierSpace``).
     /// - Throws: ``StoreError`` when an account's starting state cannot be set up.
     public init(matrix: Matrix, matrixCase: MatrixCase, schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox,
-                fault: AppFault? = nil, faults: [AppFault] = [], install: (() -> any AppUnderTest)? = nil, signer: (any PayloadSigner)? = nil,
+                app: AppInstaller, signer: (any PayloadSigner)? = nil,
                 settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60), identifierSpace: Int64 = 0) throws(StoreError) {
         self.matrix = matrix
         self.matrixCase = matrixCase
@@ -57,8 +56,7 @@ public final class LocalSession: CaseSession {
         let simulator = AppStoreSimulator(catalog: matrix.catalog, configuration: configuration)
         try simulator.prepare(Self.accounts(of: matrixCase, in: matrix))
         self.store = SimulatedStore(simulator, signer: signer)
-        let bugs = (fault.map { [$0] } ?? []) + faults
-        self.install = install ?? { ReferenceApp(matrix: matrix, faults: bugs, preferring: PreferredExecutor.current) }
+        self.install = { app.install(for: matrix) }
         self.signer = signer
         self.settleLimit = settleLimit
         self.callLimit = callLimit

@@ -1,6 +1,7 @@
 import LocalEnvironment
 import MatrixEngine
 import MatrixModel
+import ReferenceApp
 import StoreSimulator
 
 /// Plans a run of a matrix in an environment where a person performs the steps: Sandbox, TestFlight or
@@ -145,7 +146,7 @@ public enum RunPlanner {
         let session: LocalSession?
         var stop: String?
         do {
-            session = try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: schedule)
+            session = try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: schedule, app: .reference())
         } catch {
             session = nil
             stop = "the case cannot be modelled: \(error.message)"

@@ -1,12 +1,13 @@
-import Foundation
 import AppStoreAPI
+import AppStoreModels
+import Foundation
 import LocalEnvironment
 import LoopbackHTTP
 import LoopbackServerAPI
 import MatrixEngine
 import MatrixModel
+import ReferenceApp
 import SignedData
-import AppStoreModels
 import StoreSimulator
 
 /// What a `server` run needs besides the matrix: where the backend listens, how to deliver, the seed.
@@ -124,7 +125,7 @@ public struct ServerAdapter: EnvironmentAdapter {
         let session: LocalSession
         do {
             session = try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: caseSchedule, signedEnvironment: signedEnvironment,
-                                       signer: SimulatorPayloadSigner(pki: settings.pki), identifierSpace: space)
+                                       app: .reference(), signer: SimulatorPayloadSigner(pki: settings.pki), identifierSpace: space)
         } catch {
             throw AdapterError(error.message)
         }

@@ -1,10 +1,11 @@
-import Foundation
-import Testing
 import EvidenceStore
+import Foundation
 import LocalEnvironment
 import MatrixEngine
 import MatrixModel
+import ReferenceApp
 import TestSupport
+import Testing
 
 /// A matrix run on the embedded store with every item signed, written as `matrix run` writes it (the runner, the
 /// evidence writer, the reports composed as the records are written), with the wall clock fixed: its evidence,
@@ -34,7 +35,7 @@ struct RecordedRunGoldenTests {
                                    matrix: MatrixReference(path: subject, contents: Data("{}".utf8), name: matrix.name),
                                    clock: "real", accounts: RunManifest.accounts(of: matrix), startedAt: FixedClock().now())
         try directory.writeManifest(manifest)
-        let adapter = try LocalAdapter(signing: true)
+        let adapter = try LocalAdapter(signing: true, app: .reference())
         let summary = try await HeavyWork.run {
             try await Runner(matrix: matrix, adapter: adapter, context: context, wallClock: FixedClock(), jobs: 2).run(into: writer)
         }

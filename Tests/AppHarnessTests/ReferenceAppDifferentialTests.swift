@@ -1,13 +1,14 @@
-import Foundation
-import Testing
 import AppHarness
 import EvidenceStore
+import FaultScoring
+import Foundation
 import LocalEnvironment
 import MatrixAuthoring
 import MatrixEngine
 import MatrixModel
 import ReferenceApp
 import TestSupport
+import Testing
 
 /// The reference app is an app like a team's: `--env local` and the app harness running the reference app record
 /// the same evidence (signatures aside, which are randomised: each JWS is compared by its decoded payload), for
@@ -57,7 +58,7 @@ struct ReferenceAppDifferentialTests {
         // Signing dominates the time of a debug run: the release matrix is signed and compared by payload; the
         // init matrices (about 6,000 steps) compare everything else.
         let signing = subject.name == "release"
-        let adapter = try LocalAdapter(signing: signing)
+        let adapter = try LocalAdapter(signing: signing, app: .reference())
         let sink = KeptRecords()
         let context = RunContext(runID: "local", environment: "local", build: "b", device: "embedded simulator", os: "n/a (embedded)")
         _ = try await HeavyWork.run { try await Runner(matrix: matrix, adapter: adapter, context: context, jobs: 2).run(into: sink) }
@@ -84,7 +85,7 @@ struct ReferenceAppDifferentialTests {
         let matrix = try #require(try MatrixFile.read(subject.path).matrix)
         let local = try await FaultScorer.score(matrix, jobs: 2)
         let harness = try await FaultScorer.score(matrix, jobs: 2) { fault in
-            try LocalAdapter(signing: false, environment: .app) { ReferenceApp(matrix: matrix, fault: fault) }
+            try LocalAdapter(signing: false, environment: .app, app: .app { ReferenceApp(matrix: matrix, fault: fault) })
         }
         #expect(local.results == harness.results)
         #expect(local.referencePasses && harness.referencePasses)

@@ -1,9 +1,11 @@
+@testable import FaultScoring
 import Foundation
-import Testing
 @testable import LocalEnvironment
 @testable import MatrixEngine
 @testable import MatrixModel
+import ReferenceApp
 @testable import TestSupport
+import Testing
 
 /// The release matrix on every clock `--clock` accepts: the schedule changes how long things take, never what
 /// StoreKit does, so every step passes (TestFlight skips billing retry as an environment limit).
@@ -26,7 +28,7 @@ struct EveryClockTests {
     @Test("no step fails or errors", arguments: schedules)
     func releaseMatrixPasses(schedule: RenewalSchedule) async throws {
         let matrix = try Self.releaseMatrix()
-        let adapter = try LocalAdapter(schedule: schedule, signing: false)
+        let adapter = try LocalAdapter(schedule: schedule, signing: false, app: .reference())
         let context = RunContext(runID: "clocks", environment: "local", build: "test", device: "embedded simulator", os: "n/a")
         let sink = FirstProblemSink()
         _ = try await Runner(matrix: matrix, adapter: adapter, context: context, jobs: 2).run(into: sink)

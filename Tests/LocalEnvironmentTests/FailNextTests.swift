@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 @testable import LocalEnvironment
 @testable import MatrixEngine
 @testable import MatrixModel
+import ReferenceApp
 @testable import SimulatedStoreKit
 @testable import TestSupport
+import Testing
 
 /// A step's `failNext` makes the next StoreKit call of a kind fail, as `SKTestSession.setSimulatedError(_:forAPI:)`
 /// does, and the reference app reports it as an app should.
@@ -15,7 +16,7 @@ struct FailNextTests {
     func run(_ steps: [Step], owns: [String] = []) async throws -> [Result<Observation, AdapterError>] {
         let matrixCase = MatrixCase(id: "c", kind: "fresh-purchase", account: "a", steps: steps)
         let matrix = ExampleMatrix.matrix(accounts: [Account(alias: "a", owns: owns)], cases: [matrixCase])
-        let session = try LocalSession(matrix: matrix, matrixCase: matrixCase)
+        let session = try LocalSession(matrix: matrix, matrixCase: matrixCase, app: .reference())
         var results: [Result<Observation, AdapterError>] = []
         for (index, step) in steps.enumerated() {
             do {

@@ -1,8 +1,9 @@
-import Testing
 import DriverKit
 import LocalEnvironment
 import MatrixModel
+import ReferenceApp
 import TestSupport
+import Testing
 
 /// `matrix driver local`: the embedded environment behind the driver protocol.
 @Suite("Local driver")
@@ -26,15 +27,15 @@ struct LocalDriverTests {
     // Apple: https://developer.apple.com/documentation/appstoreservernotifications/data (appAppleId, Production)
     @Test("Production signed data needs the matrix's app.appAppleId, as matrix run requires")
     func productionNeedsAppAppleId() async throws {
-        let driver = LocalDriver(signedEnvironment: .production, version: "test")
+        let driver = LocalDriver(signedEnvironment: .production, version: "test", app: .reference())
         let withoutId = try params(appAppleId: nil)
         await #expect {
             _ = try await driver.initialize(withoutId)
         } throws: { error in
             String(describing: error).contains("--signed-environment Production needs app.appAppleId in the matrix")
         }
-        let result = try await LocalDriver(signedEnvironment: .production, version: "test").initialize(try params(appAppleId: 1_234_567_890))
+        let result = try await LocalDriver(signedEnvironment: .production, version: "test", app: .reference()).initialize(try params(appAppleId: 1_234_567_890))
         #expect(result.environment == "local-driver")
-        _ = try await LocalDriver(signedEnvironment: .sandbox, version: "test").initialize(withoutId)
+        _ = try await LocalDriver(signedEnvironment: .sandbox, version: "test", app: .reference()).initialize(withoutId)
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 @testable import LocalEnvironment
 @testable import MatrixEngine
 @testable import MatrixModel
+import ReferenceApp
 @testable import StoreSimulator
 @testable import TestSupport
+import Testing
 
 /// A failure in the embedded environment is evidence (an `error` verdict with its reason), never a quiet gap.
 @Suite("No silent failures in the local environment")
@@ -24,7 +25,7 @@ struct NoSilentFailureTests {
             Step(action: .launch), Step(action: .purchase, product: ExampleMatrix.pro),
         ])
         let matrix = ExampleMatrix.matrix(cases: [matrixCase])
-        let session = try LocalSession(matrix: matrix, matrixCase: matrixCase, signer: BrokenSigner())
+        let session = try LocalSession(matrix: matrix, matrixCase: matrixCase, app: .reference(), signer: BrokenSigner())
         _ = try await session.perform(matrixCase.steps[0], index: 0)
         let error = await #expect(throws: AdapterError.self) {
             _ = try await session.perform(matrixCase.steps[1], index: 1)
@@ -37,7 +38,7 @@ struct NoSilentFailureTests {
     func renewalFailure() async throws {
         let matrixCase = MatrixCase(id: "renew", kind: "renewal", account: "a", steps: [])
         let matrix = ExampleMatrix.matrix(cases: [matrixCase])
-        let session = try LocalSession(matrix: matrix, matrixCase: matrixCase)
+        let session = try LocalSession(matrix: matrix, matrixCase: matrixCase, app: .reference())
         _ = try await session.perform(Step(action: .launch), index: 0)
         _ = try await session.perform(Step(action: .purchase, product: ExampleMatrix.monthly), index: 1)
         let key = try session.withStore { try $0.subscriptionKey(account: "a", productID: ExampleMatrix.monthly) }

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 @testable import LocalEnvironment
 @testable import MatrixEngine
 @testable import MatrixModel
+import ReferenceApp
 @testable import TestSupport
+import Testing
 
 /// What the store says about a step is the store's (`storeMessage`), never put in the app's mouth (`message`).
 @Suite("Store messages in the local environment")
@@ -11,7 +12,7 @@ struct StoreMessageTests {
     func observations(_ steps: [Step], schedule: RenewalSchedule = .real) async throws -> [Observation] {
         let matrixCase = MatrixCase(id: "c", kind: "renewal", account: "a", steps: steps)
         let matrix = ExampleMatrix.matrix(cases: [matrixCase])
-        let session = try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: schedule)
+        let session = try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: schedule, app: .reference())
         var result: [Observation] = []
         for (index, step) in steps.enumerated() {
             guard case .observed(let observation, _) = try await session.perform(step, index: index) else {

@@ -1,11 +1,12 @@
+import FaultScoring
 import Foundation
-import Testing
 import LocalEnvironment
 import MatrixAuthoring
 import MatrixJSON
 import MatrixModel
 import ReferenceApp
 import TestSupport
+import Testing
 
 /// `matrix init`'s promise, in process: for every real `.storekit` fixture, and three small synthetic catalogs,
 /// the generated matrix loads without a diagnostic, passes on the local environment, and catches every app fault

@@ -16,7 +16,7 @@ final class Harness {
         var matrix = ExampleMatrix.matrix(accounts: accounts, cases: [matrixCase])
         if let catalog { matrix.catalog = catalog }
         if let tiers { matrix.tiers = tiers }
-        session = try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: schedule, fault: fault)
+        session = try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: schedule, app: .reference(faults: fault.map { [$0] } ?? []))
     }
 
     /// Reads or changes the case's store, under its lock.

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import LocalEnvironment
 import MatrixModel
+import ReferenceApp
 import StoreSimulator
 import TestSupport
+import Testing
 
 /// Each notification embeds its own event's transaction and renewal info, as they were then.
 /// Apple: https://developer.apple.com/documentation/appstoreservernotifications/responsebodyv2decodedpayload
@@ -11,7 +12,7 @@ import TestSupport
 struct NotificationSnapshotTests {
     func session(accounts: [Account] = [Account(alias: "a")], account: String = "a") throws -> LocalSession {
         let matrixCase = MatrixCase(id: "test", kind: "test", account: account, steps: [])
-        return try LocalSession(matrix: ExampleMatrix.matrix(accounts: accounts, cases: [matrixCase]), matrixCase: matrixCase, signer: ReadableSigner())
+        return try LocalSession(matrix: ExampleMatrix.matrix(accounts: accounts, cases: [matrixCase]), matrixCase: matrixCase, app: .reference(), signer: ReadableSigner())
     }
 
     func observe(_ session: LocalSession, _ step: Step, _ index: Int) async throws -> Observation {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import LocalEnvironment
 @testable import MatrixModel
+import ReferenceApp
 @testable import SignedData
 import Signing
 @testable import StoreSimulator
@@ -38,7 +39,7 @@ struct SigningReuseTests {
         let matrixCase = MatrixCase(id: "test", kind: "test", account: "a", steps: [])
         let matrix = ExampleMatrix.matrix(cases: [matrixCase])
         let signer = CountingSigner()
-        let session = try LocalSession(matrix: matrix, matrixCase: matrixCase, signer: signer)
+        let session = try LocalSession(matrix: matrix, matrixCase: matrixCase, app: .reference(), signer: signer)
         _ = try await session.perform(Step(action: .launch), index: 0)
         let outcome = try await session.perform(Step(action: .purchase, product: ExampleMatrix.monthly), index: 1)
         guard case .observed(let observation, _) = outcome else {

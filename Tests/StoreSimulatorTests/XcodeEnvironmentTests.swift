@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LocalEnvironment
 import MatrixModel
+import ReferenceApp
 import StoreSimulator
 import TestSupport
 
@@ -16,7 +17,7 @@ struct XcodeEnvironmentTests {
     func noNotifications(schedule: RenewalSchedule, signed: SignedEnvironment) async throws {
         let matrixCase = MatrixCase(id: "test", kind: "test", account: "a", steps: [])
         let session = try LocalSession(matrix: ExampleMatrix.matrix(cases: [matrixCase]), matrixCase: matrixCase, schedule: schedule,
-                                       signedEnvironment: signed)
+                                       signedEnvironment: signed, app: .reference())
         _ = try await session.perform(Step(action: .launch), index: 0)
         guard case .observed(let bought, _) = try await session.perform(Step(action: .purchase, product: ExampleMatrix.monthly), index: 1) else {
             Issue.record("skipped")

@@ -99,7 +99,7 @@ struct StoreKitCaseSessionTests {
         let xcode = KeptRecords()
         _ = try await Runner(matrix: matrix, adapter: Self.adapter(), context: context).run(into: xcode)
         let local = KeptRecords()
-        let localAdapter = try LocalAdapter(signing: false, environment: .app) { CarefulStoreApp() }
+        let localAdapter = try LocalAdapter(signing: false, environment: .app, app: .app { CarefulStoreApp() })
         _ = try await Runner(matrix: matrix, adapter: localAdapter, context: context).run(into: local)
         let (x, l) = (await xcode.records, await local.records)
         #expect(x.count == l.count)

@@ -12,6 +12,7 @@ import Foundation
 import LocalEnvironment
 import MatrixEngine
 import MatrixModel
+import ReferenceApp
 import StoreAppsHarness
 
 /// Keeps nothing: the runs are timed, not inspected (the harness run's own result says whether it passed).
@@ -51,7 +52,7 @@ do {
         start = clock.now
         let context = RunContext(runID: "bench", environment: "local", build: "bench", device: "embedded simulator", os: "n/a")
         let sink = Discard()
-        let summary = try await Runner(matrix: matrix, adapter: try LocalAdapter(), context: context).run(into: sink)
+        let summary = try await Runner(matrix: matrix, adapter: try LocalAdapter(app: .reference()), context: context).run(into: sink)
         localTimes.append(seconds(clock.now - start))
         guard summary.steps[.pass, default: 0] + summary.steps[.skipped, default: 0] == steps else {
             FileHandle.standardError.write(Data("error: --env local did not pass every step\n".utf8))

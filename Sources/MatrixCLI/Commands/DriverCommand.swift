@@ -50,8 +50,8 @@ struct DriverCommand {
         }
         let faults = try RunCommand.faults(args.all(.appFault))
         let signedEnvironment = try args.choice(.signedEnvironment, as: SignedEnvironment.self) ?? .following(clock: args.value(.clock))
-        let driver = LocalDriver(signedEnvironment: signedEnvironment, faults: faults, signing: !args.has(.noSigning),
-                                 clock: args.value(.clock), version: MatrixCommand.version)
+        let driver = LocalDriver(signedEnvironment: signedEnvironment, signing: !args.has(.noSigning),
+                                 clock: args.value(.clock), version: MatrixCommand.version, app: .reference(faults: faults))
         switch await DriverServer.serveStandardIO(driver) {
         case .shutdown, .endOfInput:
             return .success

@@ -520,9 +520,7 @@ struct RunCommand {
         switch environment {
         case .local:
             do {
-                var adapter = try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment)
-                adapter.faults = faults
-                return adapter
+                return try LocalAdapter(schedule: schedule, signedEnvironment: signedEnvironment, app: .reference(faults: faults))
             } catch {
                 throw CommandFailure("the local environment is unavailable: \(error)", code: .unavailable)
             }

@@ -1,3 +1,4 @@
+import FaultScoring
 import Foundation
 import LocalEnvironment
 

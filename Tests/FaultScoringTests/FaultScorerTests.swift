@@ -1,4 +1,5 @@
 import Foundation
+@testable import FaultScoring
 @testable import LocalEnvironment
 import MatrixEngine
 @testable import MatrixModel
@@ -136,7 +137,7 @@ struct FaultScorerTests {
         let all = matrix([refund] + later)
         let counting = Locked<[CountingAdapter]>([])
         let maker: FaultScorer.AdapterMaker = { fault in
-            let adapter = CountingAdapter(try LocalAdapter(fault: fault, signing: false))
+            let adapter = CountingAdapter(try LocalAdapter(signing: false, app: .reference(faults: fault.map { [$0] } ?? [])))
             counting.withLock { $0.append(adapter) }
             return adapter
         }

@@ -1,3 +1,5 @@
+import HarnessCore
+import LocalEnvironment
 import MatrixEngine
 import MatrixModel
 import ReferenceApp
@@ -58,7 +60,7 @@ public enum FaultScorer {
     public typealias AdapterMaker = @Sendable (_ fault: AppFault?) async throws -> any EnvironmentAdapter
 
     /// The embedded environment, unsigned: what `matrix score` runs on.
-    public static let local: AdapterMaker = { fault in try LocalAdapter(fault: fault, signing: false) }
+    public static let local: AdapterMaker = { fault in try LocalAdapter(signing: false, app: .reference(faults: fault.map { [$0] } ?? [])) }
 
     /// Scores `matrix` against `faults`.
     ///

@@ -1,5 +1,6 @@
 import MatrixModel
 import Testing
+@testable import FaultScoring
 @testable import LocalEnvironment
 @testable import ReferenceApp
 @testable import TestSupport
