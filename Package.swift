@@ -36,8 +36,8 @@ import PackageDescription
 //   LoopbackHTTP      → Threading
 //                       bounded HTTP/1.1 server and client on 127.0.0.1
 //   LocalEnvironment  → Threading, MatrixModel, MatrixEngine, StoreSimulator, HarnessCore, SimulatedStoreKit,
-//                       Signing, DriverKit
-//                       `local`: the simulator and an app under test, signed evidence
+//                       Signing
+//                       `local` and `app`: the simulator and an app under test, signed evidence
 //   FaultScoring      → HarnessCore, LocalEnvironment, MatrixEngine, MatrixModel, ReferenceApp
 //                       `matrix score`: the reference app with each known fault against a matrix
 //   ExecEnvironment   → Threading, MatrixModel, MatrixEngine, DriverKit
@@ -71,10 +71,12 @@ import PackageDescription
 //                       a matrix run against an app, written to the standard run directory: options, result, located failures
 //   XcodeHarness      → AppStoreModels, MatrixModel, MatrixEngine, HarnessCore, HarnessRunner
 //                       the Xcode environment: StoreKitCaseSession over StoreKit, and on Apple platforms SKTestSession
-//   AppHarness        → MatrixJSON, MatrixModel, MatrixEngine, HarnessCore, SimulatedStoreKit, DriverKit,
-//                       LocalEnvironment, HarnessRunner
-//                       runs a matrix against a team's own app, in its tests or as a driver
-//   MatrixCLI         → FaultScoring, EvidenceVerification, EvidenceArchive, Signing, Threading, MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
+//   AppHarness        → MatrixJSON, MatrixModel, MatrixEngine, HarnessCore, SimulatedStoreKit, LocalEnvironment,
+//                       HarnessRunner
+//                       runs a matrix against a team's own app, in its tests
+//   AppHarnessDriver  → SimulatedStoreKit, AppHarness, DriverKit, HarnessCore, LocalEnvironment, MatrixEngine, MatrixModel
+//                       the embedded environment behind the driver protocol: `matrix driver local`, a team's app as a driver
+//   MatrixCLI         → AppHarnessDriver, FaultScoring, EvidenceVerification, EvidenceArchive, Signing, Threading, MatrixJSON, MatrixModel, MatrixEngine, ReferenceApp, SignedData, DriverKit,
 //                       LocalEnvironment, ExecEnvironment, GuidedEnvironment, MatrixPlanning, AppStoreAPI,
 //                       MatrixAuthoring, MatrixComparison, FileIO, Reporters, EvidenceStore, ServerEnvironment,
 //                       LoopbackHTTP, LoopbackServerAPI
@@ -87,7 +89,7 @@ import PackageDescription
 //                       example: a store with the mistakes tutorials make (examples/apps)
 //   StoreAppsHarness  → AppHarness, SimulatedStoreKit, CarefulStore, TutorialStore
 //                       example: the two stores wired to the app harness (examples/apps)
-//   CarefulStoreDriver → AppHarness, StoreAppsHarness
+//   CarefulStoreDriver → AppHarnessDriver, AppHarness, StoreAppsHarness
 //                       example: the careful store as a driver executable, careful-store-driver (examples/apps)
 //   HarnessBench      → ReferenceApp, AppHarness, EvidenceStore, LocalEnvironment, MatrixEngine, MatrixModel, StoreAppsHarness
 //                       bench: the app harness against --env local, harness-bench (bench/)
@@ -104,6 +106,7 @@ let package = Package(
         .library(name: "DriverKit", targets: ["DriverKit"]),
         .library(name: "SimulatedStoreKit", targets: ["SimulatedStoreKit"]),
         .library(name: "AppHarness", targets: ["AppHarness"]),
+        .library(name: "AppHarnessDriver", targets: ["AppHarnessDriver"]),
         .library(name: "XcodeHarness", targets: ["XcodeHarness"]),
     ],
     targets: [
@@ -129,7 +132,7 @@ let package = Package(
         .target(name: "FileIO"),
         .target(name: "LoopbackHTTP", dependencies: ["Threading"]),
         .target(name: "LocalEnvironment",
-                dependencies: ["Threading", "MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "Signing", "DriverKit"]),
+                dependencies: ["Threading", "MatrixModel", "MatrixEngine", "StoreSimulator", "HarnessCore", "SimulatedStoreKit", "Signing"]),
         .target(name: "FaultScoring", dependencies: ["HarnessCore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "ReferenceApp"]),
         .target(name: "ExecEnvironment", dependencies: ["Threading", "MatrixModel", "MatrixEngine", "DriverKit"]),
         .target(name: "MatrixPlanning", dependencies: ["ReferenceApp", "MatrixJSON", "MatrixModel", "MatrixEngine", "LocalEnvironment", "StoreSimulator"]),
@@ -152,10 +155,9 @@ let package = Package(
                                "EvidenceStore", "EvidenceArchive"]),
         .target(name: "HarnessRunner", dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "EvidenceStore", "HarnessCore"]),
         .target(name: "XcodeHarness", dependencies: ["AppStoreModels", "MatrixModel", "MatrixEngine", "HarnessCore", "HarnessRunner"]),
-        .target(name: "AppHarness", dependencies: [
-            "MatrixJSON", "MatrixModel", "MatrixEngine", "HarnessCore", "SimulatedStoreKit", "DriverKit", "LocalEnvironment", "HarnessRunner",
-        ]),
-        .target(name: "MatrixCLI", dependencies: ["FaultScoring", "EvidenceVerification", "EvidenceArchive", "Signing", 
+        .target(name: "AppHarness", dependencies: ["MatrixJSON", "MatrixModel", "MatrixEngine", "HarnessCore", "SimulatedStoreKit", "LocalEnvironment", "HarnessRunner"]),
+        .target(name: "AppHarnessDriver", dependencies: ["SimulatedStoreKit", "AppHarness", "DriverKit", "HarnessCore", "LocalEnvironment", "MatrixEngine", "MatrixModel"]),
+        .target(name: "MatrixCLI", dependencies: ["AppHarnessDriver", "FaultScoring", "EvidenceVerification", "EvidenceArchive", "Signing", 
             "Threading",
             "MatrixJSON", "MatrixModel", "MatrixEngine", "ReferenceApp", "SignedData", "DriverKit",
             "LocalEnvironment", "ExecEnvironment", "GuidedEnvironment", "MatrixPlanning", "AppStoreAPI",
@@ -169,7 +171,7 @@ let package = Package(
                 swiftSettings: [.define("SIMULATED_STOREKIT")]),
         .target(name: "StoreAppsHarness", dependencies: ["AppHarness", "SimulatedStoreKit", "CarefulStore", "TutorialStore"],
                 path: "examples/apps/StoreAppsHarness"),
-        .executableTarget(name: "CarefulStoreDriver", dependencies: ["AppHarness", "StoreAppsHarness"],
+        .executableTarget(name: "CarefulStoreDriver", dependencies: ["AppHarnessDriver", "AppHarness", "StoreAppsHarness"],
                           path: "examples/apps/CarefulStoreDriver"),
         .executableTarget(name: "HarnessBench",
                           dependencies: ["ReferenceApp", "AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "StoreAppsHarness"],
@@ -183,7 +185,7 @@ let package = Package(
         .testTarget(name: "StoreSimulatorTests", dependencies: ["Signing", "AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
         .testTarget(name: "SignedDataTests", dependencies: ["Signing", "SignedData", "MatrixModel", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "MatrixModel", "TestSupport"]),
-        .testTarget(name: "LocalEnvironmentTests", dependencies: ["FaultScoring", "ReferenceApp", "DriverKit", "LocalEnvironment", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
+        .testTarget(name: "LocalEnvironmentTests", dependencies: ["FaultScoring", "ReferenceApp", "LocalEnvironment", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
         .testTarget(name: "FaultScoringTests", dependencies: ["FaultScoring", "Threading", "TestSupport", "ReferenceApp", "MatrixModel", "MatrixEngine", "LocalEnvironment"]),
         .testTarget(name: "ExecEnvironmentTests", dependencies: ["ExecEnvironment", "DriverKit", "MatrixEngine", "MatrixModel", "Reporters", "TestSupport"], exclude: ["Drivers"]),
         .testTarget(name: "MatrixPlanningTests", dependencies: ["GuidedEnvironment", "MatrixModel", "MatrixPlanning", "TestSupport", "Threading"]),
@@ -197,6 +199,7 @@ let package = Package(
         .testTarget(name: "XcodeHarnessTests", dependencies: ["XcodeHarness", "EvidenceStore", "HarnessCore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreAppsHarness", "StoreSimulator", "TestSupport"]),
         .testTarget(name: "HarnessCoreTests", dependencies: ["HarnessCore", "MatrixModel", "Threading"]),
         .testTarget(name: "SimulatedStoreKitTests", dependencies: ["Signing", "MatrixModel", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
+        .testTarget(name: "AppHarnessDriverTests", dependencies: ["TestSupport", "ReferenceApp", "MatrixModel", "LocalEnvironment", "DriverKit", "AppHarnessDriver"]),
         .testTarget(name: "AppHarnessTests", dependencies: ["FaultScoring", "AppHarness", "EvidenceStore", "HarnessRunner", "LocalEnvironment", "MatrixAuthoring", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SimulatedStoreKit", "StoreAppsHarness", "TestSupport", "Threading"]),
         .testTarget(name: "StoreAppsHarnessTests", dependencies: ["AppHarness", "StoreAppsHarness", "TestSupport", "Threading"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),

@@ -1,4 +1,3 @@
-import DriverKit
 import HarnessCore
 @_exported import HarnessRunner
 import Foundation
@@ -13,9 +12,9 @@ import SimulatedStoreKit
 ///
 /// The app is an ``AppUnderTest`` the team writes around its Store class, compiled against SimulatedStoreKit
 /// instead of StoreKit. ``run(matrix:options:app:)`` runs from the team's tests (Swift Testing or XCTest) and
-/// writes the standard run directory; ``serveDriver(options:app:)`` serves the same harness over the driver
-/// protocol, so `matrix run MATRIX --env exec --driver "swift run my-store-driver"` gets every command-line
-/// feature (compare, shards, resume).
+/// writes the standard run directory; `AppHarness.serveDriver(options:app:)` (the `AppHarnessDriver` library)
+/// serves the same harness over the driver protocol, so `matrix run MATRIX --env exec --driver "swift run
+/// my-store-driver"` gets every command-line feature (compare, shards, resume).
 public enum AppHarness {
     /// How a harness run is set up.
     public typealias Options = HarnessOptions
@@ -30,21 +29,6 @@ public enum AppHarness {
         try await HarnessRun.run(matrix: path, options: options) { _, schedule in
             try LocalAdapter(schedule: schedule, signedEnvironment: options.signedEnvironment, signing: options.signing,
                              environment: .app, app: .app(app), settleLimit: options.settleLimit, callLimit: options.callLimit)
-        }
-    }
-
-    /// Serves the harness over the driver protocol on standard input and output, until `shutdown` or the end
-    /// of input: a driver executable for `matrix run MATRIX --env exec --driver "…"`.
-    ///
-    /// - Returns: the exit status for `main`: 0 after shutdown or the end of input, 74 when responses cannot be
-    ///   written.
-    public static func serveDriver(options: Options = Options(), app: @escaping @Sendable () -> any AppUnderTest) async -> Int32 {
-        let driver = LocalDriver(signedEnvironment: options.signedEnvironment, signing: options.signing, clock: options.clock,
-                                 version: ToolVersion.current, environment: EnvironmentKind.app.name, app: .app(app),
-                                 settleLimit: options.settleLimit, callLimit: options.callLimit)
-        switch await DriverServer.serveStandardIO(driver) {
-        case .shutdown, .endOfInput: return 0
-        case .outputFailed: return 74
         }
     }
 }

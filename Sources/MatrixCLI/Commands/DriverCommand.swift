@@ -1,5 +1,6 @@
-import Foundation
+import AppHarnessDriver
 import DriverKit
+import Foundation
 import LocalEnvironment
 import MatrixModel
 import ReferenceApp

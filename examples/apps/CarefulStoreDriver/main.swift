@@ -4,6 +4,7 @@
 //   swift build --product careful-store-driver
 //   matrix run matrices/release.json --env exec --driver .build/debug/careful-store-driver
 import AppHarness
+import AppHarnessDriver
 import Foundation
 import StoreAppsHarness
 

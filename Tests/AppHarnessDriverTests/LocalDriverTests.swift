@@ -1,3 +1,4 @@
+import AppHarnessDriver
 import DriverKit
 import LocalEnvironment
 import MatrixModel

@@ -1,7 +1,8 @@
 import DriverKit
+import HarnessCore
+import LocalEnvironment
 import MatrixEngine
 import MatrixModel
-import HarnessCore
 import SimulatedStoreKit
 
 /// The embedded environment behind the driver protocol (`matrix driver local`, and a team's app served by the app
