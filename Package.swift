@@ -21,6 +21,8 @@ import PackageDescription
 //                       the app harness without StoreKit: AppUnderTest and its reports, the App Store side of a step and its mapping
 //   SimulatedStoreKit → Threading, AppStoreModels, MatrixModel, StoreSimulator, HarnessCore
 //                       the StoreKit 2 look-alike: Product, Transaction, AppStore on the simulated store
+//   StoreKit          → SimulatedStoreKit
+//                       the look-alike under StoreKit's module name, for a team's unchanged `import StoreKit`
 //   ReferenceApp      → HarnessCore, Threading, MatrixModel, SimulatedStoreKit
 //                       the app that follows Apple's guidance, and its known faults
 //   COpenSSL          → (nothing)
@@ -83,9 +85,9 @@ import PackageDescription
 //                       the commands
 //   matrix            → ExecEnvironment, MatrixCLI
 //                       the executable
-//   CarefulStore      → SimulatedStoreKit
+//   CarefulStore      → StoreKit
 //                       example: a store written as Apple advises (examples/apps)
-//   TutorialStore     → SimulatedStoreKit
+//   TutorialStore     → StoreKit
 //                       example: a store with the mistakes tutorials make (examples/apps)
 //   StoreAppsHarness  → AppHarness, SimulatedStoreKit, CarefulStore, TutorialStore
 //                       example: the two stores wired to the app harness (examples/apps)
@@ -105,6 +107,7 @@ let package = Package(
         .library(name: "MatrixModel", targets: ["MatrixModel"]),
         .library(name: "DriverKit", targets: ["DriverKit"]),
         .library(name: "SimulatedStoreKit", targets: ["SimulatedStoreKit"]),
+        .library(name: "StoreKitLookAlike", targets: ["StoreKit"]),
         .library(name: "AppHarness", targets: ["AppHarness"]),
         .library(name: "AppHarnessDriver", targets: ["AppHarnessDriver"]),
         .library(name: "XcodeHarness", targets: ["XcodeHarness"]),
@@ -118,6 +121,7 @@ let package = Package(
         .target(name: "StoreSimulator", dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel"]),
         .target(name: "HarnessCore", dependencies: ["MatrixModel"]),
         .target(name: "SimulatedStoreKit", dependencies: ["Threading", "AppStoreModels", "MatrixModel", "StoreSimulator", "HarnessCore"]),
+        .target(name: "StoreKit", dependencies: ["SimulatedStoreKit"]),
         .target(name: "ReferenceApp", dependencies: ["HarnessCore", "Threading", "MatrixModel", "SimulatedStoreKit"]),
         .systemLibrary(
             name: "COpenSSL",
@@ -164,11 +168,9 @@ let package = Package(
             "MatrixAuthoring", "MatrixComparison", "FileIO", "Reporters", "EvidenceStore", "ServerEnvironment", "LoopbackHTTP", "LoopbackServerAPI",
         ]),
         .executableTarget(name: "matrix", dependencies: ["ExecEnvironment", "MatrixCLI"]),
-        // The example stores are written for StoreKit; SIMULATED_STOREKIT builds them on the look-alike everywhere.
-        .target(name: "CarefulStore", dependencies: ["SimulatedStoreKit"], path: "examples/apps/CarefulStore",
-                swiftSettings: [.define("SIMULATED_STOREKIT")]),
-        .target(name: "TutorialStore", dependencies: ["SimulatedStoreKit"], path: "examples/apps/TutorialStore",
-                swiftSettings: [.define("SIMULATED_STOREKIT")]),
+        // The example stores import StoreKit as an app's files do; here that is the look-alike's StoreKit module.
+        .target(name: "CarefulStore", dependencies: ["StoreKit"], path: "examples/apps/CarefulStore"),
+        .target(name: "TutorialStore", dependencies: ["StoreKit"], path: "examples/apps/TutorialStore"),
         .target(name: "StoreAppsHarness", dependencies: ["AppHarness", "SimulatedStoreKit", "CarefulStore", "TutorialStore"],
                 path: "examples/apps/StoreAppsHarness"),
         .executableTarget(name: "CarefulStoreDriver", dependencies: ["AppHarnessDriver", "AppHarness", "StoreAppsHarness"],

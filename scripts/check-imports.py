@@ -57,8 +57,13 @@ def imports(directory):
             path = os.path.join(root, file)
             with open(path, encoding="utf-8") as source:
                 text = re.sub(r'/\*.*?\*/', '', source.read(), flags=re.S)
+            # A file built only where StoreKit Testing exists imports Apple's StoreKit, not the package's module of
+            # the same name (the look-alike's).
+            apple_only = re.match(r'\s*(//[^\n]*\n\s*)*#if canImport\(StoreKitTest\)', text) is not None
             text = re.sub(r'//.*', '', text)
             for module in IMPORT.findall(text):
+                if apple_only and module == "StoreKit":
+                    continue
                 found.setdefault(module, path)
     return found
 

@@ -1,12 +1,8 @@
-// A store written as Apple's guidance describes it, against StoreKit 2's API. Only the import decides whether
-// it runs on a device (StoreKit) or against StoreKit Matrix's simulated App Store (SimulatedStoreKit);
-// SIMULATED_STOREKIT, which Package.swift defines for this target, picks the simulated one on every platform.
-#if canImport(StoreKit) && !SIMULATED_STOREKIT
-import StoreKit
-#else
-import SimulatedStoreKit
-#endif
+// A store written as Apple's guidance describes it, against StoreKit 2's API. It imports StoreKit as an app does:
+// in an app that is Apple's StoreKit; here, where the target depends on the look-alike's StoreKit module
+// (Package.swift), the same file runs against StoreKit Matrix's simulated App Store.
 import Foundation
+import StoreKit
 
 /// The app's purchases: what the customer is entitled to, and the coins they bought.
 ///

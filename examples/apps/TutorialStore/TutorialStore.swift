@@ -4,14 +4,10 @@
 //  2. a product is only ever added to `purchasedIDs`, never removed when its entitlement goes (a refund, an
 //     expiry, a revocation);
 //  3. the `Transaction.updates` listener starts when the store screen first opens, not at launch.
-// Only the import decides whether it runs on a device or against StoreKit Matrix's simulated App Store
-// (SIMULATED_STOREKIT, which Package.swift defines for this target, picks the simulated one on every platform).
-#if canImport(StoreKit) && !SIMULATED_STOREKIT
-import StoreKit
-#else
-import SimulatedStoreKit
-#endif
+// It imports StoreKit as an app does; here, where the target depends on the look-alike's StoreKit module
+// (Package.swift), the same file runs against StoreKit Matrix's simulated App Store.
 import Foundation
+import StoreKit
 
 @MainActor
 public final class TutorialStore {
