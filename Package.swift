@@ -29,8 +29,9 @@ import PackageDescription
 //                       libcrypto
 //   Signing           → MatrixJSON, COpenSSL (Linux only)
 //                       ES256 signatures, SHA-256 and compact JWS: CryptoKit on Apple platforms, libcrypto on Linux
-//   SignedData        → Threading, MatrixJSON, Signing, COpenSSL
-//                       X.509 chains, the verifier of App Store signed data, the simulator PKI
+//   SignedData        → Threading, MatrixJSON, Signing, COpenSSL (Linux only)
+//                       X.509 certificates read from their DER, chains verified by Security on Apple platforms and
+//                       libcrypto on Linux, the verifier of App Store signed data, the simulator PKI
 //   DriverKit         → Threading, MatrixJSON, MatrixModel
 //                       the driver protocol, for drivers written in Swift
 //   FileIO            → (nothing)
@@ -126,12 +127,12 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+            providers: [.apt(["libssl-dev"])]
         ),
-        // ES256 and SHA-256 through CryptoKit on Apple platforms and libcrypto on Linux: the system library is
-        // linked only where it is used.
+        // ES256, SHA-256 and X.509 chains through CryptoKit and Security on Apple platforms and libcrypto on Linux:
+        // the system library is linked only where it is used, so nothing on a Mac needs Homebrew.
         .target(name: "Signing", dependencies: ["MatrixJSON", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
-        .target(name: "SignedData", dependencies: ["Threading", "MatrixJSON", "Signing", "COpenSSL"]),
+        .target(name: "SignedData", dependencies: ["Threading", "MatrixJSON", "Signing", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         .target(name: "DriverKit", dependencies: ["Threading", "MatrixJSON", "MatrixModel"]),
         .target(name: "FileIO"),
         .target(name: "LoopbackHTTP", dependencies: ["Threading"]),
@@ -185,7 +186,7 @@ let package = Package(
         .testTarget(name: "AppStoreModelsTests", dependencies: ["AppStoreModels", "TestSupport"]),
         .testTarget(name: "MatrixEngineTests", dependencies: ["MatrixEngine", "MatrixModel", "TestSupport"]),
         .testTarget(name: "StoreSimulatorTests", dependencies: ["Signing", "AppStoreModels", "LocalEnvironment", "MatrixEngine", "MatrixJSON", "MatrixModel", "ReferenceApp", "SignedData", "SimulatedStoreKit", "StoreSimulator", "TestSupport", "Threading"]),
-        .testTarget(name: "SignedDataTests", dependencies: ["Signing", "SignedData", "MatrixModel", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "SignedDataTests", dependencies: ["Signing", "SignedData", "MatrixModel", "TestSupport"], exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "DriverKitTests", dependencies: ["DriverKit", "MatrixModel", "TestSupport"]),
         .testTarget(name: "LocalEnvironmentTests", dependencies: ["FaultScoring", "ReferenceApp", "LocalEnvironment", "MatrixEngine", "MatrixModel", "SimulatedStoreKit", "StoreSimulator", "TestSupport"]),
         .testTarget(name: "FaultScoringTests", dependencies: ["FaultScoring", "Threading", "TestSupport", "ReferenceApp", "MatrixModel", "MatrixEngine", "LocalEnvironment"]),
