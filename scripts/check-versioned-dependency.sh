@@ -2,7 +2,8 @@
 # Builds a team's package that adds StoreKit Matrix the way Swift teams add a dependency, by version:
 # `.package(url:from:)` on a tagged clone of this repository's committed HEAD. SwiftPM refuses a versioned
 # dependency whose targets carry unsafe flags, so this fails when one comes back. The consumer uses every library
-# product, and its test runs a small matrix of its own (its own catalog, its own Store) through AppHarness.
+# product, and its test runs a small matrix of its own (its own catalog, its own Store) through AppHarness. (The
+# example app repository, examples/app-repo, depends on it the same way: scripts/run-ci-example.sh runs it.)
 #
 # Usage: scripts/check-versioned-dependency.sh [WORK_DIR]
 #   WORK_DIR  where the clone and the consumer go (a new temporary folder by default, removed afterwards)
@@ -222,7 +223,4 @@ final class ShopApp: AppUnderTest {
 EOF
 
 echo "== resolve, build every product, run the consumer's test"
-cd "$consumer"
-swift package resolve
-swift build --build-tests
-swift test --skip-build
+(cd "$consumer" && swift package resolve && swift build --build-tests && swift test --skip-build)
