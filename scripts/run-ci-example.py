@@ -9,7 +9,11 @@ here, so every cache is a miss. A step's `if:` is evaluated for the forms the wo
 hashFiles(...) test and a step output compared with a string; any other form fails this script, so that the
 workflow cannot grow a condition this run ignores.
 
-Usage: scripts/run-ci-example.py [WORK_DIR]   (needs PyYAML: scripts/run-ci-example.sh installs it in a venv)
+With --prebuilt-tool PACKAGE_DIR the `matrix` job finds the tool as a cache hit would leave it: `.storekit-matrix` is
+PACKAGE_DIR (a checkout of the same commit whose release build of `matrix` is done), and the step that clones and
+builds it is skipped, as the workflow skips it on a cache hit. CI uses this, having built the release tool already.
+
+Usage: scripts/run-ci-example.py [--prebuilt-tool PACKAGE_DIR] [WORK_DIR]   (needs PyYAML: run-ci-example.sh)
 Exit status: 0 every step of the Linux jobs succeeded, 1 a step failed (its output is shown), 2 usage.
 """
 import os
@@ -66,10 +70,9 @@ def condition(text, workspace, outputs):
     raise SystemExit(f"error: the workflow has a condition this run does not know: {text}")
 
 
-def run_job(name, job, env, workspace):
+def run_job(name, job, env, workspace, outputs):
     print(f"== job {name}: {job.get('name', name)}", flush=True)
     path_file = os.path.join(workspace, ".github-path")
-    outputs = {}
     extra_path = []
     for index, step in enumerate(job["steps"]):
         title = step.get("name") or step.get("uses") or f"step {index}"
@@ -100,7 +103,11 @@ def run_job(name, job, env, workspace):
 
 
 def main(argv):
-    if len(argv) > 1:
+    prebuilt = None
+    if argv[:1] == ["--prebuilt-tool"] and len(argv) >= 2:
+        prebuilt = os.path.abspath(argv[1])
+        argv = argv[2:]
+    if len(argv) > 1 or any(argument.startswith("-") for argument in argv):
         print(__doc__, file=sys.stderr)
         return 2
     work = argv[0] if argv else tempfile.mkdtemp(prefix="ci-example-")
@@ -129,8 +136,12 @@ def main(argv):
         return 1
     open(manifest, "w", encoding="utf-8").write(text.replace(PLACEHOLDER_URL, url))
 
+    outputs = {}
+    if prebuilt:
+        os.symlink(prebuilt, os.path.join(workspace, ".storekit-matrix"))
+        outputs["tool"] = {"cache-hit": "true"}
     for name in LINUX_JOBS:
-        if not run_job(name, workflow["jobs"][name], env, workspace):
+        if not run_job(name, workflow["jobs"][name], env, workspace, dict(outputs)):
             return 1
     print(f"the Linux jobs of {os.path.relpath(WORKFLOW, ROOT)} passed in {workspace}")
     return 0
