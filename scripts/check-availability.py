@@ -21,9 +21,8 @@ How a use counts as guarded (a heuristic over the source text, not the compiler'
     declaration line without a body ends it. `@available(macOS, unavailable)` counts as never running on macOS.
   - A platform missing from the list (`#available(iOS 17, *)` says nothing of macOS) keeps the package's floor:
     library products build for both iOS and macOS, so a use must be safe on both.
-  - `#if` branches Apple platforms never compile are skipped: conditions on canImport(Glibc/Musl/COpenSSL/WinSDK),
-    os(Linux/Windows/Android/WASI) and their negations are evaluated (canImport of Apple frameworks is true there);
-    any other condition keeps both branches.
+  - `#if` branches neither iOS nor macOS compiles are skipped (scripts/swiftsource.py evaluates canImport(...) and
+    os(...) conditions; any other condition keeps both branches).
   - Not understood (and so not a guard): `#unavailable`, availability given by an enclosing closure's caller, and
     `@available` on a declaration whose body starts on a later line after a line ending in neither `{` nor a
     continuation.
@@ -34,6 +33,8 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from swiftsource import compiled_lines, strip  # noqa: E402
 
 # name, pattern (on code with comments and strings removed), iOS, macOS, import the file needs (None: any file),
 # Apple page. Versions are the first that have the API; a version at or below the package's floor never fails.
@@ -83,11 +84,6 @@ API_TABLE = [
      "StoreKit", "https://developer.apple.com/documentation/storekit/product/currententitlements"),
 ]
 
-APPLE_ONLY_IMPORTS = {"Darwin", "Foundation", "Dispatch", "StoreKit", "StoreKitTest", "CryptoKit", "Security",
-                      "Observation", "Synchronization", "os", "XCTest", "Testing", "UIKit", "AppKit", "SwiftUI"}
-NEVER_ON_APPLE_IMPORTS = {"Glibc", "Musl", "COpenSSL", "WinSDK", "Android", "WASILibc", "Bionic"}
-NEVER_ON_APPLE_OS = {"Linux", "Windows", "Android", "WASI", "FreeBSD", "OpenBSD"}
-APPLE_OS = {"iOS", "macOS", "tvOS", "watchOS", "visionOS", "macCatalyst"}
 UNAVAILABLE = (9999, 0)
 
 
@@ -98,113 +94,6 @@ def version(text):
 
 def show(pair):
     return f"{pair[0]}.{pair[1]}"
-
-
-def strip(text):
-    """Code without comments and string literals, same length and same line breaks (positions are kept)."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        if text.startswith("//", i):
-            end = text.find("\n", i)
-            end = n if end < 0 else end
-            out.append(" " * (end - i))
-            i = end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            end = n if end < 0 else end + 2
-            out.append(re.sub(r"[^\n]", " ", text[i:end]))
-            i = end
-        elif text.startswith('"""', i):
-            end = text.find('"""', i + 3)
-            end = n if end < 0 else end + 3
-            out.append(re.sub(r"[^\n]", " ", text[i:end]))
-            i = end
-        elif text[i] == '"':
-            j = i + 1
-            while j < n and text[j] not in '"\n':
-                j += 2 if text[j] == "\\" else 1
-            end = min(j + 1, n)
-            out.append(" " * (end - i))
-            i = end
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
-
-
-def evaluate(condition):
-    """True, False or None (unknown) for an `#if` condition as Apple platforms see it."""
-    tokens = re.findall(r"canImport\s*\(\s*[\w.]+\s*\)|os\s*\(\s*\w+\s*\)|&&|\|\||!|\(|\)|[\w.]+", condition)
-    position = 0
-
-    def atom():
-        nonlocal position
-        if position >= len(tokens):
-            return None
-        token = tokens[position]
-        position += 1
-        if token == "!":
-            value = atom()
-            return None if value is None else not value
-        if token == "(":
-            value = disjunction()
-            if position < len(tokens) and tokens[position] == ")":
-                position += 1
-            return value
-        match = re.match(r"canImport\s*\(\s*([\w.]+)\s*\)", token)
-        if match:
-            name = match.group(1).split(".")[0]
-            return True if name in APPLE_ONLY_IMPORTS else False if name in NEVER_ON_APPLE_IMPORTS else None
-        match = re.match(r"os\s*\(\s*(\w+)\s*\)", token)
-        if match:
-            return False if match.group(1) in NEVER_ON_APPLE_OS else None if match.group(1) in APPLE_OS else None
-        return None
-
-    def conjunction():
-        nonlocal position
-        value = atom()
-        while position < len(tokens) and tokens[position] == "&&":
-            position += 1
-            other = atom()
-            value = False if value is False or other is False else None if value is None or other is None else True
-        return value
-
-    def disjunction():
-        nonlocal position
-        value = conjunction()
-        while position < len(tokens) and tokens[position] == "||":
-            position += 1
-            other = conjunction()
-            value = True if value is True or other is True else None if value is None or other is None else False
-        return value
-
-    return disjunction()
-
-
-def skipped_lines(code):
-    """Line indexes (0-based) inside `#if` branches that Apple platforms never compile."""
-    skipped, stack = set(), []   # stack of [this branch compiled?, an earlier branch was surely taken?]
-    for index, line in enumerate(code.split("\n")):
-        stripped = line.strip()
-        directive = re.match(r"#(if|elseif|else|endif)\b(.*)", stripped)
-        if directive:
-            kind, rest = directive.group(1), directive.group(2)
-            if kind == "if":
-                value = evaluate(rest)
-                stack.append([value is not False, value is True])
-            elif kind == "elseif" and stack:
-                value = evaluate(rest)
-                taken = stack[-1][1]
-                stack[-1] = [not taken and value is not False, taken or value is True]
-            elif kind == "else" and stack:
-                stack[-1] = [not stack[-1][1], True]
-            elif kind == "endif" and stack:
-                stack.pop()
-            skipped.add(index)
-            continue
-        if any(not compiled for compiled, _ in stack):
-            skipped.add(index)
-    return skipped
 
 
 def availability_list(text):
@@ -233,9 +122,9 @@ def check_file(path, display, floor, table):
     """The unguarded uses in one file: (display, line, column, entry)."""
     with open(path, encoding="utf-8") as source:
         code = strip(source.read())
-    skipped = skipped_lines(code)
+    compiled = compiled_lines(code)
     lines = code.split("\n")
-    kept = "\n".join(" " * len(line) if index in skipped else line for index, line in enumerate(lines))
+    kept = "\n".join(line if index in compiled else " " * len(line) for index, line in enumerate(lines))
     imported = imports(kept)
     line_starts = [0]
     for line in lines:
