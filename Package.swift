@@ -17,8 +17,9 @@ import PackageDescription
 //                       runner, adapter protocols, shards
 //   StoreSimulator    → MatrixJSON, AppStoreModels, MatrixModel
 //                       the App Store on a virtual clock, and the signing of its data
-//   HarnessCore       → MatrixModel
-//                       the app harness without StoreKit: AppUnderTest and its reports, the App Store side of a step and its mapping
+//   HarnessCore       → Threading, MatrixModel
+//                       the app harness without StoreKit: AppUnderTest and its reports, the App Store side of a step and its mapping,
+//                       the store clock and listener wait a conformance calls
 //   SimulatedStoreKit → Threading, AppStoreModels, MatrixModel, StoreSimulator, HarnessCore
 //                       the StoreKit 2 look-alike: Product, Transaction, AppStore on the simulated store
 //   StoreKit          → SimulatedStoreKit
@@ -120,7 +121,7 @@ let package = Package(
         .target(name: "MatrixModel", dependencies: ["Threading", "MatrixJSON", "AppStoreModels"]),
         .target(name: "MatrixEngine", dependencies: ["Threading", "MatrixJSON", "MatrixModel"]),
         .target(name: "StoreSimulator", dependencies: ["MatrixJSON", "AppStoreModels", "MatrixModel"]),
-        .target(name: "HarnessCore", dependencies: ["MatrixModel"]),
+        .target(name: "HarnessCore", dependencies: ["Threading", "MatrixModel"]),
         .target(name: "SimulatedStoreKit", dependencies: ["Threading", "AppStoreModels", "MatrixModel", "StoreSimulator", "HarnessCore"]),
         .target(name: "StoreKit", dependencies: ["SimulatedStoreKit"]),
         .target(name: "ReferenceApp", dependencies: ["HarnessCore", "Threading", "MatrixModel", "SimulatedStoreKit"]),

@@ -10,7 +10,8 @@
 /// a new object. A new object is made with the factory given to the runner.
 public protocol AppUnderTest: AnyObject, Sendable {
     /// Starts the app as it starts on a device: its `Transaction.updates` listener, and its entitlement check.
-    /// Start the listener before returning, so that the updates waiting at launch reach it.
+    /// Start the listener before returning, so that the updates waiting at launch reach it: when the listener is a
+    /// task the launch spawns, end with `await TransactionUpdates.waitForListener()`.
     ///
     /// - Throws: when the app cannot start; the step is recorded as `error` with the error's description.
     func launch() async throws
@@ -34,7 +35,8 @@ public protocol AppUnderTest: AnyObject, Sendable {
     /// The product IDs the app grants access for now, as its screens show them (it may re-check first).
     func entitledProductIDs() async -> Set<String>
 
-    /// The consumable balances the app keeps, by balance name (the matrix's `consumables`).
+    /// The consumable balances the app keeps, by balance name (the matrix's `consumables`). The default reports
+    /// none.
     func balances() async -> [String: Int]
 
     /// The prices the app shows, by product ID, as its store view writes them (`"$4.99"`), or `nil` when the app

@@ -9,13 +9,6 @@ extension AppUnderTest {
         return nil
     }
 
-    /// An app without consumables keeps no balances. (The harness notes that the app relies on this default, so
-    /// that a step expecting a balance says so instead of reporting 0.)
-    public func balances() async -> [String: Int] {
-        StoreKitSession.current?.noteDefaultBalances()
-        return [:]
-    }
-
     /// Buys `request`'s product with `Product.products(for:)` and `purchase(options:)`: the default for apps that
     /// implement only the other methods.
     private func purchaseProduct(_ request: AppPurchaseRequest) async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessCore
 import MatrixModel
 import StoreSimulator
 import Threading
@@ -75,6 +76,7 @@ public final class StoreKitSession: Sendable {
 
     /// Opens a session for `deviceName`, signed in to `account`, on `store`.
     public init(store: SimulatedStore, deviceName: String, account: String) {
+        _ = Self.storeTestingHooks
         self.store = store
         self.deviceName = deviceName
         self.account = account
@@ -143,6 +145,21 @@ public final class StoreKitSession: Sendable {
     public func failNext(_ call: StoreKitCall, with failure: StoreKitFailure) {
         state.withLock { $0.failures[call] = failure }
     }
+
+    /// Installs, once per process, the answers of `StoreClock.now`, `TransactionUpdates.waitForListener(within:)`
+    /// and the default `balances()` (HarnessCore) for code bound to a session: the bound store's virtual clock, this
+    /// session's listener wait, and the note that the app reports no balances. Code bound to no session (and a
+    /// process with no session) gets HarnessCore's defaults: `Date()` and a bounded wait.
+    private static let storeTestingHooks: Void = StoreTestingHooks.install(StoreTestingHooks(
+        now: {
+            guard let session = StoreKitSession.current ?? (try? StoreKitSession.resolve(for: "StoreClock.now")) else { return nil }
+            return Date(milliseconds: session.store.withStore { $0.now })
+        },
+        waitForListener: { limit in
+            guard let session = StoreKitSession.current else { return nil }
+            return await session.waitForListener(within: limit)
+        },
+        noteDefaultBalances: { StoreKitSession.current?.noteDefaultBalances() }))
 
     /// The app answered `balances()` with ``AppUnderTest``'s default: it reports no consumable balances.
     func noteDefaultBalances() {

@@ -24,7 +24,7 @@ public final class CarefulStoreApp: AppUnderTest {
         let store = CarefulStore(storage: storage, now: now)
         self.store = store
         // The store's listener is a task its init starts: let it start before the launch is observed.
-        _ = await StoreKitSession.waitForListener()
+        _ = await TransactionUpdates.waitForListener()
         await store.refresh()
     }
 
