@@ -50,7 +50,10 @@ public final class StoreKitCaseSession: CaseSession {
             return .skipped(reason: "this App Store has one account; the step acts as \(account)")
         }
         do {
-            return try await performStep(step)
+            let outcome = try await performStep(step)
+            // What the step set up ends before the next step starts, not in a task that may run after it.
+            await controls.clearFailures()
+            return outcome
         } catch let unsupported as AppStoreSideUnsupported {
             await controls.clearFailures()
             return .skipped(reason: unsupported.reason)
@@ -81,7 +84,6 @@ public final class StoreKitCaseSession: CaseSession {
             throw AppStoreSideUnsupported("this App Store cannot kill the app at a point of its transaction handling")
         }
         if let failure = step.failNext { try await controls.failNext(failure) }
-        defer { Task { [controls] in await controls.clearFailures() } }
         var result: String?
         var message: String?
         // StoreKit Testing sends no App Store Server Notifications: there is nothing to observe.
