@@ -109,17 +109,28 @@ public final class StoreKitCaseSession: CaseSession {
             try await controls.setNextPurchaseOutcome(step.outcome ?? .success)
             let request = AppPurchaseRequest(productID: product, quantity: step.quantity ?? 1, offer: step.offer,
                                              appAccountToken: step.appAccountToken)
-            if let report = try await app.purchase(request) {
-                (result, message) = (report.result, report.message)
-            } else {
-                notObserved.append("result")
+            do {
+                if let report = try await app.purchase(request) {
+                    (result, message) = (report.result, report.message)
+                } else {
+                    notObserved.append("result")
+                }
+            } catch {
+                // A StoreKit error the app let through is what the customer saw (the look-alike records it so too).
+                guard let refused = client.result(of: error) else { throw error }
+                (result, message) = (refused, "\(error)")
             }
         case .restore:
-            if let report = try await app.restore() {
-                (result, message) = (report.result, report.message)
-            } else {
-                let grants = await !app.entitledProductIDs().isEmpty
-                (result, message) = grants ? ("restored", "Purchases restored") : ("nothingToRestore", "Nothing to restore")
+            do {
+                if let report = try await app.restore() {
+                    (result, message) = (report.result, report.message)
+                } else {
+                    let grants = await !app.entitledProductIDs().isEmpty
+                    (result, message) = grants ? ("restored", "Purchases restored") : ("nothingToRestore", "Nothing to restore")
+                }
+            } catch {
+                guard let refused = client.result(of: error) else { throw error }
+                (result, message) = (refused, "\(error)")
             }
         default:
             _ = try await side.perform(step, account: matrixCase.account)

@@ -23,6 +23,11 @@ public protocol StoreKitClient: Sendable {
     /// Called after each step's actions, before settling: StoreKit delivers on its own (nothing to do); the
     /// look-alike delivers here.
     func deliver() async
+    /// The purchase result a StoreKit error that the app's purchase or restore let through stands for, as a
+    /// customer would see it: `userCancelled` for `StoreKitError.userCancelled`, `failed` for any other
+    /// `StoreKitError` or `Product.PurchaseError`; `nil` for an error that is not StoreKit's (the step errors).
+    /// Apple: https://developer.apple.com/documentation/storekit/storekiterror
+    func result(of error: any Error) -> String?
 }
 
 /// One entry of a subscription group's status.

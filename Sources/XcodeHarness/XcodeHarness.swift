@@ -8,9 +8,10 @@ import StoreKit
 import StoreKitTest
 
 // StoreKit Testing in Xcode exists only on Apple platforms: this file is not built on Linux. Everything it calls
-// into (the case session, the mapping of actions to App Store calls, the observation, the run directory) is
-// built and tested on Linux (Tests/XcodeHarnessTests, Tests/HarnessCoreTests); what is here is the StoreKit and
-// SKTestSession calls themselves.
+// into (the case session, the decisions around SKTestSession in TestSessionStoreSide, the mapping of actions to
+// App Store calls, the observation, the run directory) is built and tested on Linux (Tests/XcodeHarnessTests,
+// Tests/HarnessCoreTests). What is here, the StoreKit and SKTestSession calls themselves, is type-checked on Linux
+// against stand-ins that copy Apple's declarations (scripts/check-apple-branches.sh), never run there.
 
 /// Runs a matrix against a team's own Store code on Apple's StoreKit under StoreKit Testing in Xcode: the
 /// `xcode` environment, one case at a time (there is one test environment per process).
@@ -26,18 +27,27 @@ public enum XcodeHarness {
                            app: @escaping @Sendable () -> any AppUnderTest) async throws -> AppHarnessResult {
         var options = options
         options.jobs = 1
-        let box: TestSessionBox
+        let side: TestSessionStoreSide
         do {
-            box = TestSessionBox(try SKTestSession(configurationFileNamed: configurationFile))
+            side = TestSessionStoreSide(SKTestSessionControls(try SKTestSession(configurationFileNamed: configurationFile)))
         } catch {
-            throw AppHarnessError("cannot open \(configurationFile).storekit: \(error)")
+            throw AppHarnessError("cannot open \(configurationFile).storekit: \(error). Add it to the test target's resources")
         }
         let settleLimit = options.settleLimit
-        return try await HarnessRun.run(matrix: path, options: options) { _, _ in
+        // StoreClock.now, TransactionUpdates and the default balances() answer as HarnessCore does, even when the
+        // look-alike is linked into the same test process.
+        return try await StoreTestingHooks.$bypassed.withValue(true) {
+            try await run(path, options: options, side: side, settleLimit: settleLimit, app: app)
+        }
+    }
+
+    private static func run(_ matrixFile: String, options: HarnessOptions, side: TestSessionStoreSide, settleLimit: Duration,
+                            app: @escaping @Sendable () -> any AppUnderTest) async throws -> AppHarnessResult {
+        try await HarnessRun.run(matrix: matrixFile, options: options) { _, _ in
             StoreKitAdapter(EnvironmentDescription(.xcode, device: ProcessInfo.processInfo.environment["SIMULATOR_DEVICE_NAME"] ?? "StoreKit Testing",
                                                    os: ProcessInfo.processInfo.operatingSystemVersionString, clock: "xcode")) { matrixCase, matrix in
-                try await box.reset(for: matrixCase, of: matrix)
-                return StoreKitCaseSession(matrix: matrix, matrixCase: matrixCase, client: StoreKitFrameworkClient(), side: box, controls: box,
+                try await side.reset(for: matrixCase, of: matrix)
+                return StoreKitCaseSession(matrix: matrix, matrixCase: matrixCase, client: StoreKitFrameworkClient(), side: side, controls: side,
                                            install: app, settleLimit: settleLimit, now: { Int64(Date().timeIntervalSince1970 * 1000) })
             }
         }
@@ -126,79 +136,109 @@ struct StoreKitFrameworkClient: StoreKitClient {
     }
 
     func deliver() async {}
+
+    func result(of error: any Error) -> String? {
+        if let error = error as? StoreKitError {
+            if case .userCancelled = error { return "userCancelled" }
+            return "failed"
+        }
+        return error is Product.PurchaseError ? "failed" : nil
+    }
 }
 
-/// The one `SKTestSession` of the process, playing the App Store. `SKTestSession` is not `Sendable`; the
-/// harness runs one case at a time and calls it from one task at a time.
-final class TestSessionBox: AppStoreSide, PurchaseControls, @unchecked Sendable {
+/// The one `SKTestSession` of the process, as the plain-valued controls ``TestSessionStoreSide`` drives.
+/// `SKTestSession` is not `Sendable`; the harness runs one case at a time and calls it from one task at a time.
+final class SKTestSessionControls: StoreKitTestControls, @unchecked Sendable {
     let session: SKTestSession
 
     init(_ session: SKTestSession) {
         self.session = session
     }
 
-    /// A fresh test environment for a case: no transactions, no dialogs, the case's store settings, and what the
-    /// account owns bought and finished.
-    func reset(for matrixCase: MatrixCase, of matrix: Matrix) async throws {
+    /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/resettodefaultstate(),
+    /// https://developer.apple.com/documentation/storekittest/sktestsession/cleartransactions(),
+    /// https://developer.apple.com/documentation/storekittest/sktestsession/disabledialogs
+    func reset() {
         session.resetToDefaultState()
         session.clearTransactions()
         session.disableDialogs = true
-        let settings = matrix.storeSettings(for: matrixCase)
-        session.askToBuyEnabled = settings.askToBuy ?? false
-        session.billingGracePeriodIsEnabled = (settings.gracePeriodDays ?? 0) > 0
-        if let storefront = settings.storefront { session.storefront = storefront }
-        for productID in matrix.account(matrixCase.account)?.owns ?? [] {
-            let transaction = try await session.buyProduct(identifier: productID, options: [])
-            await transaction.finish()
+    }
+
+    var askToBuyEnabled: Bool {
+        get { session.askToBuyEnabled }
+        set { session.askToBuyEnabled = newValue }
+    }
+
+    var interruptedPurchasesEnabled: Bool {
+        get { session.interruptedPurchasesEnabled }
+        set { session.interruptedPurchasesEnabled = newValue }
+    }
+
+    /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/billinggraceperiodisenabled
+    var billingGracePeriodIsEnabled: Bool {
+        get { session.billingGracePeriodIsEnabled }
+        set { session.billingGracePeriodIsEnabled = newValue }
+    }
+
+    /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/shouldenterbillingretryonrenewal
+    var shouldEnterBillingRetryOnRenewal: Bool {
+        get { session.shouldEnterBillingRetryOnRenewal }
+        set { session.shouldEnterBillingRetryOnRenewal = newValue }
+    }
+
+    func setStorefront(_ code: String) {
+        session.storefront = code
+    }
+
+    /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/alltransactions()
+    func transactions() -> [TestTransaction] {
+        session.allTransactions().map { transaction in
+            TestTransaction(identifier: transaction.identifier, productID: transaction.productIdentifier, purchaseDate: transaction.purchaseDate,
+                            pendingAskToBuy: transaction.pendingAskToBuyConfirmation, hasPurchaseIssue: transaction.hasPurchaseIssue)
         }
     }
 
-    /// The latest test transaction of `productID` (or of any auto-renewable subscription) matching `condition`.
-    func latest(_ productID: String?, _ condition: (SKTestTransaction) -> Bool = { _ in true }) throws -> Int {
-        let candidates = session.allTransactions().filter { productID == nil || $0.productIdentifier == productID }.filter(condition)
-        guard let transaction = candidates.last else {
-            throw AdapterError("StoreKit Testing has no transaction\(productID.map { " of \($0)" } ?? "") to act on")
+    /// `buyProduct(identifier:options:)` from iOS 17 and macOS 14, which returns the transaction; before, the
+    /// older `buyProduct(productIdentifier:)`, which buys one and returns nothing, its transaction finished from
+    /// `Transaction.unfinished`.
+    /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/buyproduct(identifier:options:),
+    /// https://developer.apple.com/documentation/storekittest/sktestsession/buyproduct(productidentifier:)
+    func buyProduct(_ productID: String, quantity: Int, finish: Bool) async throws -> UInt64? {
+        if #available(iOS 17.0, macOS 14.0, *) {
+            let transaction = try await session.buyProduct(identifier: productID, options: quantity == 1 ? [] : [.quantity(quantity)])
+            if finish { await transaction.finish() }
+            return transaction.id
         }
-        return transaction.identifier
+        guard quantity == 1 else {
+            throw AppStoreSideUnsupported("StoreKit Testing buys a quantity outside the app from iOS 17 and macOS 14 (buyProduct(identifier:options:))")
+        }
+        try session.buyProduct(productIdentifier: productID)
+        if finish {
+            for await case .verified(let transaction) in Transaction.unfinished where transaction.productID == productID {
+                await transaction.finish()
+            }
+        }
+        return nil
     }
 
-    // MARK: AppStoreSide — the mapping's calls, one SKTestSession call each
-
-    func approveAskToBuy(account: String, productID: String?) throws -> [String] {
-        try session.approveAskToBuyTransaction(identifier: latest(productID) { $0.pendingAskToBuyConfirmation })
-        return []
+    func approveAskToBuy(_ identifier: Int) throws {
+        try session.approveAskToBuyTransaction(identifier: identifier)
     }
 
-    func declineAskToBuy(account: String, productID: String?) throws {
-        try session.declineAskToBuyTransaction(identifier: latest(productID) { $0.pendingAskToBuyConfirmation })
+    func declineAskToBuy(_ identifier: Int) throws {
+        try session.declineAskToBuyTransaction(identifier: identifier)
     }
 
-    func resolveIssue(account: String, productID: String?) throws -> [String] {
-        try session.resolveIssueForTransaction(identifier: latest(productID) { $0.hasPurchaseIssue })
-        return []
+    func resolveIssue(_ identifier: Int) throws {
+        try session.resolveIssueForTransaction(identifier: identifier)
     }
 
-    func purchaseOutsideApp(account: String, productID: String, quantity: Int, offer: String?) async throws -> [String] {
-        guard offer == nil else { throw AppStoreSideUnsupported("StoreKit Testing buys outside the app without offers") }
-        let transaction = try await session.buyProduct(identifier: productID, options: quantity == 1 ? [] : [.quantity(quantity)])
-        return [String(transaction.id)]
+    /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/forcerenewalofsubscription(productidentifier:)
+    func forceRenewal(_ productID: String) throws {
+        try session.forceRenewalOfSubscription(productIdentifier: productID)
     }
 
-    func renew(account: String, productID: String?, count: Int) throws {
-        guard let productID else { throw AppStoreSideUnsupported("name the subscription to renew (SKTestSession renews by product)") }
-        for _ in 0..<count { try session.forceRenewalOfSubscription(productIdentifier: productID) }
-    }
-
-    func advanceTime(by duration: ISO8601Duration) throws {
-        throw AppStoreSideUnsupported("StoreKit Testing cannot move time; its timeRate speeds renewals up")
-    }
-
-    func advanceTime(to point: TimePoint, account: String, productID: String?) throws {
-        throw AppStoreSideUnsupported("StoreKit Testing cannot move time to \(point.rawValue); its timeRate speeds renewals up")
-    }
-
-    func setAutoRenew(_ willRenew: Bool, account: String, productID: String?) throws {
-        let identifier = try latest(productID)
+    func setAutoRenew(_ willRenew: Bool, _ identifier: Int) throws {
         if willRenew {
             try session.enableAutoRenewForTransaction(identifier: identifier)
         } else {
@@ -206,48 +246,20 @@ final class TestSessionBox: AppStoreSide, PurchaseControls, @unchecked Sendable 
         }
     }
 
-    func expire(account: String, productID: String?) throws {
-        guard let productID else { throw AppStoreSideUnsupported("name the subscription to expire (SKTestSession expires by product)") }
+    func expire(_ productID: String) throws {
         try session.expireSubscription(productIdentifier: productID)
     }
 
-    func failNextRenewal(account: String, productID: String?, gracePeriod: Bool?) throws {
-        if let gracePeriod { session.billingGracePeriodIsEnabled = gracePeriod }
-        session.shouldEnterBillingRetryOnRenewal = true
+    /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/refundtransaction(identifier:)
+    func refund(_ identifier: Int) throws {
+        try session.refundTransaction(identifier: identifier)
     }
 
-    func recoverBilling(account: String, productID: String?) throws -> [String] {
-        session.shouldEnterBillingRetryOnRenewal = false
-        try session.resolveIssueForTransaction(identifier: latest(productID))
-        return []
+    func requestPriceIncreaseConsent(_ identifier: Int) throws {
+        try session.requestPriceIncreaseConsentForTransaction(identifier: identifier)
     }
 
-    func refund(account: String, productID: String, reason: Int) throws -> [String] {
-        try session.refundTransaction(identifier: latest(productID))
-        return []
-    }
-
-    func declineRefund(account: String, productID: String) throws {
-        throw AppStoreSideUnsupported("StoreKit Testing approves every refund request")
-    }
-
-    func reverseRefund(account: String, productID: String) throws {
-        throw AppStoreSideUnsupported("StoreKit Testing cannot reverse a refund")
-    }
-
-    func revokeFamilySharing(member: String, productID: String?) throws {
-        throw AppStoreSideUnsupported("StoreKit Testing has no Family Sharing")
-    }
-
-    /// SKTestSession takes no price: the increase asks for consent at the price the configuration file gives
-    /// the product, so `price` is not applied here.
-    /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/requestpriceincreaseconsentfortransaction(identifier:)
-    func requestPriceIncrease(account: String, productID: String?, price: String) throws {
-        try session.requestPriceIncreaseConsentForTransaction(identifier: latest(productID))
-    }
-
-    func respondToPriceIncrease(consent: Bool, account: String, productID: String?) throws {
-        let identifier = try latest(productID)
+    func respondToPriceIncrease(consent: Bool, _ identifier: Int) throws {
         if consent {
             try session.consentToPriceIncreaseForTransaction(identifier: identifier)
         } else {
@@ -255,89 +267,84 @@ final class TestSessionBox: AppStoreSide, PurchaseControls, @unchecked Sendable 
         }
     }
 
-    func removeFromSale(productID: String) throws {
-        throw AppStoreSideUnsupported("StoreKit Testing cannot take a product off sale")
-    }
-
-    func requestRefund(account: String, productID: String) throws {
-        throw AppStoreSideUnsupported("StoreKit Testing has no App Store server to ask for consumption information")
-    }
-
-    func extendRenewalDate(account: String, productID: String?, days: Int) throws -> [String] {
-        throw AppStoreSideUnsupported("StoreKit Testing has no App Store Server API to extend a renewal date")
-    }
-
-    func extendRenewalDatesForAllSubscribers(productID: String, days: Int, account: String) throws -> [String] {
-        throw AppStoreSideUnsupported("StoreKit Testing has no App Store Server API to extend renewal dates")
-    }
-
-    func requestTestNotification(account: String) throws {
-        throw AppStoreSideUnsupported("StoreKit Testing sends no App Store Server Notifications")
-    }
-
-    // MARK: PurchaseControls
-
-    func setNextPurchaseOutcome(_ outcome: PurchaseOutcome) async throws {
-        session.askToBuyEnabled = outcome == .pending
-        session.interruptedPurchasesEnabled = outcome == .interrupted
-        switch outcome {
-        case .success, .pending, .interrupted: break
-        case .failed: try await session.setSimulatedError(.generic(.unknown), forAPI: .purchase)
-        case .userCancelled: throw AppStoreSideUnsupported("StoreKit Testing with dialogs off cannot cancel a purchase sheet")
-        }
+    var canSimulateErrors: Bool {
+        if #available(iOS 17.0, macOS 14.0, *) { return true }
+        return false
     }
 
     /// Apple: https://developer.apple.com/documentation/storekittest/sktestsession/setsimulatederror(_:forapi:)
-    func failNext(_ failure: FailNext) async throws {
-        switch failure.call {
-        case .products:
-            try await session.setSimulatedError(.generic(try Self.storeKitError(failure.error)), forAPI: .loadProducts)
-        case .sync:
-            try await session.setSimulatedError(.generic(try Self.storeKitError(failure.error)), forAPI: .appStoreSync)
+    func setSimulatedError(_ failure: SimulatedFailure?, for api: SimulatedAPI) async throws {
+        guard #available(iOS 17.0, macOS 14.0, *) else {
+            throw AppStoreSideUnsupported("StoreKit Testing simulates StoreKit errors from iOS 17 and macOS 14 (setSimulatedError(_:forAPI:))")
+        }
+        try await Self.setSimulatedError(failure, for: api, on: session)
+    }
+
+    @available(iOS 17.0, macOS 14.0, *)
+    private static func setSimulatedError(_ failure: SimulatedFailure?, for api: SimulatedAPI, on session: SKTestSession) async throws {
+        switch api {
+        case .loadProducts:
+            let error: SKTestFailures.LoadProducts? = try failure.map { .generic(try storeKitError($0)) }
+            try await session.setSimulatedError(error, forAPI: .loadProducts)
+        case .appStoreSync:
+            let error: SKTestFailures.AppStoreSync? = try failure.map { .generic(try storeKitError($0)) }
+            try await session.setSimulatedError(error, forAPI: .appStoreSync)
         case .purchase:
-            if let error = Product.PurchaseError.named(failure.error) {
-                try await session.setSimulatedError(.purchase(error), forAPI: .purchase)
-            } else {
-                try await session.setSimulatedError(.generic(try Self.storeKitError(failure.error)), forAPI: .purchase)
+            let error: SKTestFailures.Purchase? = try failure.map { failure in
+                if case .purchase(let name) = failure {
+                    guard let purchaseError = Product.PurchaseError.named(name) else { throw AppStoreSideUnsupported("no Product.PurchaseError \(name)") }
+                    return .purchase(purchaseError)
+                }
+                return .generic(try storeKitError(failure))
             }
+            try await session.setSimulatedError(error, forAPI: .purchase)
         case .verification:
-            let error: SKTestFailures.Verification = switch failure.error {
-            case "revokedCertificate": .verification(.revokedCertificate)
-            case "invalidCertificateChain": .verification(.invalidCertificateChain)
-            case "invalidDeviceVerification": .verification(.invalidDeviceVerification)
-            case "invalidEncoding": .verification(.invalidEncoding)
-            case "invalidSignature": .verification(.invalidSignature)
-            default: .verification(.missingRequiredProperties)
+            let error: SKTestFailures.Verification? = try failure.map { failure in
+                guard case .verification(let name) = failure, let verificationError = verificationError(name) else {
+                    throw AppStoreSideUnsupported("no VerificationResult.VerificationError \(failure)")
+                }
+                return .verification(verificationError)
             }
             try await session.setSimulatedError(error, forAPI: .verification)
         }
     }
 
-    func clearFailures() async {
-        try? await session.setSimulatedError(nil, forAPI: .loadProducts)
-        try? await session.setSimulatedError(nil, forAPI: .purchase)
-        try? await session.setSimulatedError(nil, forAPI: .appStoreSync)
-        try? await session.setSimulatedError(nil, forAPI: .verification)
-        session.askToBuyEnabled = false
-        session.interruptedPurchasesEnabled = false
+    /// The `StoreKitError` a generic failure names. `unsupported` exists from iOS 18.4 and macOS 15.4.
+    /// Apple: https://developer.apple.com/documentation/storekit/storekiterror,
+    /// https://developer.apple.com/documentation/storekit/storekiterror/unsupported
+    static func storeKitError(_ failure: SimulatedFailure) throws -> StoreKitError {
+        guard case .generic(let name) = failure else { throw AppStoreSideUnsupported("no StoreKitError \(failure)") }
+        switch name {
+        case "unknown": return .unknown
+        case "userCancelled": return .userCancelled
+        case "networkError": return .networkError(URLError(.notConnectedToInternet))
+        case "systemError": return .systemError(AppHarnessError("a system error set up by the step's failNext"))
+        case "notAvailableInStorefront": return .notAvailableInStorefront
+        case "notEntitled": return .notEntitled
+        case "unsupported":
+            if #available(iOS 18.4, macOS 15.4, *) { return .unsupported }
+            throw AppStoreSideUnsupported("StoreKitError.unsupported exists from iOS 18.4 and macOS 15.4")
+        default: throw AppStoreSideUnsupported("no StoreKitError \(name)")
+        }
     }
 
-    static func storeKitError(_ name: String) throws -> StoreKitError {
+    /// Apple: https://developer.apple.com/documentation/storekit/verificationresult/verificationerror
+    static func verificationError(_ name: String) -> VerificationResult<Any>.VerificationError? {
         switch name {
-        case "unknown": .unknown
-        case "userCancelled": .userCancelled
-        case "networkError": .networkError(URLError(.notConnectedToInternet))
-        case "systemError": .systemError(AppHarnessError("a system error set up by the step's failNext"))
-        case "notAvailableInStorefront": .notAvailableInStorefront
-        case "notEntitled": .notEntitled
-        case "unsupported": .unsupported
-        default: throw AppStoreSideUnsupported("no StoreKitError \(name)")
+        case "revokedCertificate": .revokedCertificate
+        case "invalidCertificateChain": .invalidCertificateChain
+        case "invalidDeviceVerification": .invalidDeviceVerification
+        case "invalidEncoding": .invalidEncoding
+        case "invalidSignature": .invalidSignature
+        case "missingRequiredProperties": .missingRequiredProperties
+        default: nil
         }
     }
 }
 
 extension Product.PurchaseError {
     /// The case a matrix names.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/purchaseerror
     static func named(_ name: String) -> Product.PurchaseError? {
         switch name {
         case "invalidQuantity": .invalidQuantity

@@ -25,6 +25,7 @@ struct StepFailuresTests {
         func statuses(groupID: String) async throws -> [StoreKitStatus] { [] }
         func isEligibleForIntroOffer(groupID: String) async -> Bool { true }
         func deliver() async {}
+        func result(of error: any Error) -> String? { nil }
         func setNextPurchaseOutcome(_ outcome: PurchaseOutcome) async throws {}
         func failNext(_ failure: FailNext) async throws { await log.add("failNext \(failure.error)") }
         /// Takes its time, as a call into StoreKit Testing does: a clear left to run on its own lands late.

@@ -66,6 +66,12 @@ struct StoreKitCaseSessionTests {
             _ = await device.settle()
         }
 
+        func result(of error: any Error) -> String? {
+            guard let error = error as? StoreKitError else { return error is Product.PurchaseError ? "failed" : nil }
+            if case .userCancelled = error { return "userCancelled" }
+            return "failed"
+        }
+
         func setNextPurchaseOutcome(_ outcome: PurchaseOutcome) async throws { device.setNextPurchaseOutcome(outcome) }
 
         func failNext(_ failure: FailNext) async throws {
