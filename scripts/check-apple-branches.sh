@@ -9,7 +9,10 @@
 #   1. the stand-ins themselves;
 #   2. Signing, with its CryptoKit backend (Sources/Signing/Backends/CryptoKit) instead of libcrypto;
 #   3. XcodeHarness, with its StoreKit and SKTestSession code (Sources/XcodeHarness);
-#   4. the example stores (examples/apps/CarefulStore, TutorialStore) on Apple's StoreKit rather than the look-alike.
+#   4. the example stores (examples/apps/CarefulStore, TutorialStore) on Apple's StoreKit rather than the look-alike;
+#   5. the example conformance examples/apps/StoreAppsHarness/StoreApps.swift, unchanged, against XcodeHarness and
+#      Apple's StoreKit: its imports of AppHarness and SimulatedStoreKit resolve to two one-line modules that
+#      re-export XcodeHarness and StoreKit, so the same conformance text is checked against both harnesses.
 #
 # The package modules these units import (HarnessCore, HarnessRunner, MatrixModel, ...) are the Linux build's
 # (`swift build` first). Usage: scripts/check-apple-branches.sh
@@ -79,5 +82,12 @@ unit XcodeHarness "${xcode[@]}"
 echo "== the example stores on Apple's StoreKit"
 unit CarefulStore examples/apps/CarefulStore/*.swift
 unit TutorialStore examples/apps/TutorialStore/*.swift
+
+echo "== the example conformance, unchanged, against XcodeHarness and Apple's StoreKit"
+echo '@_exported import XcodeHarness' > "$work/shims/AppHarness.swift"
+echo '@_exported import StoreKit' > "$work/shims/SimulatedStoreKit.swift"
+unit AppHarness "$work/shims/AppHarness.swift"
+unit SimulatedStoreKit "$work/shims/SimulatedStoreKit.swift"
+unit StoreAppsHarness examples/apps/StoreAppsHarness/*.swift
 
 exit "$failed"

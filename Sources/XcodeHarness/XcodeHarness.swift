@@ -1,7 +1,7 @@
 #if canImport(StoreKitTest)
 import Foundation
-import HarnessCore
-import HarnessRunner
+@_exported import HarnessCore
+@_exported import HarnessRunner
 import MatrixEngine
 import MatrixModel
 import StoreKit
@@ -66,30 +66,53 @@ public enum XcodeHarness {
     #endif
 }
 
-/// The app's clock under StoreKit Testing: the wall clock, which `timeRate` speeds up for renewals.
-public enum StoreClock {
-    public static var now: Date { Date() }
-}
-
-/// What the look-alike's `StoreKitSession` offers app conformances, under StoreKit Testing.
-public enum StoreKitSession {
-    /// StoreKit gives no signal that a listener started: yields, then waits 200 ms.
-    @discardableResult
-    public static func waitForListener(within limit: Duration = .seconds(10)) async -> Bool {
-        await Task.yield()
-        try? await Task.sleep(for: .milliseconds(200))
-        return true
-    }
-}
-
 extension AppPurchaseRequest {
-    /// The purchase options that ask for what the request names: quantity and app account token. A matrix offer
-    /// needs a signed promotional offer, which StoreKit Testing checks against the configuration's key.
-    public var options: Set<Product.PurchaseOption> {
+    /// The purchase options that ask for what the request names, with StoreKit's own options: `quantity`,
+    /// `appAccountToken`, and a win-back offer of `product` named by the request (from iOS 18 and macOS 15). No
+    /// option asks for the introductory offer, which applies by itself to an eligible customer. A promotional
+    /// offer needs a signature made with the configuration's key, which only the app's server can make: it is not
+    /// added here. The same member exists on the look-alike's `Product`, so a conformance compiles against both.
+    /// Apple: https://developer.apple.com/documentation/storekit/product/purchaseoption,
+    /// https://developer.apple.com/documentation/storekit/product/purchaseoption/winbackoffer(_:)
+    public func options(for product: Product) -> Set<Product.PurchaseOption> {
         var options: Set<Product.PurchaseOption> = []
         if quantity != 1 { options.insert(.quantity(quantity)) }
         if let token = appAccountToken.flatMap(UUID.init(uuidString:)) { options.insert(.appAccountToken(token)) }
+        if let offer, let subscription = product.subscription {
+            if #available(iOS 18.0, macOS 15.0, *) {
+                if let winBack = subscription.winBackOffers.first(where: { $0.id == offer }) { options.insert(.winBackOffer(winBack)) }
+            }
+        }
         return options
+    }
+}
+
+extension AppUnderTest {
+    /// Buys `request`'s product with `Product.products(for:)` and `purchase(options:)`, and reports what it
+    /// answered (`success`, `pending`, `userCancelled`, or `failed` with StoreKit's error): the default for apps
+    /// that implement only the other methods.
+    /// - Throws: ``AppHarnessError`` when the store has no such product.
+    public func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
+        guard let product = try await Product.products(for: [request.productID]).first else {
+            throw AppHarnessError("the store has no product \(request.productID)")
+        }
+        do {
+            switch try await product.purchase(options: request.options(for: product)) {
+            case .success(let verification):
+                return AppPurchaseReport(result: "success", transactionId: String(verification.unsafePayloadValue.id))
+            case .pending:
+                return AppPurchaseReport(result: "pending")
+            case .userCancelled:
+                return AppPurchaseReport(result: "userCancelled")
+            @unknown default:
+                return AppPurchaseReport(result: "failed", message: "an unknown purchase result")
+            }
+        } catch let error as StoreKitError {
+            if case .userCancelled = error { return AppPurchaseReport(result: "userCancelled", message: "\(error)") }
+            return AppPurchaseReport(result: "failed", message: "\(error)")
+        } catch let error as Product.PurchaseError {
+            return AppPurchaseReport(result: "failed", message: "\(error)")
+        }
     }
 }
 
