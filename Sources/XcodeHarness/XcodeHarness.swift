@@ -20,13 +20,23 @@ public enum XcodeHarness {
     /// Runs every case of the matrix at `path` with `SKTestSession(configurationFileNamed:)` playing the App
     /// Store and the app `app` makes playing itself, and writes the standard run directory (`xcode/…`).
     ///
-    /// - Parameter configurationFile: the `.storekit` file's name, without extension, in the test bundle.
-    /// - Throws: ``AppHarnessError`` when the matrix cannot be loaded, the configuration cannot be opened, or
-    ///   the evidence cannot be written.
-    public static func run(matrix path: String, configurationFile: String, options: HarnessOptions = HarnessOptions(),
+    /// - Parameters:
+    ///   - path: the matrix: an absolute path, or a resource of the test bundle (`"release.json"`, found by its
+    ///     file name too, since Xcode copies resources flat), or a path under the working directory. Its `catalog`
+    ///     is read relative to the matrix file: keep the `.storekit` file beside it in the bundle.
+    ///   - configurationFile: the `.storekit` file's name, without extension, in the test bundle.
+    ///   - bundle: where the matrix is looked for first (for instance `Bundle.module`); then every loaded bundle.
+    ///   - options: a relative `reportsDirectory` (the default `reports`) is taken under the test host's
+    ///     temporary directory, which it can write; the result's `runDirectory` names the run directory.
+    /// - Throws: ``AppHarnessError`` when the matrix cannot be found or loaded, the configuration cannot be
+    ///   opened, or the evidence cannot be written.
+    public static func run(matrix path: String, configurationFile: String, bundle: Bundle? = nil,
+                           options: HarnessOptions = HarnessOptions(),
                            app: @escaping @Sendable () -> any AppUnderTest) async throws -> AppHarnessResult {
         var options = options
         options.jobs = 1
+        options.reportsDirectory = XcodeHarnessLocations.reportsDirectory(options.reportsDirectory)
+        let matrixFile = try XcodeHarnessLocations.matrixFile(path, bundles: (bundle.map { [$0] } ?? []) + Bundle.allBundles)
         let side: TestSessionStoreSide
         do {
             side = TestSessionStoreSide(SKTestSessionControls(try SKTestSession(configurationFileNamed: configurationFile)))
@@ -37,7 +47,7 @@ public enum XcodeHarness {
         // StoreClock.now, TransactionUpdates and the default balances() answer as HarnessCore does, even when the
         // look-alike is linked into the same test process.
         return try await StoreTestingHooks.$bypassed.withValue(true) {
-            try await run(path, options: options, side: side, settleLimit: settleLimit, app: app)
+            try await run(matrixFile, options: options, side: side, settleLimit: settleLimit, app: app)
         }
     }
 
@@ -54,12 +64,15 @@ public enum XcodeHarness {
     }
 
     #if canImport(Testing)
-    /// ``run(matrix:configurationFile:options:app:)``, recording a Swift Testing issue at the matrix line of
-    /// every step that did not pass.
+    /// ``run(matrix:configurationFile:bundle:options:app:)``, recording a Swift Testing issue at the matrix line
+    /// of every step that did not pass.
+    ///
+    /// - Throws: as ``run(matrix:configurationFile:bundle:options:app:)``.
     @discardableResult
-    public static func expectPasses(matrix path: String, configurationFile: String, options: HarnessOptions = HarnessOptions(),
+    public static func expectPasses(matrix path: String, configurationFile: String, bundle: Bundle? = nil,
+                                    options: HarnessOptions = HarnessOptions(),
                                     app: @escaping @Sendable () -> any AppUnderTest) async throws -> AppHarnessResult {
-        let result = try await run(matrix: path, configurationFile: configurationFile, options: options, app: app)
+        let result = try await run(matrix: path, configurationFile: configurationFile, bundle: bundle, options: options, app: app)
         result.recordIssues()
         return result
     }
