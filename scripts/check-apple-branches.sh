@@ -9,7 +9,8 @@
 #   1. the stand-ins themselves;
 #   2. Signing, with its CryptoKit backend (Sources/Signing/Backends/CryptoKit) instead of libcrypto;
 #   3. XcodeHarness, with its StoreKit and SKTestSession code (Sources/XcodeHarness);
-#   4. the example stores (examples/apps/CarefulStore, TutorialStore) on Apple's StoreKit rather than the look-alike;
+#   4. the example stores (examples/apps/CarefulStore, TutorialStore, and the app repository's
+#      examples/app-repo/App/Sources/NotesStore) on Apple's StoreKit rather than the look-alike;
 #   5. the example conformance examples/apps/StoreAppsHarness/StoreApps.swift, unchanged, against XcodeHarness and
 #      Apple's StoreKit: its imports of AppHarness and SimulatedStoreKit resolve to two one-line modules that
 #      re-export XcodeHarness and StoreKit, so the same conformance text is checked against both harnesses.
@@ -36,8 +37,9 @@ apple="$work/apple"         # the units above, as built on Apple platforms
 deps="$work/deps"           # the Linux build's modules, without those an Apple build replaces
 mkdir -p "$standins" "$apple" "$deps" "$work/shims"
 
-# The modules a unit below builds or shadows are left out, so that nothing resolves to their Linux build.
-shadowed=" XcodeHarness AppHarness SimulatedStoreKit CarefulStore TutorialStore StoreAppsHarness "
+# The modules a unit below builds or shadows are left out, so that nothing resolves to their Linux build (StoreKit
+# there is the look-alike under StoreKit's name).
+shadowed=" StoreKit XcodeHarness AppHarness SimulatedStoreKit CarefulStore TutorialStore StoreAppsHarness NotesStore "
 for module in "$modules"/*.swiftmodule; do
     name="$(basename "$module" .swiftmodule)"
     [[ "$shadowed" == *" $name "* ]] || ln -s "$module" "$deps/"
@@ -82,6 +84,7 @@ unit XcodeHarness "${xcode[@]}"
 echo "== the example stores on Apple's StoreKit"
 unit CarefulStore examples/apps/CarefulStore/*.swift
 unit TutorialStore examples/apps/TutorialStore/*.swift
+unit NotesStore examples/app-repo/App/Sources/NotesStore/*.swift
 
 echo "== the example conformance, unchanged, against XcodeHarness and Apple's StoreKit"
 echo '@_exported import XcodeHarness' > "$work/shims/AppHarness.swift"

@@ -65,6 +65,8 @@ public struct Transaction: Identifiable, Sendable {
     public let id: UInt64
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/productid (the type's availability)
     public let productID: String
+    /// Apple: https://developer.apple.com/documentation/storekit/transaction/producttype (the type's availability)
+    public let productType: Product.ProductType
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/purchasedate (the type's availability)
     public let purchaseDate: Date
     /// Apple: https://developer.apple.com/documentation/storekit/transaction/purchasedquantity (the type's availability)
