@@ -19,7 +19,7 @@ final class NotesApp: AppUnderTest {
         let store = NotesStore(ledger: ledger)
         store.start()
         self.store = store
-        _ = await StoreKitSession.waitForListener()  // the listener is a task start() begins
+        await TransactionUpdates.waitForListener()  // the listener is a task start() begins
         await store.refresh()
     }
 
