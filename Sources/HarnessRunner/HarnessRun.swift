@@ -52,14 +52,16 @@ public enum HarnessRun {
     /// Runs every case of the matrix at `path` on the environment `environment` makes for the matrix and the
     /// clock the options name, and writes the run directory when the options name a reports directory.
     ///
+    /// - Parameter catalogBesideMatrix: look for a catalog not found at its path by its file name beside the
+    ///   matrix, as a test bundle holds both (Xcode copies resources flat).
     /// - Returns: the run's outcome, with every step that did not pass located in the matrix file.
     /// - Throws: ``AppHarnessError`` when the matrix cannot be read or loaded (its diagnostics in the message),
     ///   the clock is not a clock, the environment cannot start, or the evidence cannot be written.
-    public static func run(matrix path: String, options: HarnessOptions,
+    public static func run(matrix path: String, options: HarnessOptions, catalogBesideMatrix: Bool = false,
                            environment: (Matrix, RenewalSchedule) throws -> any EnvironmentAdapter) async throws -> AppHarnessResult {
         let file: MatrixFile
         do {
-            file = try MatrixFile.read(path)
+            file = try MatrixFile.read(path, catalogBesideMatrix: catalogBesideMatrix)
         } catch {
             throw AppHarnessError("cannot read matrix \(path): \(error.reason)")
         }

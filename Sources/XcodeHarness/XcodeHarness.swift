@@ -23,7 +23,8 @@ public enum XcodeHarness {
     /// - Parameters:
     ///   - path: the matrix: an absolute path, or a resource of the test bundle (`"release.json"`, found by its
     ///     file name too, since Xcode copies resources flat), or a path under the working directory. Its `catalog`
-    ///     is read relative to the matrix file: keep the `.storekit` file beside it in the bundle.
+    ///     is read relative to the matrix file, or by its file name beside it: add the `.storekit` file to the
+    ///     test target's resources too.
     ///   - configurationFile: the `.storekit` file's name, without extension, in the test bundle.
     ///   - bundle: where the matrix is looked for first (for instance `Bundle.module`); then every loaded bundle.
     ///   - options: a relative `reportsDirectory` (the default `reports`) is taken under the test host's
@@ -53,7 +54,7 @@ public enum XcodeHarness {
 
     private static func run(_ matrixFile: String, options: HarnessOptions, side: TestSessionStoreSide, settleLimit: Duration,
                             app: @escaping @Sendable () -> any AppUnderTest) async throws -> AppHarnessResult {
-        try await HarnessRun.run(matrix: matrixFile, options: options) { _, _ in
+        try await HarnessRun.run(matrix: matrixFile, options: options, catalogBesideMatrix: true) { _, _ in
             StoreKitAdapter(EnvironmentDescription(.xcode, device: ProcessInfo.processInfo.environment["SIMULATOR_DEVICE_NAME"] ?? "StoreKit Testing",
                                                    os: ProcessInfo.processInfo.operatingSystemVersionString, clock: "xcode")) { matrixCase, matrix in
                 try await side.reset(for: matrixCase, of: matrix)

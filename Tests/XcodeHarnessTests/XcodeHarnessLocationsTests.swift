@@ -1,5 +1,7 @@
+import EvidenceStore
 import Foundation
 import HarnessCore
+import TestSupport
 import Testing
 @testable import XcodeHarness
 
@@ -28,5 +30,25 @@ struct XcodeHarnessLocationsTests {
         #expect(XcodeHarnessLocations.reportsDirectory("reports", temporaryDirectory: temporary) == "/private/tmp/host/reports")
         #expect(XcodeHarnessLocations.reportsDirectory("/evidence", temporaryDirectory: temporary) == "/evidence")
         #expect(XcodeHarnessLocations.reportsDirectory(nil, temporaryDirectory: temporary) == nil)
+    }
+
+    @Test("a matrix copied flat into a test bundle finds its catalog beside it, by the catalog's file name")
+    func catalogBesideMatrix() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("xcode-flat-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        // The repository's matrix names "Products.storekit" beside it; here it names it as examples/app-repo does.
+        var text = try String(contentsOf: Fixtures.packageDirectory.appendingPathComponent("matrices/release.json"), encoding: .utf8)
+        text = text.replacingOccurrences(of: #""catalog": "Products.storekit""#, with: #""catalog": "../App/Products.storekit""#)
+        #expect(text.contains("../App/Products.storekit"))
+        try Data(text.utf8).write(to: root.appendingPathComponent("release.json"))
+        try FileManager.default.copyItem(at: Fixtures.packageDirectory.appendingPathComponent("matrices/Products.storekit"),
+                                         to: root.appendingPathComponent("Products.storekit"))
+        let path = root.appendingPathComponent("release.json").path
+        // Without the bundle's layout in mind the catalog is where the matrix says, and missing.
+        #expect(try MatrixFile.read(path).matrix == nil)
+        let flat = try MatrixFile.read(path, catalogBesideMatrix: true)
+        #expect(flat.matrix != nil, "\(flat.diagnostics.map(\.rendered))")
+        #expect(flat.catalogBytes == [UInt8](try Data(contentsOf: root.appendingPathComponent("Products.storekit"))))
     }
 }

@@ -19,11 +19,14 @@ package struct MatrixFile: Sendable {
     package var catalogBytes: [UInt8]?
 
     /// Reads and loads the matrix at `path`; `checksCoverage` adds the warnings about products and tiers no case
-    /// tests (``MatrixLoader/load(_:file:checksCoverage:readCatalog:)``).
+    /// tests (``MatrixLoader/load(_:file:checksCoverage:readCatalog:)``). With `catalogBesideMatrix`, a catalog not
+    /// found at its path is looked for by its file name beside the matrix: Xcode copies a test target's resources
+    /// into one folder, so `../App/Products.storekit` is then `Products.storekit` beside the matrix.
     ///
     /// - Throws: ``InputFile/Unreadable`` when the matrix file itself cannot be read (an unreadable catalog is a
     ///   diagnostic).
-    package static func read(_ path: String, checksCoverage: Bool = false) throws(InputFile.Unreadable) -> MatrixFile {
+    package static func read(_ path: String, checksCoverage: Bool = false,
+                             catalogBesideMatrix: Bool = false) throws(InputFile.Unreadable) -> MatrixFile {
         let bytes = try InputFile.read(path)
         let directory = (path as NSString).deletingLastPathComponent
         var catalogBytes: [UInt8]?
@@ -34,6 +37,11 @@ package struct MatrixFile: Sendable {
                 catalogBytes = contents
                 return .contents(contents, displayPath: resolved)
             } catch {
+                let beside = (directory.isEmpty ? "" : directory + "/") + (catalogPath as NSString).lastPathComponent
+                if catalogBesideMatrix, beside != resolved, let contents = try? InputFile.read(beside) {
+                    catalogBytes = contents
+                    return .contents(contents, displayPath: beside)
+                }
                 return .unreadable(reason: "\(resolved): \(error.reason)")
             }
         }
