@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The README's "Start from your .storekit file", run with the built binary in an empty folder.
+/// docs/matrix-init.md's first commands, run with the built binary in an empty folder.
 @Suite("End to end: from a .storekit file")
 struct NewcomerEndToEndTests {
     @Test("init, run, score and plan: a passing, fully scoring matrix and a Sandbox plan from only Products.storekit")

@@ -541,7 +541,7 @@ struct RunCommand {
         case .app:
             // The team's own StoreKit code is compiled into its own tests or driver, not into this tool.
             throw CommandFailure("the app environment runs your own StoreKit code, which this tool cannot load: run the matrix from your "
-                                 + "tests with AppHarness, or serve your app as a driver and use --env exec (README, \"Test your own Store code\")",
+                                 + "tests with AppHarness, or serve your app as a driver and use --env exec (docs/app-harness.md)",
                                  code: .unavailable)
         case .server:
             throw CommandFailure("internal: the server environment is set up from its options", code: .software)

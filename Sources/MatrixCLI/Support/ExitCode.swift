@@ -2,7 +2,7 @@ import EvidenceStore
 import EvidenceVerification
 import Foundation
 import MatrixJSON
-/// Exit codes, as README and docs/architecture.md list them (sysexits.h values where one fits).
+/// Exit codes, as docs/cli.md and docs/architecture.md list them (sysexits.h values where one fits).
 public enum ExitCode: Int32, Sendable {
     /// Every step passed.
     case success = 0
