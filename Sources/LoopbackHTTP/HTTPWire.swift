@@ -50,21 +50,27 @@ struct HTTPWireReader {
     let socket: LoopbackSocket
     let limits: HTTPLimits
     let deadline: ContinuousClock.Instant
+    /// When the head must have arrived (a server reading a request), if sooner than ``deadline``.
+    var headDeadline: ContinuousClock.Instant?
     private var buffer: [UInt8] = []
     /// Whether any byte arrived.
     private(set) var sawBytes = false
+    /// Whether the head is being read (``headDeadline`` applies).
+    private var readingHead = false
 
-    init(socket: LoopbackSocket, limits: HTTPLimits, deadline: ContinuousClock.Instant) {
+    init(socket: LoopbackSocket, limits: HTTPLimits, deadline: ContinuousClock.Instant, headDeadline: ContinuousClock.Instant? = nil) {
         self.socket = socket
         self.limits = limits
         self.deadline = deadline
+        self.headDeadline = headDeadline
     }
 
     /// More bytes into the buffer; `false` at the end of the stream.
     private mutating func fill() throws(HTTPWireFailure) -> Bool {
         let bytes: [UInt8]
+        let until = readingHead ? min(deadline, headDeadline ?? deadline) : deadline
         do {
-            bytes = try socket.read(maximum: 16 << 10, until: deadline)
+            bytes = try socket.read(maximum: 16 << 10, until: until)
         } catch {
             throw HTTPWireFailure(error)
         }
@@ -76,6 +82,8 @@ struct HTTPWireReader {
 
     /// The head's lines (start line first), without their CRLFs.
     mutating func readHead() throws(HTTPWireFailure) -> [String] {
+        readingHead = true
+        defer { readingHead = false }
         var searchFrom = 0
         while true {
             if let end = Self.find([13, 10, 13, 10], in: buffer, from: searchFrom) {
@@ -93,6 +101,7 @@ struct HTTPWireReader {
 
     /// Exactly `count` bytes of body.
     mutating func readBody(length count: Int) throws(HTTPWireFailure) -> [UInt8] {
+        guard count >= 0 else { throw .malformed("a body length is negative") }
         guard count <= limits.bodyBytes else { throw .tooLarge("the body is \(count) bytes, over the limit of \(limits.bodyBytes)") }
         while buffer.count < count {
             guard try fill() else { throw .closedInMessage }
@@ -103,19 +112,28 @@ struct HTTPWireReader {
     }
 
     /// A chunked body (RFC 9112 §7.1), trailers read and dropped.
+    ///
+    /// A chunk size is 1 to 8 hexadecimal digits (`chunk-size = 1*HEXDIG`): no sign, no space inside, nothing a
+    /// number parser would also take. Trailers together are held to the head's limit.
     mutating func readChunkedBody() throws(HTTPWireFailure) -> [UInt8] {
         var body: [UInt8] = []
         while true {
             let line = try readLine()
-            let sizeText = line.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
-            guard !sizeText.isEmpty, sizeText.count <= 8, let size = Int(sizeText, radix: 16) else {
-                throw .malformed("a chunk size is not hexadecimal: \(HTTPWire.excerpt(line))")
+            let sizeText = line.prefix { $0 != ";" }.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+            guard let size = HTTPWire.hexadecimal(sizeText) else {
+                throw .malformed("a chunk size is not 1 to 8 hexadecimal digits: \(HTTPWire.excerpt(line))")
             }
             if size == 0 {
-                while try !readLine().isEmpty {}
-                return body
+                var trailerBytes = 0
+                while true {
+                    let trailer = try readLine()
+                    if trailer.isEmpty { return body }
+                    trailerBytes += trailer.utf8.count + 2
+                    guard trailerBytes <= limits.headerBytes else { throw .tooLarge("the trailers are over \(limits.headerBytes) bytes") }
+                }
             }
-            guard body.count + size <= limits.bodyBytes else { throw .tooLarge("the body is over the limit of \(limits.bodyBytes) bytes") }
+            // Both sides are at most the limit, so the subtraction cannot overflow.
+            guard size <= limits.bodyBytes - body.count else { throw .tooLarge("the body is over the limit of \(limits.bodyBytes) bytes") }
             body += try readBody(length: size)
             guard try readLine().isEmpty else { throw .malformed("a chunk does not end with CRLF") }
         }
@@ -201,10 +219,25 @@ enum HTTPWire {
             return .chunked
         }
         guard let first = lengths.first else { return isResponse ? .toEnd : .length(0) }
-        guard lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.count <= 12, first.allSatisfy(\.isASCII), let length = Int(first), length >= 0 else {
+        // `Content-Length = 1*DIGIT` (RFC 9110 §8.6): no sign, no space, at most 12 digits.
+        guard lengths.allSatisfy({ $0 == first }), let length = decimal(first, digits: 12) else {
             throw .malformed("Content-Length is not one number: \(excerpt(lengths.joined(separator: ", ")))")
         }
         return .length(length)
+    }
+
+    /// The value of 1 to `digits` ASCII decimal digits, or `nil` for anything else (a sign, a space, another
+    /// digit set): `Int(_:)` alone also takes `+1` and `-1`.
+    static func decimal(_ text: some StringProtocol, digits: Int) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= digits, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int(text)
+    }
+
+    /// The value of 1 to 8 ASCII hexadecimal digits, or `nil` for anything else.
+    static func hexadecimal(_ text: some StringProtocol) -> Int? {
+        let isHex: (UInt8) -> Bool = { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+        guard !text.isEmpty, text.utf8.count <= 8, text.utf8.allSatisfy(isHex) else { return nil }
+        return Int(text, radix: 16)
     }
 
     static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {

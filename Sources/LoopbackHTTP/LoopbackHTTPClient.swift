@@ -41,9 +41,10 @@ public enum LoopbackHTTPClient {
     static func readResponse(_ reader: inout HTTPWireReader, method: String) throws(HTTPWireFailure) -> HTTPResponse {
         while true {
             let lines = try reader.readHead()
+            // Only HTTP/1.1 is spoken (docs/server-environment.md: an answer that is not HTTP/1.1 is INVALID_RESPONSE).
             let start = lines[0].split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-            guard start.count >= 2, start[0] == "HTTP/1.1" || start[0] == "HTTP/1.0", start[1].count == 3,
-                  let status = Int(start[1]), (100...599).contains(status) else {
+            guard start.count >= 2, start[0] == "HTTP/1.1", let status = HTTPWire.decimal(start[1], digits: 3), start[1].count == 3,
+                  (100...599).contains(status) else {
                 throw .malformed("the status line is not HTTP/1.1 NNN: \(HTTPWire.excerpt(lines[0]))")
             }
             let fields = try HTTPWire.fields(lines[1...])

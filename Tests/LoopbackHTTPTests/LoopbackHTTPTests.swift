@@ -60,9 +60,51 @@ struct LoopbackHTTPTests {
         #expect(throws: HTTPWireFailure.malformed("both Transfer-Encoding and Content-Length")) { try Self.parseResponse(smuggled) }
         let badStatus = Array("HTTP/1.1 2000 OK\r\n\r\n".utf8)
         #expect(throws: HTTPWireFailure.malformed("the status line is not HTTP/1.1 NNN: HTTP/1.1 2000 OK")) { try Self.parseResponse(badStatus) }
-        let toEnd = Array("HTTP/1.0 500 Oops\r\nX: y\r\n\r\ndown".utf8)
+        let toEnd = Array("HTTP/1.1 500 Oops\r\nX: y\r\n\r\ndown".utf8)
         let parsed = try Self.parseResponse(toEnd)
         #expect(parsed.status == 500 && parsed.text == "down")
+    }
+
+    @Test("a signed, spaced or overlong chunk size is refused as malformed in both directions, never read as a length",
+          arguments: ["-1", "+1", "-0", "0x5", "1 2", "FFFFFFFFF", ""])
+    func chunkSizes(_ size: String) throws {
+        let expected = HTTPWireFailure.malformed("a chunk size is not 1 to 8 hexadecimal digits: \(size)")
+        let response = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nhello\r\n0\r\n\r\n".utf8)
+        #expect(throws: expected) { try Self.parseResponse(response) }
+        let request = Array("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nhello\r\n0\r\n\r\n".utf8)
+        #expect(throws: expected) { try Self.parseRequest(request) }
+    }
+
+    @Test("a chunk of the largest size the digits allow is refused by the body limit, without overflow")
+    func largestChunk() throws {
+        let response = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\nFFFFFFFF\r\n".utf8)
+        #expect(throws: HTTPWireFailure.tooLarge("the body is over the limit of 1024 bytes")) { try Self.parseResponse(response) }
+    }
+
+    @Test("a Content-Length with a sign or a space is refused, in both directions", arguments: ["+3", "-3", " 3 3", "3a"])
+    func signedLength(_ length: String) throws {
+        let response = Array("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\nabc".utf8)
+        #expect(throws: HTTPWireFailure.malformed("Content-Length is not one number: \(length.trimmingCharacters(in: .whitespaces))")) {
+            try Self.parseResponse(response)
+        }
+        let request = Array("POST / HTTP/1.1\r\nContent-Length: \(length)\r\n\r\nabc".utf8)
+        #expect(throws: HTTPWireFailure.malformed("Content-Length is not one number: \(length.trimmingCharacters(in: .whitespaces))")) {
+            try Self.parseRequest(request)
+        }
+    }
+
+    @Test("an answer in another HTTP version than 1.1 is malformed, so a notification it answers is INVALID_RESPONSE",
+          arguments: ["HTTP/1.0 200 OK", "HTTP/2 200", "HTTP/1.1 +20 OK", "http/1.1 200 OK"])
+    func strictVersion(_ statusLine: String) throws {
+        let raw = Array("\(statusLine)\r\nContent-Length: 0\r\n\r\n".utf8)
+        #expect(throws: HTTPWireFailure.malformed("the status line is not HTTP/1.1 NNN: \(statusLine)")) { try Self.parseResponse(raw) }
+    }
+
+    @Test("trailers after the last chunk are held to the head's limit")
+    func boundedTrailers() throws {
+        let trailers = String(repeating: "X-T: \(String(repeating: "a", count: 100))\r\n", count: 50)
+        let response = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\(trailers)\r\n".utf8)
+        #expect(throws: HTTPWireFailure.tooLarge("the trailers are over 4096 bytes")) { try Self.parseResponse(response) }
     }
 
     @Test("a connection closed before a response, or in the middle of one, is told apart")
@@ -84,14 +126,25 @@ struct LoopbackHTTPTests {
 
     /// Parses `bytes` as a response that a server wrote and then closed.
     static func parseResponse(_ bytes: [UInt8]) throws(HTTPWireFailure) -> HTTPResponse {
+        var reader = try reader(of: bytes)
+        return try LoopbackHTTPClient.readResponse(&reader, method: "GET")
+    }
+
+    /// Parses `bytes` as a request that a client wrote and then closed.
+    static func parseRequest(_ bytes: [UInt8]) throws(HTTPWireFailure) -> HTTPRequest {
+        var reader = try reader(of: bytes)
+        return try LoopbackHTTPServer.readRequest(&reader)
+    }
+
+    /// A reader of `bytes`, written to one end of a socket pair that is then closed.
+    static func reader(of bytes: [UInt8]) throws(HTTPWireFailure) -> HTTPWireReader {
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, LoopbackSocket.streamType, 0, &fds) == 0 else { throw .socket(.system("socketpair")) }
         do {
             let writer = LoopbackSocket(fd: fds[1])
             try? writer.write(bytes, until: .now + .seconds(1))
         }
-        var reader = HTTPWireReader(socket: LoopbackSocket(fd: fds[0]), limits: limits, deadline: .now + .seconds(2))
-        return try LoopbackHTTPClient.readResponse(&reader, method: "GET")
+        return HTTPWireReader(socket: LoopbackSocket(fd: fds[0]), limits: limits, deadline: .now + .seconds(2))
     }
 }
 
