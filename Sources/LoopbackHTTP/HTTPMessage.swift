@@ -129,10 +129,15 @@ public struct HTTPLimits: Sendable, Hashable {
     public var bodyBytes: Int
     /// How long one exchange may take, from connecting (or accepting) to the last byte.
     public var timeout: Duration
+    /// How long a server waits for a request's head (the request line and the header fields) after accepting
+    /// the connection, within ``timeout``: a client that trickles its head gets 408 at this deadline and its
+    /// connection is closed, instead of holding a connection for the whole of ``timeout``.
+    public var headTimeout: Duration
 
-    public init(headerBytes: Int = 16 << 10, bodyBytes: Int = 1 << 20, timeout: Duration = .seconds(30)) {
+    public init(headerBytes: Int = 16 << 10, bodyBytes: Int = 1 << 20, timeout: Duration = .seconds(30), headTimeout: Duration = .seconds(5)) {
         self.headerBytes = headerBytes
         self.bodyBytes = bodyBytes
         self.timeout = timeout
+        self.headTimeout = headTimeout
     }
 }

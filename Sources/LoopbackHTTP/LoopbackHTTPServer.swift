@@ -2,23 +2,42 @@ import Foundation
 import Threading
 
 /// A small HTTP/1.1 server on 127.0.0.1: one request per connection (`Connection: close`), everything it reads
-/// bounded by ``HTTPLimits``, at most ``maximumConnections`` connections at once (others get 503), a
-/// synchronous handler per request.
+/// bounded by ``HTTPLimits``, at most ``maximumConnections`` connections at once, a synchronous handler per
+/// request.
+///
+/// Every client on 127.0.0.1 has the same address, so clients are told apart only by their connections, and no
+/// connection may hold a slot it does not use: the request's head must arrive within
+/// ``HTTPLimits/headTimeout`` (else 408), and when every slot is taken a new connection takes the slot of the
+/// oldest connection still sending its request, which is closed without an answer. Only when every slot's
+/// request is being answered does a new connection get 503. A client that opens connections and sends half a
+/// request therefore delays no one who sends a whole one.
 ///
 /// It serves the loopback App Store Server API and, in tests, plays a team's backend. It never listens on
 /// another address.
 public final class LoopbackHTTPServer: Sendable {
     /// The port it listens on.
     public let port: UInt16
-    /// Connections served at once; the next gets 503 and is closed.
+    /// Connections served at once (see the type's documentation for who gives way).
     public let maximumConnections: Int
     private let limits: HTTPLimits
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
     private let state = Locked(State())
 
+    private struct Connection {
+        var socket: LoopbackSocket
+        var accepted: ContinuousClock.Instant
+        /// Its request is still being read: it may be closed for a newer connection.
+        var reading = true
+        /// It was closed for a newer connection and its thread has not ended yet.
+        var evicted = false
+    }
+
     private struct State {
         var stopped = false
-        var connections = 0
+        var nextID = 0
+        var connections: [Int: Connection] = [:]
+        /// Connections closed for newer ones, over the whole life of the server.
+        var evictions = 0
     }
 
     private init(port: UInt16, limits: HTTPLimits, maximumConnections: Int, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
@@ -39,7 +58,7 @@ public final class LoopbackHTTPServer: Sendable {
         } catch {
             throw HTTPWireFailure(error)
         }
-        let server = LoopbackHTTPServer(port: listening.port, limits: limits, maximumConnections: maximumConnections, handler: handler)
+        let server = LoopbackHTTPServer(port: listening.port, limits: limits, maximumConnections: max(1, maximumConnections), handler: handler)
         let listener = listening.socket
         LoopbackThread.start { server.acceptLoop(listener) }
         return server
@@ -50,36 +69,63 @@ public final class LoopbackHTTPServer: Sendable {
         state.withLock { $0.stopped = true }
     }
 
-    /// Connections being served now.
-    public var activeConnections: Int { state.withLock { $0.connections } }
+    /// Connections being served now (those closed for newer ones included until their threads end).
+    public var activeConnections: Int { state.withLock { $0.connections.count } }
+
+    /// Connections closed, over the server's life, to make room for newer ones while still sending their request.
+    public var evictedConnections: Int { state.withLock { $0.evictions } }
+
+    private enum Admission {
+        case admitted(Int)
+        case busy
+    }
 
     private func acceptLoop(_ listener: LoopbackSocket) {
         while !state.withLock({ $0.stopped }) {
             guard let accepted = try? listener.accept(until: .now + .milliseconds(200)) else { continue }
-            let admitted = state.withLock { state -> Bool in
-                guard state.connections < maximumConnections else { return false }
-                state.connections += 1
-                return true
+            let now = ContinuousClock.now
+            let admission = state.withLock { state -> Admission in
+                let live = state.connections.values.filter { !$0.evicted }.count
+                if live >= maximumConnections {
+                    // The oldest connection still sending its request gives way; none does when every slot is answering.
+                    guard let (id, oldest) = state.connections.filter({ $0.value.reading && !$0.value.evicted })
+                        .min(by: { $0.value.accepted < $1.value.accepted }) else { return .busy }
+                    oldest.socket.shutdownBoth()
+                    state.connections[id]?.evicted = true
+                    state.evictions += 1
+                }
+                let id = state.nextID
+                state.nextID += 1
+                state.connections[id] = Connection(socket: accepted, accepted: now)
+                return .admitted(id)
             }
-            let deadline = ContinuousClock.now + limits.timeout
-            guard admitted else {
+            let deadline = now + limits.timeout
+            guard case .admitted(let id) = admission else {
                 let busy = HTTPResponse(status: 503, headers: [("Retry-After", "1")], body: Array("too many connections\n".utf8))
-                try? accepted.write(Self.bytes(of: busy), until: deadline)
+                try? accepted.write(Self.bytes(of: busy), until: min(deadline, now + .seconds(1)))
                 continue
             }
             LoopbackThread.start { [self] in
-                serve(accepted, deadline: deadline)
-                state.withLock { $0.connections -= 1 }
+                serve(accepted, id: id, deadline: deadline, headDeadline: now + limits.headTimeout)
+                state.withLock { _ = $0.connections.removeValue(forKey: id) }
             }
         }
     }
 
-    private func serve(_ socket: LoopbackSocket, deadline: ContinuousClock.Instant) {
-        var reader = HTTPWireReader(socket: socket, limits: limits, deadline: deadline)
+    private func serve(_ socket: LoopbackSocket, id: Int, deadline: ContinuousClock.Instant, headDeadline: ContinuousClock.Instant) {
+        var reader = HTTPWireReader(socket: socket, limits: limits, deadline: deadline, headDeadline: headDeadline)
         let response: HTTPResponse
         do {
-            response = handler(try Self.readRequest(&reader))
+            let request = try Self.readRequest(&reader)
+            // Read whole: from now on the connection keeps its slot. One closed a moment ago is not answered.
+            let evicted = state.withLock { state -> Bool in
+                state.connections[id]?.reading = false
+                return state.connections[id]?.evicted ?? true
+            }
+            if evicted { return }
+            response = handler(request)
         } catch {
+            if state.withLock({ $0.connections[id]?.evicted ?? true }) { return }
             switch error {
             case .closedBeforeMessage, .socket(.reset), .socket(.refused): return
             case .socket(.timedOut): response = Self.plain(408, "the request did not arrive within the time limit")

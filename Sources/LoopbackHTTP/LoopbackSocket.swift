@@ -113,6 +113,13 @@ final class LoopbackSocket: @unchecked Sendable {
         #endif
     }
 
+    /// Shuts the connection down in both directions: a thread waiting in ``read(maximum:until:)`` or
+    /// ``write(_:until:)`` on it wakes at once and sees the end of the stream or a failure. The descriptor stays
+    /// open until the socket is released, so it cannot name another file meanwhile.
+    func shutdownBoth() {
+        _ = shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     /// Waits until the socket is ready for `events` or `deadline` passes.
     func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(Failure) {
         while true {

@@ -107,6 +107,45 @@ struct LoopbackHTTPTests {
         #expect(throws: HTTPWireFailure.tooLarge("the trailers are over 4096 bytes")) { try Self.parseResponse(response) }
     }
 
+    @Test("connections that send half a request line and wait do not keep a whole request from being answered")
+    func halfRequestsGiveWay() async throws {
+        let server = try LoopbackHTTPServer.start(limits: HTTPLimits(timeout: .seconds(30)), maximumConnections: 4) { _ in HTTPResponse(status: 200) }
+        defer { server.stop() }
+        var stalled: [LoopbackSocket] = []
+        for _ in 0..<4 {
+            let socket = try LoopbackSocket.connect(port: server.port, deadline: .now + .seconds(2))
+            try socket.write(Array("GET / HT".utf8), until: .now + .seconds(2))
+            stalled.append(socket)
+        }
+        // The server has taken all four (they are its only connections, and each waits for the rest of its head).
+        let deadline = ContinuousClock.now + .seconds(5)
+        while server.activeConnections < 4, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(server.activeConnections == 4)
+        let answer = await LoopbackHTTPClient.send(HTTPRequest(method: "GET", target: "/"), port: server.port, limits: HTTPLimits(timeout: .seconds(5)))
+        #expect(try answer.get().status == 200)
+        #expect(server.evictedConnections == 1)
+        // The connection that gave way was closed without an answer.
+        let closed = try stalled[0].read(maximum: 100, until: .now + .seconds(2))
+        #expect(closed.isEmpty)
+    }
+
+    @Test("a request head that does not arrive within the head deadline gets 408, long before the exchange's time limit")
+    func headDeadline() async throws {
+        let server = try LoopbackHTTPServer.start(limits: HTTPLimits(timeout: .seconds(30), headTimeout: .milliseconds(100))) { _ in HTTPResponse(status: 200) }
+        defer { server.stop() }
+        let socket = try LoopbackSocket.connect(port: server.port, deadline: .now + .seconds(2))
+        let started = ContinuousClock.now
+        try socket.write(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8), until: .now + .seconds(2))
+        var answer: [UInt8] = []
+        while true {
+            let bytes = try socket.read(maximum: 1024, until: .now + .seconds(5))
+            if bytes.isEmpty { break }
+            answer += bytes
+        }
+        #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
     @Test("a connection closed before a response, or in the middle of one, is told apart")
     func closedEarly() throws {
         #expect(throws: HTTPWireFailure.closedBeforeMessage) { try Self.parseResponse([]) }
