@@ -30,6 +30,11 @@ public struct ServerAPICredentials: Sendable {
 /// the future (a minute of clock skew is allowed; Apple states no tolerance, this is a choice). Apple's Python and
 /// Node libraries send no `iat` and Apple accepts their tokens: without one, `exp` is held to 60 minutes from now.
 ///
+/// Times are UNIX epoch seconds: one before 1970 is refused, and nothing read from a token takes part in
+/// arithmetic that could overflow. The reason a token is refused goes to the client in the 401's body, so it
+/// never names what the server is configured with (the key id, the issuer id, the bundle id): a client that
+/// does not hold them learns nothing of them.
+///
 /// Apple: https://developer.apple.com/documentation/appstoreserverapi/generating-json-web-tokens-for-api-requests
 struct BearerTokenCheck: Sendable {
     let credentials: ServerAPICredentials
@@ -50,6 +55,15 @@ struct BearerTokenCheck: Sendable {
         var bid: String?
     }
 
+    /// Untrusted text from a token, for a message: at most 40 characters, control characters escaped.
+    static func shown(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars.prefix(40) {
+            result += scalar.value < 0x20 || scalar.value == 0x7f ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }
+        return text.unicodeScalars.count > 40 ? result + "…" : result
+    }
+
     /// `nil` when the request may proceed, else why it gets 401.
     func problem(authorization: String?) -> String? {
         guard let authorization else { return "the request has no Authorization header; send Authorization: Bearer JWT" }
@@ -65,26 +79,29 @@ struct BearerTokenCheck: Sendable {
         } catch {
             return "the bearer token is not a compact JWS: \(error)"
         }
-        guard decoded.header.alg == "ES256" else { return "the token's alg is \(decoded.header.alg ?? "missing"), not ES256" }
+        guard decoded.header.alg == "ES256" else { return "the token's alg is \(Self.shown(decoded.header.alg ?? "missing")), not ES256" }
         guard decoded.header.kid == credentials.keyId else {
-            return "the token's kid \(decoded.header.kid.map { "\"\($0)\"" } ?? "is missing"); this server accepts key \(credentials.keyId)"
+            return decoded.header.kid == nil ? "the token's header has no kid" : "the token's kid is not the key id this server accepts"
         }
-        if let typ = decoded.header.typ, typ != "JWT" { return "the token's typ is \(typ), not JWT" }
+        if let typ = decoded.header.typ, typ != "JWT" { return "the token's typ is \(Self.shown(typ)), not JWT" }
         guard credentials.publicKey.isValidSignature(decoded.signature, for: Array(decoded.signingInput.utf8)) else {
-            return "the token's signature does not verify with key \(credentials.keyId)"
+            return "the token's signature does not verify with the key this server accepts"
         }
         guard let claims = try? JSONDecoder().decode(Claims.self, from: decoded.payload) else {
             return "the token's claims are not a JSON object with iss, iat, exp, aud and bid"
         }
-        guard claims.iss == credentials.issuerId else { return "the token's iss is not the issuer id \(credentials.issuerId)" }
+        guard claims.iss == credentials.issuerId else { return "the token's iss is not the issuer id this server accepts" }
         guard claims.aud == Self.audience else { return "the token's aud is not \(Self.audience)" }
-        guard claims.bid == credentials.bundleId else { return "the token's bid is not the bundle id \(credentials.bundleId)" }
+        guard claims.bid == credentials.bundleId else { return "the token's bid is not the bundle id of the app this server answers for" }
         guard let exp = claims.exp else { return "the token has no exp" }
+        if let iat = claims.iat, iat < 0 { return "the token's iat is before 1970" }
         let now = now()
         guard exp > now else { return "the token expired (exp \(exp), now \(now))" }
         // Apple's own libraries send no iat (Python's sets exp 5 minutes ahead): then exp is held to 60 minutes from now.
-        guard exp - (claims.iat ?? now) <= Self.maximumLifetime else { return "the token's exp is more than 60 minutes after its iat (or now)" }
-        if let iat = claims.iat, iat > now + Self.skew { return "the token's iat is in the future" }
+        // exp > now ≥ 0 and iat ≥ 0 here, so exp - iat cannot overflow; it is checked all the same.
+        let (lifetime, overflow) = exp.subtractingReportingOverflow(claims.iat ?? now)
+        guard !overflow, lifetime <= Self.maximumLifetime else { return "the token's exp is more than 60 minutes after its iat (or now)" }
+        if let iat = claims.iat, iat > now.addingReportingOverflow(Self.skew).partialValue { return "the token's iat is in the future" }
         return nil
     }
 }

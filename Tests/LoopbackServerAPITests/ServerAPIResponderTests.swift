@@ -241,6 +241,38 @@ struct ServerAPIResponderTests {
         #expect(world.get(path, token: connect).status == 401)
     }
 
+    /// A token signed with the configured key over `claims`, as a backend holding the key could make it.
+    static func signed(_ claims: String, header: String = #"{"alg":"ES256","kid":"KEY1","typ":"JWT"}"#) throws -> String {
+        try JWS.sign(payload: Data(claims.utf8), headerJSON: Data(header.utf8), key: key)
+    }
+
+    @Test("a correctly signed token with times at the ends of Int64 (iat -1 and exp Int64.max, iat Int64.min) gets 401, not a trap",
+          arguments: [("-1", "9223372036854775807"), ("-9223372036854775808", "9223372036854775807"), ("9223372036854775807", "9223372036854775807"),
+                      ("0", "9223372036854775807")])
+    func extremeTimes(_ iat: String, _ exp: String) throws {
+        let world = try Self.world()
+        let claims = #"{"aud":"appstoreconnect-v1","bid":"\#(Self.bundleId)","iss":"issuer-1","iat":\#(iat),"exp":\#(exp)}"#
+        let answer = world.get("/inApps/v1/transactions/\(world.pro)", token: try Self.signed(claims))
+        #expect(answer.status == 401)
+        #expect(answer.text.contains("iat") || answer.text.contains("exp"), "\(answer.text)")
+    }
+
+    @Test("a 401 never tells the client the configured key id, issuer id or bundle id",
+          arguments: [#"{"alg":"ES256","kid":"GUESS","typ":"JWT"}"#, #"{"alg":"ES256","kid":"KEY1","typ":"JWT"}"#])
+    func unauthorizedSaysNothingConfigured(_ header: String) throws {
+        let world = try Self.world()
+        let claims = #"{"aud":"appstoreconnect-v1","bid":"com.example.guess","iss":"guess","exp":\#(Self.now + 60)}"#
+        // Signed with another key, then with the right key and wrong claims.
+        let other = try P256PrivateKey.generate()
+        for token in [try JWS.sign(payload: Data(claims.utf8), headerJSON: Data(header.utf8), key: other), try Self.signed(claims, header: header)] {
+            let answer = world.get("/inApps/v1/transactions/\(world.pro)", token: token)
+            #expect(answer.status == 401)
+            for configured in ["KEY1", "issuer-1", Self.bundleId] {
+                #expect(!answer.text.contains(configured), "\(answer.text)")
+            }
+        }
+    }
+
     @Test("Request a Test Notification answers a token; its status is 4040008 until the attempt is made, then the attempts",
           .timeLimit(.minutes(1)))
     func testNotification() async throws {
