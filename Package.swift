@@ -50,8 +50,8 @@ import PackageDescription
 //                       `matrix plan`
 //   AppStoreAPI       → Signing, Threading, MatrixJSON, MatrixModel, AppStoreModels, SignedData
 //                       App Store Server API and App Store Connect API clients
-//   LoopbackServerAPI → Signing, Threading, AppStoreModels, MatrixModel, StoreSimulator, SimulatedStoreKit, SignedData, LoopbackHTTP,
-//                       AppStoreAPI
+//   LoopbackServerAPI → Signing, Threading, MatrixJSON, AppStoreModels, MatrixModel, StoreSimulator, SimulatedStoreKit, SignedData,
+//                       LoopbackHTTP, AppStoreAPI
 //                       the App Store Server API on 127.0.0.1, answering from the run's stores
 //   ServerEnvironment → ReferenceApp, Signing, Threading, AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment,
 //                       ExecEnvironment, SignedData, LoopbackHTTP, LoopbackServerAPI, AppStoreAPI
@@ -144,7 +144,8 @@ let package = Package(
         .target(name: "MatrixPlanning", dependencies: ["ReferenceApp", "MatrixJSON", "MatrixModel", "MatrixEngine", "LocalEnvironment", "StoreSimulator"]),
         .target(name: "AppStoreAPI", dependencies: ["Signing", "Threading", "MatrixJSON", "MatrixModel", "AppStoreModels", "SignedData"]),
         .target(name: "LoopbackServerAPI",
-                dependencies: ["Signing", "Threading", "AppStoreModels", "MatrixModel", "StoreSimulator", "SimulatedStoreKit", "SignedData", "LoopbackHTTP", "AppStoreAPI"]),
+                dependencies: ["Signing", "Threading", "MatrixJSON", "AppStoreModels", "MatrixModel", "StoreSimulator", "SimulatedStoreKit", "SignedData",
+                               "LoopbackHTTP", "AppStoreAPI"]),
         .target(name: "ServerEnvironment",
                 dependencies: ["ReferenceApp", "Signing", "Threading", "AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP",
                                "LoopbackServerAPI", "AppStoreAPI"]),

@@ -2,6 +2,7 @@ import Foundation
 import AppStoreAPI
 import AppStoreModels
 import LoopbackHTTP
+import MatrixJSON
 
 extension ServerAPIResponder {
     /// The body of Get Notification History, every member optional so that a missing one gets its own error code.
@@ -25,7 +26,8 @@ extension ServerAPIResponder {
     /// attempt. Notifications sent with `--signing-faults` are not in it: the App Store did not send them.
     /// Apple: https://developer.apple.com/documentation/appstoreserverapi/get-notification-history
     func notificationHistory(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = try? JSONDecoder().decode(HistoryRequestBody.self, from: Data(request.body)) else {
+        // A member named twice would mean one thing here and another to the backend's own reader: refused.
+        guard let body = try? StrictJSON.decode(HistoryRequestBody.self, from: Data(request.body)) else {
             return Self.error(.init(rawValue: 4_000_000), "Bad request: the body is not a NotificationHistoryRequest.")
         }
         guard let start = body.startDate?.milliseconds else { return Self.error(.init(rawValue: 4_000_015), "Invalid start date.") }
@@ -57,7 +59,7 @@ extension ServerAPIResponder {
                 && (body.notificationSubtype.map { item.subtype == $0 } ?? true)
                 && (body.onlyFailures != true || !item.reachedServer)
         }
-        guard let page = PageToken.page(request.query("paginationToken").last, count: matching.count, size: Self.pageSize, kind: "n") else {
+        guard let page = PageToken.page(request.query("paginationToken").last, count: matching.count, size: Self.pageSize, kind: "n", state: state) else {
             return Self.error(.init(rawValue: 4_000_014), "Invalid pagination token.")
         }
         let items = matching[page.range].map { NotificationHistoryResponseItem(signedPayload: $0.signedPayload, sendAttempts: $0.attempts) }

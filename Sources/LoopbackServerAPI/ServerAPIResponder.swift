@@ -137,11 +137,11 @@ struct ServerAPIResponder: Sendable {
         if let revoked, revoked != "true", revoked != "false" { return Self.error(.init(rawValue: 4_000_030), "Invalid revoked.") }
         var window: (start: Int64?, end: Int64?) = (nil, nil)
         if let text = request.query("startDate").last {
-            guard let value = Int64(text), value >= 0 else { return Self.error(.init(rawValue: 4_000_015), "Invalid start date.") }
+            guard let value = StrictDecimal.int64(text) else { return Self.error(.init(rawValue: 4_000_015), "Invalid start date.") }
             window.start = value
         }
         if let text = request.query("endDate").last {
-            guard let value = Int64(text), value >= 0 else { return Self.error(.init(rawValue: 4_000_016), "Invalid end date.") }
+            guard let value = StrictDecimal.int64(text) else { return Self.error(.init(rawValue: 4_000_016), "Invalid end date.") }
             window.end = value
         }
         if let start = window.start, let end = window.end, start >= end {
@@ -163,7 +163,7 @@ struct ServerAPIResponder: Sendable {
                 }
                 matching.sort { Self.modified($0) != Self.modified($1) ? Self.modified($0) < Self.modified($1) : $0.transactionId < $1.transactionId }
                 if sort == "DESCENDING" { matching.reverse() }
-                guard let page = PageToken.page(revision, count: matching.count, size: Self.pageSize, kind: "h") else {
+                guard let page = PageToken.page(revision, count: matching.count, size: Self.pageSize, kind: "h", state: state) else {
                     return Self.error(.init(rawValue: 4_000_005), "Invalid request revision.")
                 }
                 var signed = AppStoreSimulator.SignedThisStep()
@@ -195,7 +195,7 @@ struct ServerAPIResponder: Sendable {
         }
         var wanted: Set<Int> = []
         for text in request.query("status") {
-            guard let value = Int(text), (1...5).contains(value) else { return Self.error(.init(rawValue: 4_000_031), "Invalid status.") }
+            guard let value = StrictDecimal.int(text, digits: 1), (1...5).contains(value) else { return Self.error(.init(rawValue: 4_000_031), "Invalid status.") }
             wanted.insert(value)
         }
         do {
@@ -232,7 +232,7 @@ struct ServerAPIResponder: Sendable {
             return try found.store.withStore { store throws -> HTTPResponse in
                 let refunded = store.transactions(account: found.account).filter(\.isRevoked)
                     .sorted { ($0.revocationDate ?? 0, $0.transactionId) < ($1.revocationDate ?? 0, $1.transactionId) }
-                guard let page = PageToken.page(request.query("revision").last, count: refunded.count, size: Self.pageSize, kind: "r") else {
+                guard let page = PageToken.page(request.query("revision").last, count: refunded.count, size: Self.pageSize, kind: "r", state: state) else {
                     return Self.error(.init(rawValue: 4_000_005), "Invalid request revision.")
                 }
                 var signed = AppStoreSimulator.SignedThisStep()
@@ -266,17 +266,36 @@ enum ProductTypeName: Hashable {
     }
 }
 
-/// Paging tokens (`revision`, `paginationToken`): opaque to clients, here a kind letter and an offset.
+/// Paging tokens (`revision`, `paginationToken`): opaque to clients, here a kind letter and an offset written
+/// as the server writes it. Only a token this server answered (``ServerAPIState/issued(_:)``) starts a page:
+/// `h+0`, `h00` or an offset no page ended at are tokens it never issued.
 enum PageToken {
     /// The page a token starts, or `nil` for a token this server did not make.
-    static func page(_ token: String?, count: Int, size: Int, kind: Character) -> (range: Range<Int>, next: String, hasMore: Bool)? {
+    static func page(_ token: String?, count: Int, size: Int, kind: Character, state: ServerAPIState) -> (range: Range<Int>, next: String, hasMore: Bool)? {
         var start = 0
         if let token {
-            guard token.first == kind, token.count <= 12, let offset = Int(token.dropFirst()), offset >= 0, offset <= count else { return nil }
+            guard token.first == kind, let offset = StrictDecimal.int(token.dropFirst(), digits: 9), "\(kind)\(offset)" == token,
+                  offset <= count, state.issued(token) else { return nil }
             start = offset
         }
         let end = min(count, start + size)
-        return (start..<end, "\(kind)\(end)", end < count)
+        let next = "\(kind)\(end)"
+        state.issue(token: next)
+        return (start..<end, next, end < count)
+    }
+}
+
+/// Numbers in a query: ASCII decimal digits only, as Apple writes them. `Int64(_:)` alone also takes `+1`.
+enum StrictDecimal {
+    /// The value of 1 to `digits` ASCII digits, or `nil` for anything else (a sign, a space, an empty string).
+    static func int(_ text: some StringProtocol, digits: Int) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= digits, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int(text)
+    }
+
+    /// As ``int(_:digits:)``, for Int64 values of at most 18 digits (which cannot overflow).
+    static func int64(_ text: some StringProtocol) -> Int64? {
+        int(text, digits: 18).map(Int64.init)
     }
 }
 

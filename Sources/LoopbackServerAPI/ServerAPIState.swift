@@ -35,6 +35,8 @@ public final class ServerAPIState: Sendable {
         var delivered: [Delivered] = []
         var deliveredIndex: [String: Int] = [:]
         var tests: [String: TestNotification] = [:]
+        /// The paging tokens (`revision`, `paginationToken`) answered so far.
+        var issuedTokens: Set<String> = []
     }
 
     private let state = Locked(State())
@@ -77,6 +79,22 @@ public final class ServerAPIState: Sendable {
     /// The latest store time of the run (ms), or `fallback` before any case started.
     func latestStoreTime(fallback: Int64) -> Int64 {
         stores.map { $0.store.withStore { $0.now } }.max() ?? fallback
+    }
+
+    /// Paging tokens kept per run. A token is a kind letter and an offset no larger than a customer's count of
+    /// items, so a run issues few; past this many, later pages are still answered but their tokens are refused.
+    static let maximumIssuedTokens = 100_000
+
+    /// Remembers `token` as answered by this server.
+    func issue(token: String) {
+        state.withLock { state in
+            if state.issuedTokens.count < Self.maximumIssuedTokens { state.issuedTokens.insert(token) }
+        }
+    }
+
+    /// Whether this server answered `token` before.
+    func issued(_ token: String) -> Bool {
+        state.withLock { $0.issuedTokens.contains(token) }
     }
 
     /// Test notifications kept per run; more requests get RateLimitExceededError, so a backend that asks in a loop

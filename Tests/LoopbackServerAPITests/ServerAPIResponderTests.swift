@@ -117,6 +117,8 @@ struct ServerAPIResponderTests {
         #expect(try subscriptions.signedTransactions?.map { try Self.transaction($0).transactionId ?? "" } == [world.monthly])
         let revoked = try Self.decode(HistoryResponse.self, world.get("/inApps/v2/history/\(world.pro)?revoked=true"))
         #expect(try revoked.signedTransactions?.map { try Self.transaction($0).transactionId ?? "" } == [world.pro])
+        // The last 20 of 27 ascending are the first 20 descending; h7 stands for a revision an earlier page answered.
+        world.state.issue(token: "h7")
         let ascending = try Self.decode(HistoryResponse.self, world.get("/inApps/v2/history/\(world.pro)?revision=h7"))
         let descending = try Self.decode(HistoryResponse.self, world.get("/inApps/v2/history/\(world.pro)?sort=DESCENDING"))
         let up = try (ascending.signedTransactions ?? []).map { try Self.transaction($0).transactionId ?? "" }
@@ -239,6 +241,46 @@ struct ServerAPIResponderTests {
         let connect = try APITokenFactory(issuerId: "issuer-1", key: APIKey(keyId: "KEY1", privateKey: Self.key, source: "test"),
                                           audience: .appStoreConnectAPI).token(issuedAt: issued)
         #expect(world.get(path, token: connect).status == 401)
+    }
+
+    @Test("paging tokens the server never issued, and numbers with a sign, are refused with Apple's error codes",
+          arguments: [("/inApps/v2/history/{pro}?revision=h%2B0", 4_000_005), ("/inApps/v2/history/{pro}?revision=h00", 4_000_005),
+                      ("/inApps/v2/history/{pro}?revision=h1", 4_000_005), ("/inApps/v2/history/{pro}?revision=h-0", 4_000_005),
+                      ("/inApps/v2/refund/lookup/{pro}?revision=r%2B0", 4_000_005),
+                      ("/inApps/v1/subscriptions/{pro}?status=%2B1", 4_000_031), ("/inApps/v1/subscriptions/{pro}?status=01", 4_000_031),
+                      ("/inApps/v2/history/{pro}?startDate=%2B5", 4_000_015), ("/inApps/v2/history/{pro}?endDate=%2B5", 4_000_016)])
+    func neverIssued(_ target: String, _ code: Int) throws {
+        let world = try Self.world()
+        let answer = world.get(target.replacingOccurrences(of: "{pro}", with: world.pro))
+        #expect(answer.status == 400)
+        #expect(try Self.decode(ServerAPIErrorPayload.self, answer).errorCode == Int64(code))
+    }
+
+    @Test("a paginationToken the server never issued (n+1) is 4000014, and one it issued is answered")
+    func paginationTokens() throws {
+        let world = try Self.world()
+        for number in 0..<25 {
+            world.state.recordDelivery(caseID: "case", account: "a", notificationUUID: "uuid-\(number)", notificationType: "ONE_TIME_CHARGE", subtype: nil,
+                                       signedDate: 1_767_225_600_000 + Int64(number), signedPayload: "jws-\(number)",
+                                       attempts: [SendAttemptItem(attemptDate: 1_767_225_600_000, sendAttemptResult: "SUCCESS")])
+        }
+        let window = Self.historyBody(["startDate": 1_767_225_600_000, "endDate": 1_767_225_700_000])
+        for forged in ["n%2B1", "n1", "n020", "n%2020"] {
+            let answer = world.get("/inApps/v1/notifications/history?paginationToken=\(forged)", method: "POST", body: window)
+            #expect(try Self.decode(ServerAPIErrorPayload.self, answer).errorCode == 4_000_014, "\(forged)")
+        }
+        let first = try Self.decode(NotificationHistoryResponse.self, world.get("/inApps/v1/notifications/history", method: "POST", body: window))
+        let token = try #require(first.paginationToken)
+        let second = world.get("/inApps/v1/notifications/history?paginationToken=\(token)", method: "POST", body: window)
+        #expect(try Self.decode(NotificationHistoryResponse.self, second).notificationHistory?.count == 5)
+    }
+
+    @Test("a NotificationHistoryRequest that names a member twice is 4000000, not read first-wins or last-wins")
+    func duplicateMembers() throws {
+        let world = try Self.world()
+        let body = Array(#"{"startDate": 1767225600000, "endDate": 1767225700000, "endDate": 1767225600001}"#.utf8)
+        let answer = world.get("/inApps/v1/notifications/history", method: "POST", body: body)
+        #expect(try Self.decode(ServerAPIErrorPayload.self, answer).errorCode == 4_000_000)
     }
 
     /// A token signed with the configured key over `claims`, as a backend holding the key could make it.
