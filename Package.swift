@@ -53,8 +53,8 @@ import PackageDescription
 //   LoopbackServerAPI → Signing, Threading, MatrixJSON, AppStoreModels, MatrixModel, StoreSimulator, SimulatedStoreKit, SignedData,
 //                       LoopbackHTTP, AppStoreAPI
 //                       the App Store Server API on 127.0.0.1, answering from the run's stores
-//   ServerEnvironment → ReferenceApp, Signing, Threading, AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator, LocalEnvironment,
-//                       ExecEnvironment, SignedData, LoopbackHTTP, LoopbackServerAPI, AppStoreAPI
+//   ServerEnvironment → ReferenceApp, Signing, Threading, MatrixJSON, AppStoreModels, MatrixModel, MatrixEngine, StoreSimulator,
+//                       LocalEnvironment, ExecEnvironment, SignedData, LoopbackHTTP, LoopbackServerAPI, AppStoreAPI
 //                       `server`: notifications to a team's backend, its access answers
 //   GuidedEnvironment → Threading, MatrixJSON, MatrixModel, MatrixEngine, MatrixPlanning, AppStoreAPI, AppStoreModels
 //                       `sandbox`, `testflight`: a person guided step by step
@@ -147,7 +147,8 @@ let package = Package(
                 dependencies: ["Signing", "Threading", "MatrixJSON", "AppStoreModels", "MatrixModel", "StoreSimulator", "SimulatedStoreKit", "SignedData",
                                "LoopbackHTTP", "AppStoreAPI"]),
         .target(name: "ServerEnvironment",
-                dependencies: ["ReferenceApp", "Signing", "Threading", "AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator", "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP",
+                dependencies: ["ReferenceApp", "Signing", "Threading", "MatrixJSON", "AppStoreModels", "MatrixModel", "MatrixEngine", "StoreSimulator",
+                               "LocalEnvironment", "ExecEnvironment", "SignedData", "LoopbackHTTP",
                                "LoopbackServerAPI", "AppStoreAPI"]),
         .target(name: "GuidedEnvironment",
                 dependencies: ["Threading", "MatrixJSON", "MatrixModel", "MatrixEngine", "MatrixPlanning", "AppStoreAPI", "AppStoreModels"]),

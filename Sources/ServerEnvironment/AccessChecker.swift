@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import MatrixEngine
+import MatrixJSON
 import MatrixModel
 
 /// Asks the backend's access endpoint which tiers an account has.
@@ -14,7 +15,8 @@ import MatrixModel
 ///
 /// The answer must be HTTP 200 with a JSON object whose `access` is an array of tier names, e.g.
 /// `{"access": ["pro"]}`; other members are ignored. Anything else is an `error` of the step, with the answer
-/// quoted (bounded, escaped).
+/// quoted (bounded, escaped): so is an answer that names a member twice anywhere, which one reader would take
+/// first-wins and another last-wins.
 struct AccessChecker: Sendable {
     var url: LoopbackURL
     var limits: HTTPLimits
@@ -63,13 +65,22 @@ struct AccessChecker: Sendable {
     static func parse(_ body: [UInt8], url: String) throws(AdapterError) -> [String] {
         let problem = "the access endpoint \(url) answered \(NotificationPoster.excerpt(body)); it must answer a JSON object with "
             + "\"access\": an array of tier names, e.g. {\"access\": [\"pro\"]}"
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], let list = object["access"] as? [Any] else {
+        let document: JSONValue
+        do {
+            document = try StrictJSON.parse(body)
+        } catch {
+            if error.isDuplicateKey {
+                throw AdapterError("the access endpoint \(url) answered JSON that names a member twice (\(NotificationPoster.excerpt(Array(error.reason.utf8))), at "
+                                   + "\(NotificationPoster.excerpt(Array((error.pointer.isEmpty ? "/" : error.pointer).utf8)))); "
+                                   + "each member may appear once: answer one \"access\" array")
+            }
             throw AdapterError(problem)
         }
+        guard let list = document.objectValue?["access"]?.arrayValue else { throw AdapterError(problem) }
         guard list.count <= 100 else { throw AdapterError("the access endpoint \(url) answered \(list.count) tiers; at most 100 are read") }
         var tiers: [String] = []
         for item in list {
-            guard let tier = item as? String, !tier.isEmpty, tier.count <= 100 else { throw AdapterError(problem) }
+            guard let tier = item.stringValue, !tier.isEmpty, tier.count <= 100 else { throw AdapterError(problem) }
             tiers.append(tier)
         }
         return tiers

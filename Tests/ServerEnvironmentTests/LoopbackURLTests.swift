@@ -48,6 +48,17 @@ struct LoopbackURLTests {
         }
     }
 
+    @Test("an access answer that names access twice is refused, whichever copy a reader would keep",
+          arguments: [#"{"access": ["pro"], "access": []}"#, #"{"access": [], "access": ["pro"]}"#, #"{"access": ["pro"], "x": {"a": 1, "a": 2}}"#])
+    func duplicateAccess(_ body: String) throws {
+        do {
+            let tiers = try AccessChecker.parse(Array(body.utf8), url: "u")
+            Issue.record("read as \(tiers)")
+        } catch {
+            #expect(error.message.contains("names a member twice"), "\(error.message)")
+        }
+    }
+
     @Test("appAccountTokens are lowercase UUIDs, stable for an account of a case, different across cases, accounts and runs")
     func tokens() {
         let token = AppAccountTokens.token(run: 1, caseID: "c", account: "a")
