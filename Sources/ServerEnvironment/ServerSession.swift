@@ -119,7 +119,7 @@ public final class ServerSession: CaseSession {
         var conflicts = deliveries.filter { !$0.acknowledged }.map(Self.neverAcknowledged)
         conflicts += faultDeliveries.filter(\.acknowledged).map(Self.acceptedFault)
         if let accessBefore, accessBefore.access.sorted() != access.sorted() {
-            conflicts.append("the backend's access changed from \(accessBefore.access.sorted()) to \(access.sorted()) after notifications a correct "
+            conflicts.append("the backend's access changed from \(Judge.render(accessBefore.access.sorted())) to \(Judge.render(access.sorted())) after notifications a correct "
                              + "server refuses (--signing-faults)")
         }
         if !conflicts.isEmpty { observation.conflicts = (observation.conflicts ?? []) + conflicts }

@@ -1,3 +1,5 @@
+import MatrixJSON
+
 /// Compares an expectation with an observation.
 public enum Judge {
     /// One field that differs.
@@ -162,8 +164,15 @@ public enum Judge {
         "\(milliseconds) ms (\(RenewalSchedule.label(milliseconds: milliseconds)))"
     }
 
-    /// A list as JSON-like text: `["pro", "vip"]`, `[]`.
+    /// A list as JSON text: `["pro", "vip"]`, `[]`; each name as ``render(name:)`` writes it.
     public static func render(_ values: [String]) -> String {
-        "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        "[" + values.map(render(name:)).joined(separator: ", ") + "]"
+    }
+
+    /// One name (a tier, a product) as every message and report shows it: a JSON string literal, so a name
+    /// holding `"`, `,` or a backslash cannot read as two names, or as the end of a list. Reports escape the
+    /// result again for their own markup.
+    public static func render(name: String) -> String {
+        JSONText.quoted(name)
     }
 }

@@ -230,7 +230,8 @@ struct Timeline {
             svg.int(record.step)
             svg.append(": ")
             svg.text(Judge.render(sorted))
-            label = sorted.isEmpty ? "none" : sorted.joined(separator: ", ")
+            // Plain names as they are; one that could read as two (a comma, a quote) as Judge renders every name.
+            label = sorted.isEmpty ? "none" : sorted.map { Self.isPlain($0) ? $0 : Judge.render(name: $0) }.joined(separator: ", ")
         } else {
             svg.append("step ")
             svg.int(record.step)
@@ -316,6 +317,13 @@ struct Timeline {
     }
 
     /// A fill colour for a set of tiers, the same for the same set everywhere in the report.
+    /// Whether a tier name shows as itself in a label: no comma, quote, backslash, control character or
+    /// leading or trailing space.
+    static func isPlain(_ name: String) -> Bool {
+        !name.isEmpty && name.trimmingCharacters(in: .whitespaces) == name
+            && !name.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7f }
+    }
+
     static func colour(for tiers: [String]) -> String {
         let palette = ["#a5c8ec", "#a8d5a2", "#d7b5d8", "#f9c58d", "#a8dcd9", "#f3e19b", "#d2b9a6", "#ffc4cb"]
         var hash: UInt32 = 2_166_136_261
