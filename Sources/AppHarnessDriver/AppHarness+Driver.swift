@@ -11,7 +11,7 @@ extension AppHarness {
     ///   written.
     public static func serveDriver(options: Options = Options(), app: @escaping @Sendable () -> any AppUnderTest) async -> Int32 {
         let driver = LocalDriver(signedEnvironment: options.signedEnvironment, signing: options.signing, clock: options.clock,
-                                 version: ToolVersion.current, environment: EnvironmentKind.app.name, app: .app(app),
+                                 version: ToolVersion.current, environment: EnvironmentKind.appDriverName, app: .app(app),
                                  settleLimit: options.settleLimit, callLimit: options.callLimit)
         switch await DriverServer.serveStandardIO(driver) {
         case .shutdown, .endOfInput: return 0

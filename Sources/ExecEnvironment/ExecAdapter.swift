@@ -107,10 +107,18 @@ public final class ExecAdapter: EnvironmentAdapter {
                                               + "ASCII letters, digits, '.', '_' or '-', starting with a letter or digit")
             }
             // `local` is the reference in evidence: verify holds a local run to its rules (everything signed), and
-            // compare judges other environments against it.
-            guard EnvironmentKind(result.environment) != .local else {
+            // compare judges other environments against it. Every other built-in name means something a driver
+            // cannot show either: a `server` run's exchange with a backend the runner started, an `app` run of the
+            // team's code in this process, a person's answers: a driver names its own.
+            switch EnvironmentKind(result.environment) {
+            case .driver:
+                break
+            case .local:
                 throw DriverFailure.badResult(method: "initialize", detail: "the environment name \"\(result.environment)\" is the embedded "
-                                              + "reference environment's; a driver names its own (e.g. \"local-driver\")")
+                                              + "reference environment's; a driver names its own (e.g. \"\(EnvironmentKind.localDriverName)\")")
+            case let builtIn:
+                throw DriverFailure.badResult(method: "initialize", detail: "the environment name \"\(result.environment)\" is the built-in "
+                                              + "\(builtIn.name) environment's; a driver names its own (e.g. \"\(builtIn.name)-driver\")")
             }
             return (connection, result)
         } catch {

@@ -140,6 +140,23 @@ struct ExecAdapterTests {
         }
     }
 
+    @Test("a driver naming its environment after another built-in environment is refused at initialize, so no driver writes a server or app run",
+          arguments: ["server", "app", "sandbox", "testflight", "xcode", "exec", "SERVER"])
+    func builtInEnvironmentNames(_ name: String) async throws {
+        let matrix = try DriverHarness.matrix()
+        var named = DriverHarness.configuration("embedded-name.sh")
+        named.arguments.append(name)
+        let configuration = named
+        do {
+            try await DriverHarness.conversing { _ = try await ExecAdapter.start(configuration, params: DriverHarness.params(matrix)) }
+            Issue.record("a driver calling its environment \"\(name)\" was accepted")
+        } catch let error as AdapterError {
+            #expect(error.environmentUnavailable)
+            #expect(error.message.contains("the environment name \"\(name)\" is the built-in \(name.lowercased()) environment's; a driver names its own"),
+                    "\(error.message)")
+        }
+    }
+
     @Test("a driver that announces a longer wait with a progress notification is given it")
     func progressExtendsTheDeadline() async throws {
         let run = try await DriverHarness.run("slow.sh", timeout: .seconds(2))

@@ -37,8 +37,8 @@ struct ExampleStoresTests {
         let run = try await MatrixBinary.run(["run", Self.release, "--env", "exec", "--driver", driver, "--out", directory.path, "--jobs", "2"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("34 cases: 34 pass · 153 steps: 153 pass"), "\(run.stderr)")
-        let runs = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("app").path)
-        #expect(runs.count == 1, "evidence under <out>/app/<build>/: \(runs)")
+        let runs = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("app-driver").path)
+        #expect(runs.count == 1, "evidence under <out>/app-driver/<build>/: \(runs)")
     }
 
     /// The store's clock is virtual: it starts at 2026-01-01T12:00:00Z and moves only when a step moves it, so it

@@ -29,6 +29,10 @@ public enum EnvironmentKind: Sendable, Hashable, CustomStringConvertible {
     /// driver protocol.
     public static let localDriverName = "local-driver"
 
+    /// The environment the app harness reports when it serves a team's app over the driver protocol
+    /// (`AppHarness.serveDriver`): a driver never names a built-in environment, `app` included.
+    public static let appDriverName = "app-driver"
+
     /// Whether `name` can name an environment in evidence and in a report path: 1 to 64 ASCII letters, digits,
     /// `.`, `_` or `-`, starting with a letter or digit. A name that only looks like another (`local` with a
     /// no-break space) is not one.
