@@ -46,6 +46,21 @@ struct ServerRunCommandTests {
         #expect(run.stderr.contains("cannot open the database"), "\(run.stderr)")
     }
 
+    @Test("the App Store Connect key id and issuer id show on the terminal masked, never whole")
+    func maskedIdentifiers() async throws {
+        let out = try MatrixBinary.scratchDirectory("server-masked")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try await CapturedRun.run(["run", Self.release, "--out", out.path, "--env", "server", "--verbose",
+                                             "--api-key-id", "KEYIDSECRET123", "--api-issuer-id", "57246542-96fe-1a63-e053-0824d011072a",
+                                             "--server", "/bin/sh -c 'exit 3'",
+                                             "--notify-url", "http://127.0.0.1:{port}/n", "--access-url", "http://127.0.0.1:{port}/a"])
+        #expect(run.status == 69, "\(run.stderr)")
+        #expect(run.stderr.contains("(key id KEYI…, issuer id 5724…, key "), "\(run.stderr)")
+        for secret in ["KEYIDSECRET123", "57246542-96fe", "0824d011072a"] {
+            #expect(!run.stderr.contains(secret), "\(run.stderr)")
+        }
+    }
+
     @Test("a run against a backend that grants nothing writes server evidence and fails the steps that expect access, exit 1")
     func runAgainstBackend() async throws {
         let backend = try LoopbackHTTPServer.start { request in

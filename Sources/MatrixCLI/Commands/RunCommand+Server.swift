@@ -75,6 +75,12 @@ struct ServerRunOptions {
         }
     }
 
+    /// An App Store Connect identifier as the terminal shows it: its first 4 characters and an ellipsis
+    /// (`MATR…`), enough to tell two keys apart, not enough to use one.
+    static func masked(_ identifier: String) -> String {
+        identifier.count <= 4 ? String(repeating: "•", count: identifier.count) : identifier.prefix(4) + "…"
+    }
+
     /// The key whose tokens the loopback App Store Server API accepts: `--api-key` (a PKCS #8 `.p8`, as App Store
     /// Connect issues), else a key made for the run; with its PEM when made here, for the backend.
     /// - Throws: ``CommandFailure``: exit 66 for an unreadable file, 65 for one that is not a P-256 private key.
@@ -137,7 +143,9 @@ struct ServerRunOptions {
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("matrix-server-\(getpid())-\(UInt32.random(in: 0 ... .max))")
         let root = scratch.appendingPathComponent("simulator-root.der")
-        let keyFile = scratch.appendingPathComponent("SubscriptionKey_\(apiKeyId).p8")
+        // Not named after the key id as App Store Connect names downloads: the path is printed, and an id is any
+        // printable ASCII, `/` included.
+        let keyFile = scratch.appendingPathComponent("SubscriptionKey.p8")
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try Data(SimulatorPKI.default.root.derRepresentation).write(to: root)
@@ -150,7 +158,9 @@ struct ServerRunOptions {
             throw CommandFailure("cannot write the simulator root for the backend in \(scratch.path): \(error)", code: .ioError)
         }
         let keyPath = pem == nil ? apiKeyPath ?? "" : keyFile.path
-        console.info("App Store Server API at \(api.baseURL) (key id \(apiKeyId), issuer id \(apiIssuerId), key \(keyPath))")
+        // The ids are App Store Connect identifiers when --api-key-id and --api-issuer-id name a team's real key: the
+        // terminal (and a CI log) shows only their first characters; the backend gets them whole in its environment.
+        console.info("App Store Server API at \(api.baseURL) (key id \(Self.masked(apiKeyId)), issuer id \(Self.masked(apiIssuerId)), key \(keyPath))")
         guard let command else {
             adapter.attach(nil, scratch: scratch)
             console.info("delivering to \(settings.notifyURL); asking \(settings.accessURL) for access (start the backend first, or pass --server CMD)")
