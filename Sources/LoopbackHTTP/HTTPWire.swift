@@ -12,6 +12,8 @@ public enum HTTPWireFailure: Error, Sendable, Hashable, CustomStringConvertible 
     case malformed(String)
     /// What came is larger than the limits allow; the text says what.
     case tooLarge(String)
+    /// The exchange was cancelled before it ended (the task that waited for it was cancelled).
+    case cancelled
 
     /// A socket problem, named without the socket type.
     public enum SocketProblem: Sendable, Hashable {
@@ -27,6 +29,7 @@ public enum HTTPWireFailure: Error, Sendable, Hashable, CustomStringConvertible 
         case .timedOut: self = .socket(.timedOut)
         case .closed: self = .socket(.reset)
         case .system(let text): self = .socket(.system(text))
+        case .cancelled: self = .cancelled
         }
     }
 
@@ -40,6 +43,7 @@ public enum HTTPWireFailure: Error, Sendable, Hashable, CustomStringConvertible 
         case .closedInMessage: "the connection closed in the middle of the message"
         case .malformed(let text): "not HTTP/1.1: \(text)"
         case .tooLarge(let text): text
+        case .cancelled: "cancelled"
         }
     }
 }

@@ -5,20 +5,27 @@ import Foundation
 /// not followed. What comes back is untrusted: it is bounded here and validated by the caller.
 public enum LoopbackHTTPClient {
     /// Sends `request` to 127.0.0.1:`port` and returns the answer or why there is none. The blocking exchange
-    /// runs on a thread of its own; the calling task waits without holding a thread.
+    /// runs on a thread of its own; the calling task waits without holding a thread. Cancelling the task ends
+    /// the exchange within a tenth of a second with ``HTTPWireFailure/cancelled``.
     public static func send(_ request: HTTPRequest, port: UInt16, limits: HTTPLimits) async -> Result<HTTPResponse, HTTPWireFailure> {
-        await withCheckedContinuation { continuation in
-            LoopbackThread.start {
-                continuation.resume(returning: exchange(request, port: port, limits: limits))
+        let cancellation = CancellationFlag()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                LoopbackThread.start {
+                    continuation.resume(returning: exchange(request, port: port, limits: limits, cancellation: cancellation))
+                }
             }
+        } onCancel: {
+            cancellation.set()
         }
     }
 
-    static func exchange(_ request: HTTPRequest, port: UInt16, limits: HTTPLimits) -> Result<HTTPResponse, HTTPWireFailure> {
+    static func exchange(_ request: HTTPRequest, port: UInt16, limits: HTTPLimits,
+                         cancellation: CancellationFlag? = nil) -> Result<HTTPResponse, HTTPWireFailure> {
         let deadline = ContinuousClock.now + limits.timeout
         let socket: LoopbackSocket
         do {
-            socket = try LoopbackSocket.connect(port: port, deadline: deadline)
+            socket = try LoopbackSocket.connect(port: port, deadline: deadline, cancellation: cancellation)
         } catch {
             return .failure(HTTPWireFailure(error))
         }

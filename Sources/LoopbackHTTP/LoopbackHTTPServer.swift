@@ -131,7 +131,7 @@ public final class LoopbackHTTPServer: Sendable {
             case .socket(.timedOut): response = Self.plain(408, "the request did not arrive within the time limit")
             case .tooLarge(let text): response = Self.plain(text.hasPrefix("the head") || text.contains("header") ? 431 : 413, text)
             case .malformed(let text): response = Self.plain(text.hasPrefix("unsupported Transfer-Encoding") ? 501 : 400, text)
-            case .closedInMessage, .socket(.system): return
+            case .closedInMessage, .socket(.system), .cancelled: return
             }
         }
         try? reader.write(Self.bytes(of: response))

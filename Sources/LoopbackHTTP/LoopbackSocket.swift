@@ -1,4 +1,5 @@
 import Foundation
+import Threading
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,6 +12,8 @@ import Darwin
 /// `@unchecked Sendable`: it wraps a file descriptor, which the kernel serialises; one exchange uses it at a time.
 final class LoopbackSocket: @unchecked Sendable {
     let fd: Int32
+    /// When set, every wait on the socket ends within a tenth of a second with ``Failure/cancelled``.
+    let cancellation: CancellationFlag?
 
     /// Why a socket operation did not complete.
     enum Failure: Error, Sendable, Hashable {
@@ -22,10 +25,13 @@ final class LoopbackSocket: @unchecked Sendable {
         case closed
         /// Another system error, with its text.
         case system(String)
+        /// The exchange was cancelled (``CancellationFlag``).
+        case cancelled
     }
 
-    init(fd: Int32) {
+    init(fd: Int32, cancellation: CancellationFlag? = nil) {
         self.fd = fd
+        self.cancellation = cancellation
     }
 
     deinit {
@@ -81,10 +87,11 @@ final class LoopbackSocket: @unchecked Sendable {
     }
 
     /// Connects to 127.0.0.1:`port` before `deadline`.
-    static func connect(port: UInt16, deadline: ContinuousClock.Instant) throws(Failure) -> LoopbackSocket {
+    static func connect(port: UInt16, deadline: ContinuousClock.Instant, cancellation: CancellationFlag? = nil) throws(Failure) -> LoopbackSocket {
+        if cancellation?.isSet == true { throw .cancelled }
         let fd = socket(AF_INET, streamType, 0)
         guard fd >= 0 else { throw systemFailure("socket") }
-        let socket = LoopbackSocket(fd: fd)
+        let socket = LoopbackSocket(fd: fd, cancellation: cancellation)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         socket.makeNonBlocking()
         var address = Self.address(port: port)
@@ -123,9 +130,12 @@ final class LoopbackSocket: @unchecked Sendable {
     /// Waits until the socket is ready for `events` or `deadline` passes.
     func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(Failure) {
         while true {
+            if cancellation?.isSet == true { throw .cancelled }
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { throw .timedOut }
-            let milliseconds = Int32(clamping: max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            var milliseconds = Int32(clamping: max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            // A cancellable wait looks at its flag at least ten times a second.
+            if cancellation != nil { milliseconds = min(milliseconds, 100) }
             var entry = pollfd(fd: fd, events: events, revents: 0)
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 { return }
@@ -191,6 +201,15 @@ final class LoopbackSocket: @unchecked Sendable {
         0
         #endif
     }
+}
+
+/// Set once to cancel the exchanges of the sockets that hold it (a task cancelled, a run stopped by a signal).
+final class CancellationFlag: Sendable {
+    private let flag = Locked(false)
+
+    var isSet: Bool { flag.withLock { $0 } }
+
+    func set() { flag.withLock { $0 = true } }
 }
 
 // The C functions whose names Swift code here shadows (`listen`, `connect`, `accept` are also the names of

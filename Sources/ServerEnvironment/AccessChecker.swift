@@ -23,7 +23,12 @@ struct AccessChecker: Sendable {
     /// Original transactions an account may hold before the checker refuses to ask for each.
     static let maximumQueries = 50
 
-    func access(account: String, appAccountToken: String, originalTransactionIds: [String], storeTime: Int64) async throws(AdapterError)
+    /// Asks the endpoint, each request ending by `deadline` (the step's bound) as well as within the limits.
+    ///
+    /// - Throws: ``AdapterError`` for an answer that is not one, or none by the deadline; `CancellationError` when
+    ///   the task is cancelled.
+    func access(account: String, appAccountToken: String, originalTransactionIds: [String], storeTime: Int64,
+                deadline: ContinuousClock.Instant = .now + .seconds(86_400), stepLimit: Duration? = nil) async throws
         -> (access: [String], queries: [AccessQuery]) {
         let perOriginal = url.target.contains("{originalTransactionId}")
         let values = ["account": account, "appAccountToken": appAccountToken]
@@ -41,7 +46,16 @@ struct AccessChecker: Sendable {
             var query = AccessQuery(url: "http://127.0.0.1:\(url.port)\(target)", originalTransactionId: original)
             let request = HTTPRequest(method: "GET", target: target,
                                       headers: [("Accept", "application/json"), ("Matrix-Store-Time", String(storeTime))])
+            var limits = limits
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else {
+                throw AdapterError("the access endpoint \(query.url) was not asked: the step's requests to the backend took longer than "
+                                   + "\(stepLimit.map { "\($0)" } ?? "the step's limit") (4 × --step-timeout); answer each request within --step-timeout")
+            }
+            limits.timeout = min(limits.timeout, remaining)
             switch await LoopbackHTTPClient.send(request, port: url.port, limits: limits) {
+            case .failure(.cancelled):
+                throw CancellationError()
             case .failure(let failure):
                 throw AdapterError("the access endpoint \(query.url) could not be asked: \(failure); is the backend running?")
             case .success(let response):

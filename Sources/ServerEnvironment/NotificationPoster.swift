@@ -40,10 +40,15 @@ struct NotificationPoster: Sendable {
     /// in the middle of one, `INVALID_RESPONSE` for an answer that is not HTTP/1.1 or over the limits, `OTHER`
     /// otherwise. Apple documents the values, not which failure gets which: this mapping is a choice.
     /// Apple: https://developer.apple.com/documentation/appstoreserverapi/sendattemptresult
-    func attempt(_ notification: OutgoingNotification, at attemptDate: Int64) async -> DeliveryAttempt {
+    ///
+    /// - Parameter timeout: how long the attempt may take, when less than the limits' timeout.
+    /// - Returns: the attempt, or `nil` when the task was cancelled before it ended (no attempt is recorded).
+    func attempt(_ notification: OutgoingNotification, at attemptDate: Int64, timeout: Duration? = nil) async -> DeliveryAttempt? {
         let request = HTTPRequest(method: "POST", target: url.target,
                                   headers: [("Content-Type", "application/json"), ("User-Agent", "App Store Server Notifications (StoreKit Matrix)")],
                                   body: notification.body)
+        var limits = limits
+        if let timeout { limits.timeout = min(limits.timeout, timeout) }
         switch await LoopbackHTTPClient.send(request, port: url.port, limits: limits) {
         case .success(let response):
             if (200...206).contains(response.status) {
@@ -52,9 +57,12 @@ struct NotificationPoster: Sendable {
             let excerpt = response.body.isEmpty ? "" : ": " + Self.excerpt(response.body)
             return DeliveryAttempt(attemptDate: attemptDate, sendAttemptResult: "UNSUCCESSFUL_HTTP_RESPONSE_CODE", httpStatus: response.status,
                                    detail: "HTTP \(response.status)\(excerpt)")
+        case .failure(.cancelled):
+            return nil
         case .failure(let failure):
             let result: String
             switch failure {
+            case .cancelled: return nil
             case .socket(.timedOut): result = "TIMED_OUT"
             case .socket(.refused), .socket(.reset): result = "SOCKET_ISSUE"
             case .closedBeforeMessage: result = "NO_RESPONSE"
@@ -69,22 +77,31 @@ struct NotificationPoster: Sendable {
     /// Delivers `notifications` in rounds: every first attempt in order, then each failed one's first retry in
     /// order, and so on, up to `mode`'s retries. The store's clock does not move: each attempt records the time
     /// the App Store would make it.
-    func deliver(_ notifications: [OutgoingNotification], mode: DeliveryMode) async -> [NotificationDelivery] {
+    ///
+    /// Every attempt ends by `deadline` (the step's bound): one that would start later is not made, and
+    /// `complete` is false. A cancelled task (a signal) stops at once.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled.
+    func deliver(_ notifications: [OutgoingNotification], mode: DeliveryMode,
+                 deadline: ContinuousClock.Instant = .now + .seconds(86_400)) async throws -> (records: [NotificationDelivery], complete: Bool) {
         var records = notifications.map(\.record)
         var nextDate = notifications.map(\.signedDate)
         var open = Array(notifications.indices)
         for round in 0...mode.retryDelays.count {
             var stillOpen: [Int] = []
             for index in open {
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                guard remaining > .zero else { return (records, false) }
                 if round > 0 { nextDate[index] += mode.retryDelays[round - 1] }
-                let attempt = await attempt(notifications[index], at: nextDate[index])
+                guard let attempt = await attempt(notifications[index], at: nextDate[index], timeout: remaining) else { throw CancellationError() }
+                try Task.checkCancellation()
                 records[index].attempts.append(attempt)
                 if attempt.sendAttemptResult != "SUCCESS" { stillOpen.append(index) }
             }
             open = stillOpen
             if open.isEmpty { break }
         }
-        return records
+        return (records, true)
     }
 
     /// At most 200 characters of an untrusted body, control characters escaped.

@@ -19,7 +19,7 @@ public struct ServerSettings: Sendable {
     public var delivery: DeliveryMode
     /// Orders `shuffled` and `duplicated` deliveries (`--seed`).
     public var seed: UInt64
-    /// How long the backend may take to answer one request.
+    /// How long the backend may take to answer one request (`--step-timeout`).
     public var timeout: Duration
     /// `--signing-faults`: after each step's notifications, also send faulted copies of the first one, which a
     /// correct server refuses (``SigningFault``); the step fails when the backend accepts one or its access changes.
@@ -45,6 +45,10 @@ public struct ServerSettings: Sendable {
             throw ServerSetupError("cannot load the simulator's signing key: \(error)")
         }
     }
+
+    /// How long one step's requests to the backend may take together (deliveries, retries, access requests):
+    /// 4 × ``timeout``. A request that would start later is not made, and the step is an error that says so.
+    public var stepLimit: Duration { timeout * 4 }
 
     var limits: HTTPLimits { HTTPLimits(headerBytes: 16 << 10, bodyBytes: 64 << 10, timeout: timeout) }
     var poster: NotificationPoster { NotificationPoster(url: notifyURL, limits: limits) }
@@ -86,7 +90,7 @@ public struct ServerAdapter: EnvironmentAdapter {
             let api = try LoopbackServerAPI.start(configuration, state: ServerAPIState()) { signedPayload, signedDate in
                 let notification = OutgoingNotification(notificationUUID: "", notificationType: "TEST", signedDate: signedDate, account: "",
                                                         origin: "test", signedPayload: signedPayload)
-                let attempt = await poster.attempt(notification, at: signedDate)
+                guard let attempt = await poster.attempt(notification, at: signedDate) else { return [] }
                 return [SendAttemptItem(attemptDate: MillisecondsDate(attempt.attemptDate), sendAttemptResult: attempt.sendAttemptResult)]
             }
             serverAPI = api

@@ -43,6 +43,8 @@ public final class ServerSession: CaseSession {
 
     public func perform(_ step: Step, index: Int) async throws -> StepOutcome {
         let account = step.account ?? local.matrixCase.account
+        // The step's requests to the backend end by this time, whatever the backend does.
+        let deadline = ContinuousClock.now + settings.stepLimit
         var pending: [OutgoingNotification] = []
         if !sentPrepared {
             sentPrepared = true
@@ -79,7 +81,8 @@ public final class ServerSession: CaseSession {
             }
             if index + 1 < local.matrixCase.steps.count { heldDuplicates = copies } else { pending += copies }
         }
-        let deliveries = await settings.poster.deliver(pending, mode: settings.delivery)
+        let (deliveries, delivered) = try await settings.poster.deliver(pending, mode: settings.delivery, deadline: deadline)
+        guard delivered else { throw overStepLimit(deliveries) }
         if let apiState {
             for delivery in deliveries where delivery.fault == nil {
                 apiState.recordDelivery(caseID: local.matrixCase.id, account: delivery.account, notificationUUID: delivery.notificationUUID,
@@ -99,7 +102,8 @@ public final class ServerSession: CaseSession {
             // The access the genuine notifications left, then the faults, sent once each (the App Store would not
             // have sent them at all), then the access again.
             accessBefore = try await settings.access.access(account: account, appAccountToken: appAccountToken(account),
-                                                            originalTransactionIds: originals, storeTime: storeTime)
+                                                            originalTransactionIds: originals, storeTime: storeTime, deadline: deadline,
+                                                            stepLimit: settings.stepLimit)
             let faulted: [OutgoingNotification]
             do {
                 guard let faultPKI = FaultPKI.shared else { throw SignedDataError(.invalidCertificate, "the test PKI does not load") }
@@ -107,10 +111,13 @@ public final class ServerSession: CaseSession {
             } catch {
                 throw AdapterError("cannot make the --signing-faults notifications: \(error)")
             }
-            faultDeliveries = await settings.poster.deliver(faulted, mode: .sandbox)
+            let (sent, complete) = try await settings.poster.deliver(faulted, mode: .sandbox, deadline: deadline)
+            guard complete else { throw overStepLimit(sent) }
+            faultDeliveries = sent
         }
         let (access, queries) = try await settings.access.access(account: account, appAccountToken: appAccountToken(account),
-                                                                 originalTransactionIds: originals, storeTime: storeTime)
+                                                                 originalTransactionIds: originals, storeTime: storeTime, deadline: deadline,
+                                                                 stepLimit: settings.stepLimit)
         observation.server = ServerExchange(deliveries: deliveries + faultDeliveries, accessQueries: (accessBefore?.queries ?? []) + queries,
                                             appAccess: observation.access)
         observation.access = access
@@ -124,6 +131,15 @@ public final class ServerSession: CaseSession {
         }
         if !conflicts.isEmpty { observation.conflicts = (observation.conflicts ?? []) + conflicts }
         return .observed(observation, modelledWallTimeMs: modelled)
+    }
+
+    /// The step's error when its deliveries reached the step's limit before every attempt was made.
+    func overStepLimit(_ deliveries: [NotificationDelivery]) -> AdapterError {
+        let attempts = deliveries.map(\.attempts.count).reduce(0, +)
+        let open = deliveries.filter { !$0.acknowledged }.count
+        return AdapterError("the backend did not answer this step's notifications within \(settings.stepLimit) (4 × --step-timeout \(settings.timeout)): "
+                            + "\(attempts) attempt\(attempts == 1 ? "" : "s") made, \(open) of \(deliveries.count) notification\(deliveries.count == 1 ? "" : "s") "
+                            + "not acknowledged, the rest not attempted; answer each notification within --step-timeout")
     }
 
     /// "the backend never acknowledged DID_RENEW (…): 6 attempts, UNSUCCESSFUL_HTTP_RESPONSE_CODE (HTTP 500)".

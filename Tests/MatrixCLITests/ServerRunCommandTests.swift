@@ -61,6 +61,51 @@ struct ServerRunCommandTests {
         }
     }
 
+    /// The release matrix cut to its first `cases` cases, its catalog named by absolute path, in `directory`.
+    static func smallMatrix(in directory: URL, cases: Int = 1) throws -> String {
+        let release = Fixtures.packageDirectory.appendingPathComponent("matrices")
+        var matrix = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: release.appendingPathComponent("release.json"))) as? [String: Any])
+        matrix["cases"] = (matrix["cases"] as? [Any])?.prefix(cases).map { $0 }
+        matrix["catalog"] = release.appendingPathComponent("Products.storekit").path
+        let path = directory.appendingPathComponent("small.json")
+        try JSONSerialization.data(withJSONObject: matrix).write(to: path)
+        return path.path
+    }
+
+    @Test("SIGINT while a backend holds a notification unanswered stops the server run within a second, exit 130", .timeLimit(.minutes(1)))
+    func signalDuringDelivery() async throws {
+        let out = try MatrixBinary.scratchDirectory("server-signal")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let matrix = try Self.smallMatrix(in: out)
+        let asked = DispatchSemaphore(value: 0)
+        let held = DispatchSemaphore(value: 0)
+        let backend = try LoopbackHTTPServer.start { request in
+            guard request.method == "POST" else { return .json(200, Array(#"{"access": []}"#.utf8)) }
+            asked.signal()
+            _ = held.wait(timeout: .now() + 30)
+            return HTTPResponse(status: 200)
+        }
+        defer {
+            backend.stop()
+            for _ in 0..<8 { held.signal() }
+        }
+        let process = try ChildProcess(MatrixBinary.url, ["run", matrix, "--out", out.appendingPathComponent("reports").path, "--env", "server",
+                                                          "--step-timeout", "30",
+                                                          "--notify-url", "http://127.0.0.1:\(backend.port)/n",
+                                                          "--access-url", "http://127.0.0.1:\(backend.port)/a/{appAccountToken}"],
+                                       environment: MatrixBinary.environment(), stderr: .capture)
+        // The deterministic point: the backend holds the first notification.
+        let waited = await Task.detached { asked.wait(timeout: .now() + 30) }.value
+        #expect(waited == .success, "the backend was never sent a notification")
+        let signalled = ContinuousClock.now
+        process.signal(SIGINT)
+        let result = try await process.finish()
+        let elapsed = ContinuousClock.now - signalled
+        #expect(result.exit == ChildProcess.Exit(status: 130, signalled: false), "\(result.stderr)")
+        #expect(elapsed < .seconds(1), "\(elapsed)")
+        #expect(result.stderr.contains("a server run is not resumed"), "\(result.stderr)")
+    }
+
     @Test("a run against a backend that grants nothing writes server evidence and fails the steps that expect access, exit 1")
     func runAgainstBackend() async throws {
         let backend = try LoopbackHTTPServer.start { request in

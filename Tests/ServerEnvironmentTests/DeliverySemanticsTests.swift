@@ -137,8 +137,8 @@ struct DeliverySemanticsTests {
         }
         let url = try LoopbackURL.parse("http://127.0.0.1:\(port)/n", option: "--notify-url", pickedPort: nil)
         let poster = NotificationPoster(url: url, limits: HTTPLimits(timeout: .milliseconds(200)))
-        let attempt = await poster.attempt(OutgoingNotification(notificationUUID: "u", notificationType: "TEST", signedDate: 9, account: "a",
-                                                                origin: "step", signedPayload: "a.b.c"), at: 9)
+        let attempt = try #require(await poster.attempt(OutgoingNotification(notificationUUID: "u", notificationType: "TEST", signedDate: 9, account: "a",
+                                                                             origin: "step", signedPayload: "a.b.c"), at: 9))
         #expect(attempt.sendAttemptResult == expected, "\(attempt)")
         #expect(attempt.attemptDate == 9)
         _ = keep

@@ -23,9 +23,9 @@ struct ExecOptions {
     init?(_ args: Arguments, environment: EnvironmentKind) throws(CommandFailure) {
         let driver = args.value(.driver)
         guard environment == .exec else {
-            for option: OptionKey in [.driver, .stepTimeout] where args.value(option) != nil {
-                throw .usage("\(option) needs --env exec")
-            }
+            if args.value(.driver) != nil { throw .usage("\(OptionKey.driver) needs --env exec") }
+            // A backend's requests are timed by it too (ServerRunOptions).
+            if args.value(.stepTimeout) != nil, environment != .server { throw .usage("\(OptionKey.stepTimeout) needs --env exec or server") }
             return nil
         }
         guard let driver else { throw .usage("--env exec needs --driver CMD, the command line that starts the driver") }
