@@ -45,14 +45,17 @@ public final class LocalSession: CaseSession {
     ///   - callLimit: how long one call into the app may take before the step errors (a safety net for calls that
     ///     never return; generous, so that a loaded machine does not trip it).
     ///   - identifierSpace: the block of identifiers the store hands out (``StoreConfiguration/identifierSpace``).
+    ///   - identifierSalt: the run's random bits in notification UUIDs (``StoreConfiguration/identifierSalt``).
     /// - Throws: ``StoreError`` when an account's starting state cannot be set up.
     public init(matrix: Matrix, matrixCase: MatrixCase, schedule: RenewalSchedule = .real, signedEnvironment: SignedEnvironment = .sandbox,
                 app: AppInstaller, signer: (any PayloadSigner)? = nil,
-                settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60), identifierSpace: Int64 = 0) throws(StoreError) {
+                settleLimit: Duration = .seconds(10), callLimit: Duration = .seconds(60), identifierSpace: Int64 = 0,
+                identifierSalt: UInt64 = 0) throws(StoreError) {
         self.matrix = matrix
         self.matrixCase = matrixCase
         var configuration = StoreConfiguration(matrix: matrix, case: matrixCase, signedEnvironment: signedEnvironment, schedule: schedule)
         configuration.identifierSpace = identifierSpace
+        configuration.identifierSalt = identifierSalt
         let simulator = AppStoreSimulator(catalog: matrix.catalog, configuration: configuration)
         try simulator.prepare(Self.accounts(of: matrixCase, in: matrix))
         self.store = SimulatedStore(simulator, signer: signer)

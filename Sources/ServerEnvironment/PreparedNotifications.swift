@@ -41,8 +41,8 @@ extension AppStoreSimulator {
             var body = ResponseBodyV2DecodedPayload()
             body.notificationType = type
             body.subtype = subtype
-            // Apart from the store's own UUIDs (…-4000-8000-…) by their fourth group.
-            body.notificationUUID = Self.identifier(UInt32(truncatingIfNeeded: identifierSpace), "0000-4000-9000", number + 1)
+            // Apart from the store's own UUIDs (…-4…-8…-…) by their fourth group.
+            body.notificationUUID = Self.notificationUUID(space: identifierSpace, salt: configuration.identifierSalt, variant: "9", number: number + 1)
             body.data = data
             body.version = "2.0"
             body.signedDate = MillisecondsDate(signedDate)

@@ -24,21 +24,23 @@ public struct ServerSettings: Sendable {
     /// `--signing-faults`: after each step's notifications, also send faulted copies of the first one, which a
     /// correct server refuses (``SigningFault``); the step fails when the backend accepts one or its access changes.
     public var signingFaults = false
-    /// Which run this is, for identifiers and tokens: different runs against one backend never share one.
-    public var runNumber: Int64
+    /// Which run this is, 64 random bits, for identifiers and tokens: different runs against one backend never
+    /// share one. appAccountTokens hash all 64 bits, notification UUIDs carry them, and transaction ids (decimal
+    /// digits that fit an Int64) start in an identifier space chosen by them, one of 922 billion.
+    public var runIdentity: UInt64
     let pki: SimulatorPKI
 
     /// - Parameters:
-    ///   - runNumber: 0–7998; a run picks one at random, tests pass their own.
+    ///   - runIdentity: a run draws 64 bits from the system's random source; tests pass their own.
     /// - Throws: ``ServerSetupError`` when the simulator's signing key cannot be loaded.
     public init(notifyURL: LoopbackURL, accessURL: LoopbackURL, delivery: DeliveryMode = .production, seed: UInt64 = 1,
-                timeout: Duration = .seconds(30), runNumber: Int64 = Int64.random(in: 0..<7999)) throws(ServerSetupError) {
+                timeout: Duration = .seconds(30), runIdentity: UInt64 = UInt64.random(in: .min ... .max)) throws(ServerSetupError) {
         self.notifyURL = notifyURL
         self.accessURL = accessURL
         self.delivery = delivery
         self.seed = seed
         self.timeout = timeout
-        self.runNumber = min(max(0, runNumber), 7998)
+        self.runIdentity = runIdentity
         do {
             pki = try SimulatorPKI.default
         } catch {
@@ -49,6 +51,12 @@ public struct ServerSettings: Sendable {
     /// How long one step's requests to the backend may take together (deliveries, retries, access requests):
     /// 4 × ``timeout``. A request that would start later is not made, and the step is an error that says so.
     public var stepLimit: Duration { timeout * 4 }
+
+    /// The identifier space of the run's first case: from 1 (space 0 is a local run's) to the last that leaves
+    /// room for ``ServerAdapter/casesPerRun`` cases, chosen by ``runIdentity``.
+    var firstIdentifierSpace: Int64 {
+        1 + Int64(runIdentity % UInt64(AppStoreSimulator.identifierSpaces - ServerAdapter.casesPerRun - 1))
+    }
 
     var limits: HTTPLimits { HTTPLimits(headerBytes: 16 << 10, bodyBytes: 64 << 10, timeout: timeout) }
     var poster: NotificationPoster { NotificationPoster(url: notifyURL, limits: limits) }
@@ -109,6 +117,10 @@ public struct ServerAdapter: EnvironmentAdapter {
         try? FileManager.default.removeItem(at: backend.scratch)
     }
 
+    /// Cases a run gives identifier spaces of their own; a larger matrix shares them round (its cases are still apart
+    /// by their notification UUIDs and appAccountTokens).
+    static let casesPerRun: Int64 = 1_000_000
+
     public var description: EnvironmentDescription {
         EnvironmentDescription(.server, device: "backend at \(settings.notifyURL) (delivery \(settings.delivery)"
                                    + (settings.delivery == .shuffled || settings.delivery == .duplicated ? ", seed \(settings.seed)" : "")
@@ -118,7 +130,7 @@ public struct ServerAdapter: EnvironmentAdapter {
 
     public func startCase(_ matrixCase: MatrixCase, of matrix: Matrix) async throws -> any CaseSession {
         let caseNumber = Int64(matrix.cases.firstIndex { $0.id == matrixCase.id } ?? 0)
-        let space = settings.runNumber * 100_000 + caseNumber % 100_000 + 1
+        let space = settings.firstIdentifierSpace + caseNumber % Self.casesPerRun
         var caseSchedule = schedule
         if let clock = matrix.storeSettings(for: matrixCase).clock {
             switch RenewalSchedule.parse(clock, storeKitTimeRate: matrix.catalog.settings.timeRate) {
@@ -129,7 +141,8 @@ public struct ServerAdapter: EnvironmentAdapter {
         let session: LocalSession
         do {
             session = try LocalSession(matrix: matrix, matrixCase: matrixCase, schedule: caseSchedule, signedEnvironment: signedEnvironment,
-                                       app: .reference(), signer: SimulatorPayloadSigner(pki: settings.pki), identifierSpace: space)
+                                       app: .reference(), signer: SimulatorPayloadSigner(pki: settings.pki), identifierSpace: space,
+                                       identifierSalt: settings.runIdentity)
         } catch {
             throw AdapterError(error.message)
         }

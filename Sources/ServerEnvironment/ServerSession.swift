@@ -38,7 +38,7 @@ public final class ServerSession: CaseSession {
 
     /// The token the account's purchases carry.
     func appAccountToken(_ account: String) -> String {
-        AppAccountTokens.token(run: settings.runNumber, caseID: local.matrixCase.id, account: account)
+        AppAccountTokens.token(run: settings.runIdentity, caseID: local.matrixCase.id, account: account)
     }
 
     public func perform(_ step: Step, index: Int) async throws -> StepOutcome {

@@ -22,11 +22,11 @@ struct ServerRunTests {
     }
 
     static func settings(_ backend: TestBackend, delivery: DeliveryMode = .production, seed: UInt64 = 1, timeout: Duration = .seconds(10),
-                         access: String? = nil) throws -> ServerSettings {
+                         access: String? = nil, identity: UInt64 = 7) throws -> ServerSettings {
         try ServerSettings(notifyURL: LoopbackURL.parse(backend.notifyURL, option: "--notify-url", pickedPort: nil),
                            accessURL: LoopbackURL.parse(access ?? backend.accessURL, option: "--access-url", pickedPort: nil,
                                                         placeholders: LoopbackURL.accessPlaceholders),
-                           delivery: delivery, seed: seed, timeout: timeout, runNumber: 7)
+                           delivery: delivery, seed: seed, timeout: timeout, runIdentity: identity)
     }
 
     static func run(_ matrix: Matrix, _ settings: ServerSettings, cases: [String]? = nil) async throws -> [EvidenceRecord] {
@@ -75,6 +75,38 @@ struct ServerRunTests {
         let tokens = Set(transactions.filter { $0.inAppOwnershipType == "PURCHASED" && $0.transactionReason == "PURCHASE" }.compactMap(\.appAccountToken))
         #expect(tokens.count >= 20)
         #expect(tokens.allSatisfy { UUID(uuidString: $0) != nil && $0 == $0.lowercased() })
+    }
+
+    @Test("runs against one backend share no transaction id, notificationUUID or appAccountToken, also when their identities differ only in high bits",
+          arguments: [[1, 1 | 1 << 40, 1 | 1 << 63, 1 | 7999 << 32] as [UInt64]])
+    func identifiersAreUniqueAcrossRuns(_ identities: [UInt64]) async throws {
+        let backend = try TestBackend(matrix: Self.release)
+        for identity in identities {
+            let records = try await Self.run(Self.release, Self.settings(backend, identity: identity), cases: ["fresh-purchase/pro", "renewal/plus-monthly"])
+            // A backend that remembers every run still passes: each run's identifiers are new to it.
+            #expect(Self.failing(records) == [], "identity \(identity)")
+        }
+        let received = backend.received
+        let uuids = received.compactMap(\.notificationUUID)
+        #expect(Set(uuids).count == uuids.count)
+        let transactions = received.compactMap { $0.data?.signedTransactionInfo }.compactMap(Self.transaction)
+        // Each run bought Pro and the monthly subscription once, and the subscription renewed: no id from one run in another.
+        let idsByRun = Dictionary(grouping: transactions, by: { $0.appAccountToken ?? "" }).mapValues { Set($0.compactMap(\.transactionId)) }
+        #expect(idsByRun.values.reduce(0) { $0 + $1.count } == Set(transactions.compactMap(\.transactionId)).count)
+        let tokens = Set(transactions.compactMap(\.appAccountToken))
+        #expect(tokens.count == identities.count * 2, "one token per account of each case of each run: \(tokens)")
+        #expect(transactions.compactMap(\.transactionId).allSatisfy { $0.count <= 19 && Int64($0) != nil })
+    }
+
+    @Test("a run draws its identity from 64 random bits")
+    func identitiesAreRandom() throws {
+        let url = try LoopbackURL.parse("http://127.0.0.1:1/n", option: "--notify-url", pickedPort: nil)
+        let identities = try (0..<64).map { _ in try ServerSettings(notifyURL: url, accessURL: url).runIdentity }
+        #expect(Set(identities).count == 64)
+        // Over 64 draws every bit is set in one and clear in another (the chance that it is not is 2^-57).
+        let all = identities.reduce(UInt64.max, &)
+        let any = identities.reduce(UInt64(0), |)
+        #expect(all == 0 && any == .max)
     }
 
     static func transaction(_ jws: String) -> JWSTransactionDecodedPayloadView? {

@@ -28,7 +28,7 @@ struct SilentBackendTests {
         let settings = try ServerSettings(notifyURL: LoopbackURL.parse(url + "/n", option: "--notify-url", pickedPort: nil),
                                           accessURL: LoopbackURL.parse(url + "/a/{appAccountToken}", option: "--access-url", pickedPort: nil,
                                                                        placeholders: LoopbackURL.accessPlaceholders),
-                                          timeout: .milliseconds(100), runNumber: 7)
+                                          timeout: .milliseconds(100), runIdentity: 7)
         #expect(settings.stepLimit == .milliseconds(400))
         let started = ContinuousClock.now
         let records = try await ServerRunTests.run(Self.release, settings, cases: ["fresh-purchase/pro"])
@@ -50,7 +50,7 @@ struct SilentBackendTests {
         let settings = try ServerSettings(notifyURL: LoopbackURL.parse(url + "/n", option: "--notify-url", pickedPort: nil),
                                           accessURL: LoopbackURL.parse(url + "/a/{appAccountToken}", option: "--access-url", pickedPort: nil,
                                                                        placeholders: LoopbackURL.accessPlaceholders),
-                                          timeout: .seconds(30), runNumber: 7)
+                                          timeout: .seconds(30), runIdentity: 7)
         let run = Task { try await ServerRunTests.run(Self.release, settings, cases: ["fresh-purchase/pro"]) }
         // The deterministic point: the first delivery's connection waits in the listener's backlog.
         let deadline = ContinuousClock.now + .seconds(20)

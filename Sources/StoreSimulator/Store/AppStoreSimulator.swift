@@ -104,8 +104,23 @@ public final class AppStoreSimulator {
 
     /// Identifiers of one ``StoreConfiguration/identifierSpace``.
     public static let identifiersPerSpace: Int64 = 10_000_000
-    /// How many identifier spaces there are: transaction ids stay 16 digits.
-    public static let identifierSpaces: Int64 = 799_999_999
+    /// How many identifier spaces there are: every id of the last one still fits an Int64 (a backend may store it
+    /// as one). Space 0 gives 16-digit transaction ids, as Apple's sandbox does; the last spaces give 19 digits.
+    public static let identifierSpaces: Int64 = 922_000_000_000
+
+    /// A notification UUID: the identifier space's low 32 bits, mixed with the salt's high 32, as the first
+    /// group; the salt's other 32 bits in the next three groups (`SSSS-4SSS-V00S`, `V` the `variant` digit); then
+    /// `number`. With salt 0 the groups read `0000-4000-V000`, as they always did.
+    public static func notificationUUID(space: Int64, salt: UInt64, variant: Character, number: Int) -> String {
+        func hex(_ value: UInt64, digits: Int) -> String {
+            let text = String(value, radix: 16)
+            return String(repeating: "0", count: max(0, digits - text.utf8.count)) + text
+        }
+        let prefix = UInt32(truncatingIfNeeded: space) ^ UInt32(truncatingIfNeeded: salt >> 32)
+        let middle = hex((salt >> 16) & 0xffff, digits: 4) + "-4" + hex((salt >> 4) & 0xfff, digits: 3) + "-" + String(variant) + "00"
+            + hex(salt & 0xf, digits: 1)
+        return identifier(prefix, middle, number)
+    }
 
     // MARK: Lookup
 
@@ -232,7 +247,7 @@ public final class AppStoreSimulator {
     func notify(_ type: String, _ subtype: String? = nil, account: String, transactionId: String?, groupID: String? = nil,
                 summary: RenewalExtensionSummary? = nil, consumptionRequestReason: String? = nil) {
         guard configuration.sendsServerNotifications else { return }
-        let uuid = Self.identifier(UInt32(truncatingIfNeeded: configuration.identifierSpace), "0000-4000-8000", nextNotification)
+        let uuid = Self.notificationUUID(space: configuration.identifierSpace, salt: configuration.identifierSalt, variant: "8", number: nextNotification)
         nextNotification += 1
         // The subscription the notification is about: the one shared with a member who also holds their own, when
         // its transaction is the shared one's.

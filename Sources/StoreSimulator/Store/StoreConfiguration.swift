@@ -23,6 +23,10 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// that the stores of several cases talking to one backend (the `server` environment) never share an id. A
     /// choice: Apple's ids are unique across the App Store, and a backend keys its records by them.
     public var identifierSpace: Int64 = 0
+    /// Bits a run draws at random, written into every notification UUID the store makes (0 for none: the UUIDs
+    /// of a local run are the same in every run). A `server` run draws 64, so that two runs against one backend
+    /// never share a notification UUID even when their identifier spaces meet.
+    public var identifierSalt: UInt64 = 0
 
     /// 2026-01-01T12:00:00Z: a fixed start so that runs are reproducible.
     public static let defaultStartTime: Int64 = 1_767_268_800_000
