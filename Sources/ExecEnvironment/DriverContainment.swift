@@ -13,12 +13,12 @@ import DriverKit
 /// of to init, so it stays in the tree even with its environment cleared, and is reaped here once ended. A
 /// library never does this by itself: a host process (a test runner) would then adopt every orphan of every
 /// child it starts, and whatever waits on its children could wait on orphans it cannot reap.
-enum DriverContainment {
+package enum DriverContainment {
     /// The environment variable that marks a driver's processes; its value is unique to one driver process.
-    static let tokenVariable = "STOREKIT_MATRIX_DRIVER_TOKEN"
+    package static let tokenVariable = "STOREKIT_MATRIX_DRIVER_TOKEN"
 
     /// A new token for a driver.
-    static func makeToken() -> String {
+    package static func makeToken() -> String {
         (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
     }
 
@@ -56,14 +56,14 @@ enum DriverContainment {
     }()
 
     /// One process as /proc shows it.
-    struct ProcessEntry: Hashable {
-        var pid: Int32
-        var parent: Int32
-        var zombie: Bool
+    package struct ProcessEntry: Hashable {
+        package var pid: Int32
+        package var parent: Int32
+        package var zombie: Bool
     }
 
     /// Every process of this system that /proc lists (Linux); empty elsewhere.
-    static func processes() -> [ProcessEntry] {
+    package static func processes() -> [ProcessEntry] {
         #if os(Linux)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         return names.compactMap { name -> ProcessEntry? in
@@ -79,16 +79,20 @@ enum DriverContainment {
         #endif
     }
 
-    /// Whether the environment `pid` started with holds `token`.
+    /// Whether the environment `pid` started with holds `token` (Linux; never elsewhere).
     static func carries(_ pid: Int32, token: String) -> Bool {
+        #if os(Linux)
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
         let marker = Array("\(tokenVariable)=\(token)".utf8)
         return data.split(separator: 0).contains { $0.elementsEqual(marker) }
+        #else
+        return false
+        #endif
     }
 
     /// The processes of the driver `driver` (not the driver itself): its descendants and every process with its
     /// token.
-    static func processes(of driver: Int32, token: String) -> [ProcessEntry] {
+    package static func processes(of driver: Int32, token: String) -> [ProcessEntry] {
         let all = processes()
         let me = getpid()
         var children: [Int32: [ProcessEntry]] = [:]
@@ -119,7 +123,7 @@ enum DriverContainment {
     ///
     /// - Returns: the process IDs signalled.
     @discardableResult
-    static func end(driver: Int32, token: String) -> [Int32] {
+    package static func end(driver: Int32, token: String) -> [Int32] {
         let found = processes(of: driver, token: token)
         for entry in found where !entry.zombie { _ = kill(entry.pid, SIGKILL) }
         let me = getpid()

@@ -52,13 +52,13 @@ final class DriverProcess: Sendable {
             }
         }
         let (childIn, parentIn, parentOut, childOut, parentErr, childErr) = (pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5])
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
+        var actions = ChildSpawn.makeFileActions()
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, childIn, 0)
         posix_spawn_file_actions_adddup2(&actions, childOut, 1)
         posix_spawn_file_actions_adddup2(&actions, childErr, 2)
-        closeInheritedDescriptors(&actions)
+        // A driver never holds another process's pipe open (which would keep that pipe from ending).
+        ChildSpawn.closeDescriptors(from: 3, &actions)
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable.path] + arguments.dropFirst()).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         // The driver's environment is this one's, with a token that marks it and everything it starts.
@@ -105,22 +105,6 @@ final class DriverProcess: Sendable {
             }
         }
         return DriverProcess(pid: pid, input: writer, output: output, log: log, termination: termination, token: token)
-    }
-
-    /// Adds actions that close every descriptor above stderr in the child, so that a driver never holds another
-    /// process's pipe open (which would keep that pipe from ending). glibc 2.34+ does it in one action
-    /// (`posix_spawn_file_actions_addclosefrom_np`, looked up at run time); otherwise each descriptor open now
-    /// is closed.
-    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
-        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
-            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
-            return
-        }
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for fd in open.compactMap(Int32.init) where fd > 2 {
-            posix_spawn_file_actions_addclose(&actions, fd)
-        }
     }
 
     /// How the process ended ("exited with status 3", "was killed by signal 9"), or `nil` while it runs.

@@ -8,7 +8,9 @@ import MatrixEngine
 import MatrixModel
 import ReferenceApp
 import SignedData
+import ExecEnvironment
 import StoreSimulator
+import Threading
 
 /// What a `server` run needs besides the matrix: where the backend listens, how to deliver, the seed.
 public struct ServerSettings: Sendable {
@@ -63,6 +65,27 @@ public struct ServerSettings: Sendable {
     var access: AccessChecker { AccessChecker(url: accessURL, limits: limits) }
 }
 
+/// The backend the runner started, checked after every step; once it is lost, every case stops.
+final class BackendWatch: Sendable {
+    let process: BackendProcess
+    private let problem = Locked<String?>(nil)
+
+    init(_ process: BackendProcess) {
+        self.process = process
+    }
+
+    /// Why the backend was lost, once it was.
+    var lost: String? { problem.withLock { $0 } }
+
+    /// Checks the backend; `false` (and ``lost`` set) when it no longer runs and listens on its port.
+    func check() async -> Bool {
+        if lost != nil { return false }
+        guard let found = await process.problem() else { return true }
+        problem.withLock { $0 = $0 ?? found }
+        return false
+    }
+}
+
 /// `server`: the team's backend under test. The embedded store and reference app play the App Store and the
 /// app (as `local` does), the store's App Store Server Notifications V2 are posted to the backend, and the
 /// backend's access answer is what each step observes.
@@ -70,8 +93,9 @@ public struct ServerAdapter: EnvironmentAdapter {
     public var settings: ServerSettings
     public var schedule: RenewalSchedule
     public var signedEnvironment: SignedEnvironment
-    /// The backend the runner started (`--server`), stopped by ``shutdown()``, and the scratch folder it was given.
-    var backend: (process: BackendProcess?, scratch: URL)?
+    /// The backend the runner started (`--server`), stopped by ``shutdown()``, the scratch folder it was given,
+    /// and the watchdog that cleans both up should the runner end first.
+    var backend: (watch: BackendWatch?, scratch: URL, watchdog: Watchdog?)?
     /// The loopback App Store Server API of the run, when started (``startServerAPI(credentials:appAppleId:)``).
     public private(set) var serverAPI: LoopbackServerAPI?
 
@@ -81,10 +105,15 @@ public struct ServerAdapter: EnvironmentAdapter {
         self.signedEnvironment = signedEnvironment
     }
 
-    /// Makes the adapter stop `process` (when the runner started one) and remove `scratch` at ``shutdown()``.
-    public mutating func attach(_ process: BackendProcess?, scratch: URL) {
-        backend = (process, scratch)
+    /// Makes the adapter stop `process` (when the runner started one), remove `scratch` and release `watchdog` at
+    /// ``shutdown()``; the process is checked after every step (``backendProblem``).
+    package mutating func attach(_ process: BackendProcess?, scratch: URL, watchdog: Watchdog? = nil) {
+        backend = (process.map(BackendWatch.init), scratch, watchdog)
     }
+
+    /// Why the run stopped early, when the backend the runner started stopped running or listening during it: the
+    /// run then ends with exit 69, its evidence kept up to the step before.
+    public var backendProblem: String? { backend?.watch?.lost }
 
     /// Starts the loopback App Store Server API on a free port of 127.0.0.1: it answers from every case's store
     /// of the run, accepts bearer tokens made with `credentials`, and posts the test notifications it is asked for
@@ -113,8 +142,9 @@ public struct ServerAdapter: EnvironmentAdapter {
     public func shutdown() async {
         serverAPI?.stop()
         guard let backend else { return }
-        await backend.process?.stop()
+        await backend.watch?.process.stop()
         try? FileManager.default.removeItem(at: backend.scratch)
+        backend.watchdog?.release()
     }
 
     /// Cases a run gives identifier spaces of their own; a larger matrix shares them round (its cases are still apart
@@ -147,6 +177,6 @@ public struct ServerAdapter: EnvironmentAdapter {
             throw AdapterError(error.message)
         }
         serverAPI?.state.register(caseID: matrixCase.id, store: session.store)
-        return ServerSession(local: session, settings: settings, identifierSpace: space, apiState: serverAPI?.state)
+        return ServerSession(local: session, settings: settings, identifierSpace: space, apiState: serverAPI?.state, backend: backend?.watch)
     }
 }

@@ -28,11 +28,15 @@ public final class ServerSession: CaseSession {
     /// What the loopback App Store Server API answers from, told of every delivery.
     let apiState: ServerAPIState?
 
-    init(local: LocalSession, settings: ServerSettings, identifierSpace: Int64, apiState: ServerAPIState?) {
+    /// The backend the runner started, when it did.
+    let backend: BackendWatch?
+
+    init(local: LocalSession, settings: ServerSettings, identifierSpace: Int64, apiState: ServerAPIState?, backend: BackendWatch? = nil) {
         self.local = local
         self.settings = settings
         self.identifierSpace = identifierSpace
         self.apiState = apiState
+        self.backend = backend
         random = SeededRandom(seed: settings.seed, caseID: local.matrixCase.id)
     }
 
@@ -41,7 +45,28 @@ public final class ServerSession: CaseSession {
         AppAccountTokens.token(run: settings.runIdentity, caseID: local.matrixCase.id, account: account)
     }
 
+    /// Performs the step and its exchange with the backend. When the backend the runner started no longer runs
+    /// and listens on its port (checked before the step and after its exchange), the step is not recorded and
+    /// the case stops as a cancelled one does: what another process answered is not the backend's.
+    ///
+    /// - Throws: `CancellationError` when cancelled or when the backend is lost (``ServerAdapter/backendProblem``
+    ///   says why); ``AdapterError`` for the step's error.
     public func perform(_ step: Step, index: Int) async throws -> StepOutcome {
+        if let backend, backend.lost != nil { throw CancellationError() }
+        do {
+            let outcome = try await exchange(step, index: index)
+            if let backend, await !backend.check() { throw CancellationError() }
+            return outcome
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // An error of the step may be the backend's end: then it is that, not the step's.
+            if let backend, await !backend.check() { throw CancellationError() }
+            throw error
+        }
+    }
+
+    func exchange(_ step: Step, index: Int) async throws -> StepOutcome {
         let account = step.account ?? local.matrixCase.account
         // The step's requests to the backend end by this time, whatever the backend does.
         let deadline = ContinuousClock.now + settings.stepLimit

@@ -120,7 +120,15 @@ struct RunCommand {
             try await runner.run(cases: cases, into: writer, firstSeq: lastSeq, prior: prior) { printer.handle($0) }
         }
         await execAdapter?.shutdown()
-        await (setup.adapter as? ServerAdapter)?.shutdown()
+        let serverAdapter = setup.adapter as? ServerAdapter
+        await serverAdapter?.shutdown()
+        if let lost = serverAdapter?.backendProblem {
+            // The run stopped at the step where the backend was found gone: what came after it is not evidence.
+            _ = try? await setup.session.finish(interrupted: true)
+            throw CommandFailure("the backend stopped during the run: \(lost)",
+                                 hint: "Evidence of the steps before is kept in \(setup.session.directory.url.path); "
+                                     + Self.serverNotResumed, code: .unavailable)
+        }
         var summary: RunSummary
         switch outcome {
         case .finished(let result):

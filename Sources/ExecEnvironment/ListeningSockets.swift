@@ -1,0 +1,71 @@
+import Foundation
+
+/// Which process listens on a TCP port of 127.0.0.1, read from /proc (Linux): the listening sockets of the port
+/// (`/proc/net/tcp`, `/proc/net/tcp6`) and the processes that hold them (`/proc/PID/fd`). Elsewhere nothing is
+/// known, and callers fall back to what they can see without it.
+package enum ListeningSockets {
+    /// Who holds the port's listening socket, as far as can be told.
+    package enum Holder: Sendable, Hashable {
+        /// One of the given processes.
+        case owned
+        /// Nothing listens on the port.
+        case nobody
+        /// Another process; its process IDs when they could be found (a process of another user's is not).
+        case other([Int32])
+        /// This system does not say (not Linux, or /proc unreadable).
+        case unknown
+    }
+
+    /// Who holds the listening socket a connection to 127.0.0.1:`port` reaches, among `candidates` (process IDs,
+    /// the most likely first).
+    package static func holder(of port: UInt16, among candidates: () -> [Int32]) -> Holder {
+        #if os(Linux)
+        guard let inodes = listening(port: port) else { return .unknown }
+        if inodes.isEmpty { return .nobody }
+        for pid in candidates() where !sockets(of: pid).isDisjoint(with: inodes) { return .owned }
+        let others = DriverContainment.processes().map(\.pid).filter { !sockets(of: $0).isDisjoint(with: inodes) }
+        return .other(others.sorted())
+        #else
+        _ = port
+        _ = candidates
+        return .unknown
+        #endif
+    }
+
+    /// The inodes of the listening sockets that 127.0.0.1:`port` reaches (bound to 127.0.0.1 or to every
+    /// address, IPv4 or dual-stack IPv6), or `nil` when /proc/net cannot be read.
+    static func listening(port: UInt16) -> Set<UInt64>? {
+        var inodes: Set<UInt64> = []
+        var readAny = false
+        // The addresses as /proc writes them: hexadecimal, in the kernel's byte order (little-endian here).
+        let reached = ["00000000", "0100007F", String(repeating: "0", count: 32), "0000000000000000FFFF00000100007F"]
+        for file in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            readAny = true
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+                guard fields.count > 9, fields[3] == "0A" else { continue }
+                let local = fields[1].split(separator: ":")
+                guard local.count == 2, UInt16(local[1], radix: 16) == port, reached.contains(String(local[0]).uppercased()),
+                      let inode = UInt64(fields[9]), inode != 0 else { continue }
+                inodes.insert(inode)
+            }
+        }
+        return readAny ? inodes : nil
+    }
+
+    /// The inodes of the sockets `pid` holds open (`/proc/PID/fd/N` → `socket:[INODE]`); empty when they cannot
+    /// be read.
+    static func sockets(of pid: Int32) -> Set<UInt64> {
+        let directory = "/proc/\(pid)/fd"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var inodes: Set<UInt64> = []
+        for name in names {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name),
+                  target.hasPrefix("socket:["), target.hasSuffix("]"), let inode = UInt64(target.dropFirst(8).dropLast()) else { continue }
+            inodes.insert(inode)
+        }
+        return inodes
+    }
+}

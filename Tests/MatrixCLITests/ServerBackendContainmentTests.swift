@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import LoopbackHTTP
+@testable import MatrixCLI
+@testable import TestSupport
+
+/// `--server` backends are contained as drivers are, and checked: a backend that is not the one answering, or that
+/// dies, ends the run with exit 69; nothing it started outlives the run, also when the runner is killed.
+@Suite("matrix run --server: the backend's process")
+struct ServerBackendContainmentTests {
+    static let python3Available = ExecEndToEndTests.python3Available
+
+    /// A backend in Python: answers 200 to every notification and `{"access": []}` to every access request on
+    /// MATRIX_PORT, writes its process ID to the file its first argument names, and exits after as many requests
+    /// as its second argument says (0: never).
+    static let backend = #"""
+    import http.server, os, sys
+    pidfile, limit = sys.argv[1], int(sys.argv[2])
+    with open(pidfile, "a") as f:
+        f.write(f"{os.getpid()}\n")
+    served = 0
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        def answer(self, body):
+            global served
+            length = int(self.headers.get("Content-Length") or 0)
+            self.rfile.read(length)
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            self.wfile.flush()
+            served += 1
+            if limit and served >= limit:
+                os._exit(0)
+        def do_POST(self): self.answer(b"")
+        def do_GET(self): self.answer(b'{"access": []}')
+        def do_HEAD(self): self.answer(b"")
+        def log_message(self, *args): pass
+    http.server.HTTPServer(("127.0.0.1", int(os.environ["MATRIX_PORT"])), Handler).serve_forever()
+    """#
+
+    struct Scratch {
+        let root: URL
+        var matrix: String { root.appendingPathComponent("small.json").path }
+        var script: String { root.appendingPathComponent("backend.py").path }
+        var pids: URL { root.appendingPathComponent("pids") }
+        var temporary: URL { root.appendingPathComponent("tmp") }
+        var reports: URL { root.appendingPathComponent("reports") }
+
+        init(_ name: String) throws {
+            root = try MatrixBinary.scratchDirectory(name)
+            _ = try ServerRunCommandTests.smallMatrix(in: root)
+            try Data(ServerBackendContainmentTests.backend.utf8).write(to: root.appendingPathComponent("backend.py"))
+            try FileManager.default.createDirectory(at: root.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: root) }
+
+        /// The process IDs written to the pid file so far.
+        func written() -> [Int32] {
+            ((try? String(contentsOf: pids, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
+        }
+
+        /// The server run's arguments with `--server command`.
+        func arguments(_ command: String) -> [String] {
+            ["run", matrix, "--out", reports.path, "--env", "server", "--quiet", "--server", command,
+             "--notify-url", "http://127.0.0.1:{port}/n", "--access-url", "http://127.0.0.1:{port}/a/{appAccountToken}"]
+        }
+
+        /// What the run left in its temporary folder (the run's scratch folder with its key, if anything).
+        func leftovers() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter { $0.hasPrefix("matrix-server-") }
+        }
+
+        func run(_ command: String) async throws -> MatrixBinary.Result {
+            try await MatrixBinary.run(arguments(command), environment: ["TMPDIR": temporary.path])
+        }
+
+        /// The run directory's run.json.
+        func manifest() throws -> [String: Any] {
+            let found = try #require(FileManager.default.enumerator(atPath: reports.path)?.compactMap { $0 as? String }.first { $0.hasSuffix("run.json") })
+            return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: reports.appendingPathComponent(found))) as? [String: Any])
+        }
+    }
+
+    /// Whether `pid` is gone (or a zombie no one has reaped yet), waiting up to `limit` for it.
+    static func gone(_ pid: Int32, within limit: Duration = .seconds(5)) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if kill(pid, 0) != 0 { return true }
+            if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")"),
+               stat[stat.index(after: close)...].split(separator: " ").first == "Z" { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    @Test("a --server backend that never listens, while another process holds its port, is refused with exit 69 instead of passing",
+          .enabled(if: FileManager.default.fileExists(atPath: "/proc/net/tcp"), "reads /proc"), .timeLimit(.minutes(1)))
+    func portHeldByAnother() async throws {
+        let scratch = try Scratch("server-held-port")
+        defer { scratch.remove() }
+        let other = try LoopbackHTTPServer.start { request in
+            request.method == "POST" ? HTTPResponse(status: 200) : .json(200, Array(#"{"access": []}"#.utf8))
+        }
+        defer { other.stop() }
+        var arguments = scratch.arguments("/bin/sh -c 'exec sleep 30'")
+        arguments[arguments.firstIndex(of: "http://127.0.0.1:{port}/n")!] = "http://127.0.0.1:\(other.port)/n"
+        arguments[arguments.firstIndex(of: "http://127.0.0.1:{port}/a/{appAccountToken}")!] = "http://127.0.0.1:\(other.port)/a/{appAccountToken}"
+        let run = try await CapturedRun.run(arguments)
+        #expect(run.status == 69, "\(run.stderr)")
+        #expect(run.stderr.contains("127.0.0.1:\(other.port) is held by another process (process \(getpid())), not by the backend"), "\(run.stderr)")
+    }
+
+    @Test("a backend that dies during the run stops it at once with exit 69; the steps before are kept, the run is interrupted",
+          .enabled(if: python3Available, "needs python3"), .timeLimit(.minutes(1)))
+    func backendDies() async throws {
+        let scratch = try Scratch("server-dies")
+        defer { scratch.remove() }
+        // The readiness check's connection, the prepared notification, step 0's access, step 1's notification: then it exits.
+        let run = try await scratch.run("python3 \(scratch.script) \(scratch.pids.path) 3")
+        #expect(run.status == 69, "\(run.stderr)")
+        #expect(run.stderr.contains("the backend stopped during the run: nothing listens on 127.0.0.1:"), "\(run.stderr)")
+        let manifest = try scratch.manifest()
+        #expect(manifest["status"] as? String == "interrupted")
+        #expect(scratch.leftovers().isEmpty)
+    }
+
+    @Test("a launcher that starts the server in a session of its own and exits leaves nothing running after matrix exits",
+          .enabled(if: python3Available && FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid"), "needs python3 and setsid"),
+          .timeLimit(.minutes(1)))
+    func launcherContained() async throws {
+        let scratch = try Scratch("server-launcher")
+        defer { scratch.remove() }
+        let run = try await scratch.run("/bin/sh -c 'setsid python3 \(scratch.script) \(scratch.pids.path) 0 & exit 0'")
+        #expect(run.status == 1, "\(run.stderr)")
+        let server = try #require(scratch.written().first)
+        #expect(await Self.gone(server, within: .seconds(2)), "the server the launcher started still runs after matrix exited")
+        if kill(server, 0) == 0 { kill(server, SIGKILL) }
+    }
+}
