@@ -113,6 +113,16 @@ struct ServerBackendContainmentTests {
         #expect(run.stderr.contains("127.0.0.1:\(other.port) is held by another process (process \(getpid())), not by the backend"), "\(run.stderr)")
     }
 
+    @Test("run.json records the --server command, split into its arguments", .enabled(if: python3Available, "needs python3"), .timeLimit(.minutes(1)))
+    func recordsCommand() async throws {
+        let scratch = try Scratch("server-recorded")
+        defer { scratch.remove() }
+        let run = try await scratch.run("python3 \(scratch.script) \(scratch.pids.path) 0")
+        #expect(run.status == 1, "the backend grants nothing: \(run.stderr)")
+        #expect(try scratch.manifest()["server"] as? [String] == ["python3", scratch.script, scratch.pids.path, "0"])
+        #expect(scratch.leftovers().isEmpty)
+    }
+
     @Test("a backend that dies during the run stops it at once with exit 69; the steps before are kept, the run is interrupted",
           .enabled(if: python3Available, "needs python3"), .timeLimit(.minutes(1)))
     func backendDies() async throws {

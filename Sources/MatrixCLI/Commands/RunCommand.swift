@@ -232,6 +232,7 @@ struct RunCommand {
         manifest.guidance = guided?.guidance
         manifest.signedEnvironment = exec == nil ? signedEnvironment.rawValue : nil
         manifest.driver = exec?.arguments
+        manifest.server = server?.command
         manifest.shard = shard?.description
         manifest.shardCases = shard.map { _ in cases.map { matrix.cases[$0].id } }
         if !selection.isEmpty {

@@ -38,6 +38,9 @@ public struct RunManifest: Sendable, Hashable, Codable {
     /// The external driver's command line, executable first (`--env exec --driver`), so that `--resume` starts
     /// it again.
     public var driver: [String]?
+    /// The backend's command line, executable first (`--env server --server`), so that the evidence says which
+    /// backend answered; recorded, never run again (a server run is not resumed).
+    public var server: [String]?
     /// `K/N` when the run is one shard of a matrix (`--shard`); its cases are ``shardCases``.
     public var shard: String?
     /// The ids of the cases this shard runs, in matrix order (of the selected cases, when the run selects).
