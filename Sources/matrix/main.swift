@@ -2,6 +2,13 @@ import Foundation
 import ExecEnvironment
 import MatrixCLI
 
+// The watchdog of a server run (`matrix __contain …`): started by a run, not by a person.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == ContainmentWatchdog.command {
+    exit(ContainmentWatchdog.main(Array(CommandLine.arguments.dropFirst(2))))
+}
+// A server run starts its watchdog from this executable.
+ContainmentWatchdog.executable = Bundle.main.executableURL?.resolvingSymlinksInPath()
+
 #if os(Linux)
 // glibc raises its mmap threshold each time a large block is freed, after which large blocks (a long case's
 // report section, its evidence batches) come from the heap and stay in the process when freed: a run of

@@ -149,4 +149,50 @@ struct ServerBackendContainmentTests {
         #expect(await Self.gone(server, within: .seconds(2)), "the server the launcher started still runs after matrix exited")
         if kill(server, 0) == 0 { kill(server, SIGKILL) }
     }
+
+    @Test("SIGKILL of the runner while it waits for its backend: the backend, what it started and the key's folder are gone within seconds",
+          .timeLimit(.minutes(1)))
+    func runnerKilled() async throws {
+        let scratch = try Scratch("server-killed")
+        defer { scratch.remove() }
+        // A backend that never listens: its shell, a child in its group and a child in a session of its own.
+        let pids = scratch.pids.path
+        let command = "/bin/sh -c 'echo $$ >> \(pids); sleep 300 & echo $! >> \(pids); setsid sleep 300 & echo $! >> \(pids); wait'"
+        let process = try ChildProcess(MatrixBinary.url, scratch.arguments(command),
+                                       environment: MatrixBinary.environment(["TMPDIR": scratch.temporary.path]), stderr: .capture)
+        // The deterministic point: all three processes exist, and the key's folder does.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while scratch.written().count < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let backend = scratch.written()
+        try #require(backend.count == 3, "the backend did not start")
+        #expect(scratch.leftovers().count == 1)
+        process.signal(SIGKILL)
+        _ = await process.exit()
+        for pid in backend {
+            #expect(await Self.gone(pid), "process \(pid) of the backend outlived the runner")
+        }
+        let cleared = ContinuousClock.now + .seconds(5)
+        while !scratch.leftovers().isEmpty, ContinuousClock.now < cleared { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(scratch.leftovers().isEmpty, "the key's folder outlived the runner")
+        for pid in backend where kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+    }
+
+    @Test("a server run removes the key folders of runs whose runner was killed before it could, and only those")
+    func abandonedFolders() async throws {
+        let scratch = try Scratch("server-abandoned")
+        defer { scratch.remove() }
+        // A process ID that no longer runs: a child that has exited and been reaped.
+        let ended = try ChildProcess(URL(fileURLWithPath: "/bin/true"), [])
+        _ = await ended.exit()
+        let abandoned = scratch.temporary.appendingPathComponent("matrix-server-\(ended.pid)-12345")
+        let alive = scratch.temporary.appendingPathComponent("matrix-server-\(getpid())-12345")
+        for folder in [abandoned, alive] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("key".utf8).write(to: folder.appendingPathComponent("SubscriptionKey.p8"))
+        }
+        let run = try await scratch.run("/bin/sh -c 'exit 3'")
+        #expect(run.status == 69, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+        #expect(FileManager.default.fileExists(atPath: alive.path))
+    }
 }

@@ -141,7 +141,9 @@ struct ServerRunOptions {
         } catch {
             throw CommandFailure(error.message, code: .unavailable)
         }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("matrix-server-\(getpid())-\(UInt32.random(in: 0 ... .max))")
+        // A runner that was killed before it could remove its folder left its key behind: removed now.
+        Self.removeAbandonedScratch()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("\(Self.scratchPrefix)\(getpid())-\(UInt32.random(in: 0 ... .max))")
         let root = scratch.appendingPathComponent("simulator-root.der")
         // Not named after the key id as App Store Connect names downloads: the path is printed, and an id is any
         // printable ASCII, `/` included.
@@ -155,14 +157,28 @@ struct ServerRunOptions {
             }
         } catch {
             api.stop()
+            try? FileManager.default.removeItem(at: scratch)
             throw CommandFailure("cannot write the simulator root for the backend in \(scratch.path): \(error)", code: .ioError)
+        }
+        // Should this process end without cleaning up (a trap, SIGKILL), the watchdog ends the backend and removes
+        // the folder with the key. Only the matrix executable starts one (a test host has no watchdog command).
+        let token = DriverContainment.makeToken()
+        var watchdog: Watchdog?
+        if let executable = ContainmentWatchdog.executable {
+            do {
+                watchdog = try ContainmentWatchdog.start(executable: executable, token: token, folder: scratch)
+            } catch {
+                api.stop()
+                try? FileManager.default.removeItem(at: scratch)
+                throw CommandFailure("cannot start the process that cleans up after the run: \(error.message)", code: .unavailable)
+            }
         }
         let keyPath = pem == nil ? apiKeyPath ?? "" : keyFile.path
         // The ids are App Store Connect identifiers when --api-key-id and --api-issuer-id name a team's real key: the
         // terminal (and a CI log) shows only their first characters; the backend gets them whole in its environment.
         console.info("App Store Server API at \(api.baseURL) (key id \(Self.masked(apiKeyId)), issuer id \(Self.masked(apiIssuerId)), key \(keyPath))")
         guard let command else {
-            adapter.attach(nil, scratch: scratch)
+            adapter.attach(nil, scratch: scratch, watchdog: watchdog)
             console.info("delivering to \(settings.notifyURL); asking \(settings.accessURL) for access (start the backend first, or pass --server CMD)")
             return adapter
         }
@@ -181,15 +197,37 @@ struct ServerRunOptions {
         if let id = matrix.app.appAppleId { environment["MATRIX_APP_APPLE_ID"] = String(id) }
         console.info("starting the backend: \(command.joined(separator: " "))")
         do {
-            let process = try await BackendProcess.start(command, environment: environment, port: settings.notifyURL.port, timeout: .seconds(30)) { line in
+            let process = try await BackendProcess.start(command, environment: environment, port: settings.notifyURL.port, timeout: .seconds(30),
+                                                         token: token, watchdog: watchdog) { line in
                 console.detail("    backend: \(TerminalText.visible(line))")
             }
-            adapter.attach(process, scratch: scratch)
+            adapter.attach(process, scratch: scratch, watchdog: watchdog)
         } catch {
             api.stop()
             try? FileManager.default.removeItem(at: scratch)
+            watchdog?.release()
             throw CommandFailure(error.message, code: .unavailable)
         }
         return adapter
+    }
+
+    /// The name of a server run's scratch folder, before the runner's process ID.
+    static let scratchPrefix = "matrix-server-"
+
+    /// Removes the scratch folders (with their `.p8` keys) of server runs whose runner no longer runs: one killed
+    /// before it could, on a system where no watchdog outlived it. Only this user's folders are touched.
+    static func removeAbandonedScratch() {
+        let temporary = FileManager.default.temporaryDirectory
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary.path) else { return }
+        for name in names where name.hasPrefix(scratchPrefix) {
+            let parts = name.dropFirst(scratchPrefix.count).split(separator: "-")
+            guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, UInt32(parts[1]) != nil else { continue }
+            // Alive (or another user's, EPERM): left alone.
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let url = temporary.appendingPathComponent(name)
+            guard let owner = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.ownerAccountID] as? NSNumber,
+                  owner.uint32Value == getuid() else { continue }
+            try? FileManager.default.removeItem(at: url)
+        }
     }
 }
