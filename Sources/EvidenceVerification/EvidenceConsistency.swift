@@ -88,6 +88,11 @@ struct EvidenceConsistency {
         if let driver = manifest.driver {
             if kind == .local {
                 problems.append("\(RunDirectory.manifestFileName) names a driver command, but no driver runs the local environment")
+            } else if kind == .server {
+                // What sets a server run apart is the exchange with a backend the runner started, which a driver
+                // can only invent; drivers may not take the name.
+                problems.append("\(RunDirectory.manifestFileName) names a driver command, but no driver runs the server environment "
+                                + "(a server run's exchange with the backend is the runner's own)")
             } else if driver.first?.isEmpty ?? true {
                 problems.append("\(RunDirectory.manifestFileName) names an empty driver command")
             }

@@ -354,6 +354,23 @@ struct VerifyCommandTests {
         }
     }
 
+    @Test("A run that names the server environment and a driver command does not verify: no driver runs a server run")
+    func driverMadeServerRun() async throws {
+        let release = try await ReleaseRun.copy()
+        defer { release.remove() }
+        let original = try VerifySignedClaimsTests.evidence(release.run)
+        var records = original.records
+        for index in records.indices { records[index]["environment"] = "server" }
+        try VerifySignedClaimsTests.write(records, over: original, to: release.run)
+        try VerifyMissingFieldTests.editManifest(release.run) { manifest in
+            manifest["environment"] = "server"
+            manifest["driver"] = ["/usr/local/bin/wrapper", "matrix", "driver", "local"]
+        }
+        let result = try await CapturedRun.run(["verify", release.run.path, "--quiet"])
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        #expect(result.stdout.contains("run.json names a driver command, but no driver runs the server environment"), "\(result.stdout)")
+    }
+
     @Test("A matrix shipped inside the run directory is never the one records are judged against")
     func matrixInsideTheRun() async throws {
         let release = try await ReleaseRun.copy()
