@@ -57,7 +57,12 @@ package enum ContainmentWatchdog {
             }
         }
         if !stopped { end(backend: backend, token: token) }
-        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+        if let folder {
+            // The runner may be removing it at the same moment: what one of two removals leaves, the next takes.
+            for _ in 0..<3 where FileManager.default.fileExists(atPath: folder) {
+                try? FileManager.default.removeItem(atPath: folder)
+            }
+        }
         return 0
     }
 

@@ -30,22 +30,20 @@ public final class BackendProcess: Sendable {
     let token: String
     private let output: OutputLines
     private let exit = Locked<String?>(nil)
-    private let watchdog: Watchdog?
 
-    private init(pid: Int32, command: String, port: UInt16, token: String, output: OutputLines, watchdog: Watchdog?) {
+    private init(pid: Int32, command: String, port: UInt16, token: String, output: OutputLines) {
         self.pid = pid
         self.command = command
         self.port = port
         self.token = token
         self.output = output
-        self.watchdog = watchdog
     }
 
     /// Starts `arguments` (executable first) with this process's environment plus `environment`, and waits
     /// until 127.0.0.1:`port` accepts a connection on a socket of the backend's.
     ///
     /// - Parameter watchdog: the watchdog that ends the backend should the runner end first; it is told the
-    ///   backend's process ID, and released by ``stop()``.
+    ///   backend's process ID (the caller releases it).
     /// - Throws: ``ServerSetupError`` when the executable cannot be found or started, exits before listening,
     ///   does not listen within `timeout`, or the port is held by another process; the message quotes the end of
     ///   its output.
@@ -98,7 +96,7 @@ public final class BackendProcess: Sendable {
         }
         watchdog?.watch(backend: pid)
         let output = OutputLines(fd: ends[0], log: log)
-        return BackendProcess(pid: pid, command: arguments.joined(separator: " "), port: port, token: token, output: output, watchdog: watchdog)
+        return BackendProcess(pid: pid, command: arguments.joined(separator: " "), port: port, token: token, output: output)
     }
 
     /// Waits until the backend listens on its port: until one of its processes holds the port's listening
@@ -218,9 +216,9 @@ public final class BackendProcess: Sendable {
     }
 
     /// Stops the backend and everything it started: SIGTERM to its process group and to each of its processes,
-    /// SIGKILL after 5 seconds to whatever is left; then releases the watchdog.
+    /// SIGKILL after 5 seconds to whatever is left. The watchdog is released by whoever started it, once the
+    /// folder it watches is removed (two removals at once could each stop half-way).
     public func stop() async {
-        defer { watchdog?.release() }
         _ = kill(-pid, SIGTERM)
         for process in running() { _ = kill(process, SIGTERM) }
         let deadline = ContinuousClock.now + .seconds(5)
