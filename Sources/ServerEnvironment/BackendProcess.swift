@@ -104,6 +104,7 @@ public final class BackendProcess: Sendable {
     func waitUntilListening(timeout: Duration) async throws(ServerSetupError) {
         let deadline = ContinuousClock.now + timeout
         while true {
+            if Task.isCancelled { throw ServerSetupError("the wait for the backend (`\(command)`) to listen was cancelled") }
             switch holder() {
             case .owned:
                 return

@@ -177,6 +177,28 @@ struct ServerBackendContainmentTests {
         for pid in backend where kill(pid, 0) == 0 { kill(pid, SIGKILL) }
     }
 
+    @Test("SIGINT while the runner waits for its backend to listen stops it within a second, exit 130, the backend and the key's folder gone",
+          .timeLimit(.minutes(1)))
+    func interruptedWhileStarting() async throws {
+        let scratch = try Scratch("server-interrupted")
+        defer { scratch.remove() }
+        let pids = scratch.pids.path
+        let process = try ChildProcess(MatrixBinary.url, scratch.arguments("/bin/sh -c 'echo $$ >> \(pids); exec sleep 300'"),
+                                       environment: MatrixBinary.environment(["TMPDIR": scratch.temporary.path]), stderr: .capture)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while scratch.written().isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let backend = try #require(scratch.written().first, "the backend did not start")
+        let signalled = ContinuousClock.now
+        process.signal(SIGINT)
+        let result = try await process.finish()
+        #expect(ContinuousClock.now - signalled < .seconds(1))
+        #expect(result.exit == ChildProcess.Exit(status: 130, signalled: false), "\(result.stderr)")
+        #expect(result.stderr.contains("stopped on a signal while waiting for the backend to listen"), "\(result.stderr)")
+        #expect(await Self.gone(backend))
+        #expect(scratch.leftovers().isEmpty)
+        if kill(backend, 0) == 0 { kill(backend, SIGKILL) }
+    }
+
     @Test("a server run removes the key folders of runs whose runner was killed before it could, and only those")
     func abandonedFolders() async throws {
         let scratch = try Scratch("server-abandoned")

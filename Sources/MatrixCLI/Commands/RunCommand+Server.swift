@@ -206,6 +206,7 @@ struct ServerRunOptions {
             api.stop()
             try? FileManager.default.removeItem(at: scratch)
             watchdog?.release()
+            if Task.isCancelled { throw CommandFailure("stopped on a signal while waiting for the backend to listen; nothing was run", code: .interrupted) }
             throw CommandFailure(error.message, code: .unavailable)
         }
         return adapter

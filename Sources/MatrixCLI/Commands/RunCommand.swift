@@ -106,7 +106,7 @@ struct RunCommand {
         let policy = ExercisePolicy(failOnSkip: args.has(.failOnSkip), minimumPerformedPercent: try args.int(.minPerformed, in: 0...100))
         let trap = SignalTrap()
         defer { trap.release() }
-        let setup = args.value(.resume) != nil ? try await resume(args) : try await start(args)
+        let setup = args.value(.resume) != nil ? try await resume(args) : try await start(args, trap: trap)
         let execAdapter = setup.adapter as? ExecAdapter
         // A person performs one case at a time; an external driver too, unless --jobs starts more of them.
         let defaultJobs = setup.adapter is GuidedAdapter || execAdapter != nil ? 1 : ProcessInfo.processInfo.activeProcessorCount
@@ -159,7 +159,7 @@ struct RunCommand {
     }
 
     /// A fresh run: load and check the matrix, build the environment, create the run directory.
-    func start(_ args: Arguments) async throws(CommandFailure) -> Setup {
+    func start(_ args: Arguments, trap: SignalTrap? = nil) async throws(CommandFailure) -> Setup {
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage(args.positionals.isEmpty ? "missing MATRIX (the matrix file to run)" : "run takes one MATRIX, got \(args.positionals.count)")
         }
@@ -207,7 +207,8 @@ struct RunCommand {
         if let exec {
             adapter = try await exec.start(matrix: matrix, path: path, bytes: bytes, catalogBytes: catalogBytes, console: console)
         } else if let server {
-            adapter = try await server.start(matrix: matrix, schedule: schedule, signedEnvironment: signedEnvironment, console: console)
+            adapter = try await Self.startingServer(server, matrix: matrix, schedule: schedule, signedEnvironment: signedEnvironment,
+                                                    console: console, trap: trap)
         } else {
             adapter = try makeAdapter(environment, schedule: schedule, clockGiven: args.value(.clock) != nil,
                                       signedEnvironment: signedEnvironment, faults: faults, guided: guided, args: args)
@@ -268,6 +269,21 @@ struct RunCommand {
         context.runID = session.manifest.runId
         return Setup(matrix: matrix, adapter: adapter, context: context, cases: cases, session: session, prior: [:], lastSeq: 0,
                      locations: MatrixLocations(file: path, bytes: bytes))
+    }
+
+    /// Starts the server environment, stopped by a signal: waiting up to 30 s for a backend to listen ends at once,
+    /// with the backend stopped and exit 130.
+    static func startingServer(_ server: ServerRunOptions, matrix: Matrix, schedule: RenewalSchedule, signedEnvironment: SignedEnvironment,
+                               console: Console, trap: SignalTrap?) async throws(CommandFailure) -> ServerAdapter {
+        guard let trap else { return try await server.start(matrix: matrix, schedule: schedule, signedEnvironment: signedEnvironment, console: console) }
+        switch await trap.run({ try await server.start(matrix: matrix, schedule: schedule, signedEnvironment: signedEnvironment, console: console) }) {
+        case .finished(let adapter):
+            return adapter
+        case .failed(let error as CommandFailure):
+            throw error
+        case .failed(let error):
+            throw CommandFailure("cannot start the server environment: \(error)", code: .software)
+        }
     }
 
     /// What to do with an interrupted run: the command that resumes it, or, for a server run, which is not resumed
