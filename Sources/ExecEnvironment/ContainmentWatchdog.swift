@@ -20,6 +20,10 @@ package enum ContainmentWatchdog {
     /// The hidden first argument of `matrix` that runs ``main(_:)``.
     package static let command = "__contain"
 
+    /// How the name of a folder the watchdog removes starts: a server run's scratch folder, in the temporary
+    /// directory.
+    package static let folderPrefix = "matrix-server-"
+
     /// The `matrix` executable, set by it at launch; `nil` in any other process (a test host), which then starts
     /// no watchdog.
     package static var executable: URL? {
@@ -37,6 +41,15 @@ package enum ContainmentWatchdog {
         guard arguments.count == 2, !arguments[0].isEmpty else { return 64 }
         let token = arguments[0]
         let folder = arguments[1] == "-" ? nil : arguments[1]
+        // Started by hand rather than by a run, it does nothing: descriptor 3 must be a pipe, and the folder one a
+        // server run makes in the temporary directory.
+        var status = stat()
+        guard fstat(3, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return 64 }
+        if let folder {
+            let url = URL(fileURLWithPath: folder).standardizedFileURL
+            let temporary = FileManager.default.temporaryDirectory.standardizedFileURL
+            guard url.deletingLastPathComponent().path == temporary.path, url.lastPathComponent.hasPrefix(folderPrefix) else { return 64 }
+        }
         var backend: Int32?
         var stopped = false
         var line: [UInt8] = []

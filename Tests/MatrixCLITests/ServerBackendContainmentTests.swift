@@ -199,6 +199,17 @@ struct ServerBackendContainmentTests {
         if kill(backend, 0) == 0 { kill(backend, SIGKILL) }
     }
 
+    @Test("a watchdog started by hand, without a run's pipe or outside the temporary directory, does nothing")
+    func watchdogByHand() async throws {
+        let scratch = try Scratch("server-watchdog-hand")
+        defer { scratch.remove() }
+        let precious = scratch.root.appendingPathComponent("precious")
+        try FileManager.default.createDirectory(at: precious, withIntermediateDirectories: true)
+        let ran = try await MatrixBinary.run(["__contain", "token", precious.path])
+        #expect(ran.status == 64)
+        #expect(FileManager.default.fileExists(atPath: precious.path))
+    }
+
     @Test("a server run removes the key folders of runs whose runner was killed before it could, and only those")
     func abandonedFolders() async throws {
         let scratch = try Scratch("server-abandoned")

@@ -213,7 +213,7 @@ struct ServerRunOptions {
     }
 
     /// The name of a server run's scratch folder, before the runner's process ID.
-    static let scratchPrefix = "matrix-server-"
+    static let scratchPrefix = ContainmentWatchdog.folderPrefix
 
     /// Removes the scratch folders (with their `.p8` keys) of server runs whose runner no longer runs: one killed
     /// before it could, on a system where no watchdog outlived it. Only this user's folders are touched.
