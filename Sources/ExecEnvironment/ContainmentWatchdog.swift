@@ -125,14 +125,10 @@ package enum ContainmentWatchdog {
         let words: [String] = [executable.path, command, token, folderArgument]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        var environment: [UnsafeMutablePointer<CChar>?] = []
-        var index = 0
-        while let entry = environ[index] {
-            // The watchdog is not one of the backend's processes: it must not end itself.
-            if !String(cString: entry).hasPrefix(DriverContainment.tokenVariable + "=") { environment.append(strdup(entry)) }
-            index += 1
-        }
-        environment.append(nil)
+        // The watchdog is not one of the backend's processes: it must not end itself.
+        var variables = ProcessInfo.processInfo.environment
+        variables[DriverContainment.tokenVariable] = nil
+        let environment: [UnsafeMutablePointer<CChar>?] = variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { environment.forEach { free($0) } }
         var pid: pid_t = 0
         let status = ChildSpawn.spawn(&pid, executable.path, &actions, argv, environment)
