@@ -3,7 +3,7 @@
 # for SECONDS. See fuzz/README.md.
 #
 # usage: fuzz/run.sh TARGET SECONDS [libFuzzer options…]
-#   TARGET: matrix | storekit | jws | driver | evidence
+#   TARGET: matrix | storekit | jws | driver | evidence | loopback
 # Outputs (git-ignored): fuzz/.build/TARGET/ (modules, the fuzzer binary, fuzz.log), fuzz/corpus/TARGET/ (kept
 # between runs), fuzz/artifacts/TARGET/ (crashing or slow inputs).
 # Exit status: 0 no crash in the time given; libFuzzer's status (non-zero) when it found a crash, a timeout or
@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: fuzz/run.sh matrix|storekit|jws|driver|evidence SECONDS [libFuzzer options…]" >&2; exit 64; }
+usage() { echo "usage: fuzz/run.sh matrix|storekit|jws|driver|evidence|loopback SECONDS [libFuzzer options…]" >&2; exit 64; }
 [[ $# -ge 2 ]] || usage
 target=$1
 seconds=$2
@@ -51,11 +51,12 @@ exec 3>&2
 exec 2> >(grep -v "Cannot export local symbol" >&3)
 case "$target" in
     matrix)
+        module Threading Sources/Threading
         module MatrixJSON Sources/MatrixJSON
         module AppStoreModels Sources/AppStoreModels
         find Sources/MatrixModel -name '*.swift' | sort > "$build/sources"
         "$swiftc" "${flags[@]}" -I "$build" -module-name FuzzMatrix -o "$build/fuzzer" fuzz/matrix.swift @"$build/sources" \
-            "$build/libAppStoreModels.a" "$build/libMatrixJSON.a"
+            "$build/libAppStoreModels.a" "$build/libMatrixJSON.a" "$build/libThreading.a"
         seed matrices/*.json Tests/MatrixModelTests/Fixtures/*/*.json
         # The release matrix with its catalog inline instead of named.
         python3 - "$corpus/seed-inline-catalog.json" <<'PY'
@@ -68,18 +69,20 @@ PY
         export FUZZ_CATALOG="$PWD/matrices/Products.storekit"
         ;;
     storekit)
+        module Threading Sources/Threading
         module MatrixJSON Sources/MatrixJSON
         module AppStoreModels Sources/AppStoreModels
         find Sources/MatrixModel -name '*.swift' | sort > "$build/sources"
         "$swiftc" "${flags[@]}" -I "$build" -module-name FuzzStoreKit -o "$build/fuzzer" fuzz/storekit.swift @"$build/sources" \
-            "$build/libAppStoreModels.a" "$build/libMatrixJSON.a"
+            "$build/libAppStoreModels.a" "$build/libMatrixJSON.a" "$build/libThreading.a"
         seed matrices/*.storekit Tests/MatrixModelTests/Fixtures/storekit/*.storekit ../shared/fixtures/storekit/*.storekit
         ;;
     jws)
+        module Threading Sources/Threading
         module MatrixJSON Sources/MatrixJSON
         module SignedData Sources/SignedData "${openssl[@]}"
         "$swiftc" "${flags[@]}" "${openssl[@]}" -I "$build" -module-name FuzzJWS -o "$build/fuzzer" fuzz/jws.swift \
-            "$build/libSignedData.a" "$build/libMatrixJSON.a" -lcrypto
+            "$build/libSignedData.a" "$build/libMatrixJSON.a" "$build/libThreading.a" -lcrypto
         # Each seed is a kind selector byte followed by a JWS.
         for file in fuzz/seeds/jws/* Tests/SignedDataTests/Fixtures/mock_signed_data/* Tests/SignedDataTests/Fixtures/xcode/*; do
             for selector in 0 5 10 15; do
@@ -89,12 +92,13 @@ PY
         ;;
     driver)
         [[ -d Sources/DriverKit ]] || { echo "error: Sources/DriverKit is not in this checkout; the driver target needs it" >&2; exit 69; }
+        module Threading Sources/Threading
         module MatrixJSON Sources/MatrixJSON
         module AppStoreModels Sources/AppStoreModels
         module MatrixModel Sources/MatrixModel
         module DriverKit Sources/DriverKit
         "$swiftc" "${flags[@]}" -I "$build" -module-name FuzzDriver -o "$build/fuzzer" fuzz/driver.swift \
-            "$build/libDriverKit.a" "$build/libMatrixModel.a" "$build/libAppStoreModels.a" "$build/libMatrixJSON.a"
+            "$build/libDriverKit.a" "$build/libMatrixModel.a" "$build/libAppStoreModels.a" "$build/libMatrixJSON.a" "$build/libThreading.a"
         # Each seed is a chunk-size byte followed by lines.
         for file in fuzz/seeds/driver/*; do
             for selector in 0 7 64 127; do
@@ -103,6 +107,7 @@ PY
         done
         ;;
     evidence)
+        module Threading Sources/Threading
         module MatrixJSON Sources/MatrixJSON
         module AppStoreModels Sources/AppStoreModels
         module MatrixModel Sources/MatrixModel
@@ -115,7 +120,7 @@ PY
         find Sources/EvidenceStore -name '*.swift' | sort > "$build/sources"
         "$swiftc" "${flags[@]}" "${openssl[@]}" -I "$build" -module-name FuzzEvidence -o "$build/fuzzer" fuzz/evidence.swift @"$build/sources" \
             "$build/libReporters.a" "$build/libMatrixComparison.a" "$build/libFileIO.a" "$build/libSignedData.a" \
-            "$build/libMatrixEngine.a" "$build/libMatrixModel.a" "$build/libAppStoreModels.a" "$build/libMatrixJSON.a" -lcrypto
+            "$build/libMatrixEngine.a" "$build/libMatrixModel.a" "$build/libAppStoreModels.a" "$build/libMatrixJSON.a" "$build/libThreading.a" -lcrypto
         # Seeds: a release run of the simulator, as a tar stream (selector 0) and as a run directory's files (1).
         binary=.build/debug/matrix
         if [[ -x "$binary" ]]; then
@@ -147,6 +152,26 @@ PY
         else
             echo "warning: $binary is not built (swift build); the evidence corpus starts from nothing" >&2
         fi
+        ;;
+    loopback)
+        module Threading Sources/Threading
+        module MatrixJSON Sources/MatrixJSON
+        module SignedData Sources/SignedData "${openssl[@]}"
+        # The harness is compiled into one module with the loopback HTTP layer and the bearer-token check, to reach
+        # their internal readers.
+        { find Sources/LoopbackHTTP -name '*.swift'; echo Sources/LoopbackServerAPI/BearerTokenCheck.swift; } | sort > "$build/sources"
+        "$swiftc" "${flags[@]}" "${openssl[@]}" -I "$build" -module-name FuzzLoopback -o "$build/fuzzer" fuzz/loopback.swift @"$build/sources" \
+            "$build/libSignedData.a" "$build/libMatrixJSON.a" "$build/libThreading.a" -lcrypto
+        # Each seed is a selector byte (bit 0: a response; bit 1: to HEAD) followed by a request or a response.
+        for file in fuzz/seeds/loopback/*; do
+            case "$(basename "$file")" in
+                request-*) selectors="0 2" ;;
+                *) selectors="1 3" ;;
+            esac
+            for selector in $selectors; do
+                { printf "\\x$(printf %02x "$selector")"; cat "$file"; } > "$corpus/seed-$(basename "$file")-$selector"
+            done
+        done
         ;;
     *)
         usage
