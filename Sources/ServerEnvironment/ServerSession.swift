@@ -68,8 +68,6 @@ public final class ServerSession: CaseSession {
 
     func exchange(_ step: Step, index: Int) async throws -> StepOutcome {
         let account = step.account ?? local.matrixCase.account
-        // The step's requests to the backend end by this time, whatever the backend does.
-        let deadline = ContinuousClock.now + settings.stepLimit
         var pending: [OutgoingNotification] = []
         if !sentPrepared {
             sentPrepared = true
@@ -106,6 +104,9 @@ public final class ServerSession: CaseSession {
             }
             if index + 1 < local.matrixCase.steps.count { heldDuplicates = copies } else { pending += copies }
         }
+        // The step's requests to the backend end by this time, whatever the backend does (the store's and the app's
+        // work before them is not the backend's time).
+        let deadline = ContinuousClock.now + settings.stepLimit
         let (deliveries, delivered) = try await settings.poster.deliver(pending, mode: settings.delivery, deadline: deadline)
         guard delivered else { throw overStepLimit(deliveries) }
         if let apiState {
