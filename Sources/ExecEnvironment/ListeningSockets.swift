@@ -16,18 +16,21 @@ package enum ListeningSockets {
         case unknown
     }
 
-    /// Who holds the listening socket a connection to 127.0.0.1:`port` reaches, among `candidates` (process IDs,
-    /// the most likely first).
-    package static func holder(of port: UInt16, among candidates: () -> [Int32]) -> Holder {
+    /// Who holds the listening socket a connection to 127.0.0.1:`port` reaches: `first` (looked at alone first,
+    /// as it usually is the one), one of `others` (found only when needed: finding them reads all of /proc), or
+    /// another process.
+    package static func holder(of port: UInt16, first: Int32, others: () -> [Int32]) -> Holder {
         #if os(Linux)
         guard let inodes = listening(port: port) else { return .unknown }
         if inodes.isEmpty { return .nobody }
-        for pid in candidates() where !sockets(of: pid).isDisjoint(with: inodes) { return .owned }
+        if !sockets(of: first).isDisjoint(with: inodes) { return .owned }
+        for pid in others() where !sockets(of: pid).isDisjoint(with: inodes) { return .owned }
         let others = DriverContainment.processes().map(\.pid).filter { !sockets(of: $0).isDisjoint(with: inodes) }
         return .other(others.sorted())
         #else
         _ = port
-        _ = candidates
+        _ = first
+        _ = others
         return .unknown
         #endif
     }

@@ -136,8 +136,8 @@ public final class BackendProcess: Sendable {
     /// Who holds the notification port's listening socket: one of the backend's processes, nobody, another
     /// process, or unknown (not Linux).
     func holder() -> ListeningSockets.Holder {
-        ListeningSockets.holder(of: port) { [pid, token] in
-            [pid] + DriverContainment.processes(of: pid, token: token).filter { !$0.zombie }.map(\.pid)
+        ListeningSockets.holder(of: port, first: pid) { [pid, token] in
+            DriverContainment.processes(of: pid, token: token).filter { !$0.zombie }.map(\.pid)
         }
     }
 
