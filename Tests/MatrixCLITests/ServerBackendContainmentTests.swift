@@ -85,7 +85,7 @@ struct ServerBackendContainmentTests {
     }
 
     /// Whether `pid` is gone (or a zombie no one has reaped yet), waiting up to `limit` for it.
-    static func gone(_ pid: Int32, within limit: Duration = .seconds(5)) async -> Bool {
+    static func gone(_ pid: Int32, within limit: Duration = .seconds(20)) async -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if kill(pid, 0) != 0 { return true }
@@ -97,7 +97,7 @@ struct ServerBackendContainmentTests {
     }
 
     @Test("a --server backend that never listens, while another process holds its port, is refused with exit 69 instead of passing",
-          .enabled(if: FileManager.default.fileExists(atPath: "/proc/net/tcp"), "reads /proc"), .timeLimit(.minutes(1)))
+          .enabled(if: FileManager.default.fileExists(atPath: "/proc/net/tcp"), "reads /proc"), .timeLimit(.minutes(3)))
     func portHeldByAnother() async throws {
         let scratch = try Scratch("server-held-port")
         defer { scratch.remove() }
@@ -113,7 +113,7 @@ struct ServerBackendContainmentTests {
         #expect(run.stderr.contains("127.0.0.1:\(other.port) is held by another process (process \(getpid())), not by the backend"), "\(run.stderr)")
     }
 
-    @Test("run.json records the --server command, split into its arguments", .enabled(if: python3Available, "needs python3"), .timeLimit(.minutes(1)))
+    @Test("run.json records the --server command, split into its arguments", .enabled(if: python3Available, "needs python3"), .timeLimit(.minutes(3)))
     func recordsCommand() async throws {
         let scratch = try Scratch("server-recorded")
         defer { scratch.remove() }
@@ -124,7 +124,7 @@ struct ServerBackendContainmentTests {
     }
 
     @Test("a backend that dies during the run stops it at once with exit 69; the steps before are kept, the run is interrupted",
-          .enabled(if: python3Available, "needs python3"), .timeLimit(.minutes(1)))
+          .enabled(if: python3Available, "needs python3"), .timeLimit(.minutes(3)))
     func backendDies() async throws {
         let scratch = try Scratch("server-dies")
         defer { scratch.remove() }
@@ -139,20 +139,20 @@ struct ServerBackendContainmentTests {
 
     @Test("a launcher that starts the server in a session of its own and exits leaves nothing running after matrix exits",
           .enabled(if: python3Available && FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid"), "needs python3 and setsid"),
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(3)))
     func launcherContained() async throws {
         let scratch = try Scratch("server-launcher")
         defer { scratch.remove() }
         let run = try await scratch.run("/bin/sh -c 'setsid python3 \(scratch.script) \(scratch.pids.path) 0 & exit 0'")
         #expect(run.status == 1, "\(run.stderr)")
         let server = try #require(scratch.written().first)
-        #expect(await Self.gone(server, within: .seconds(2)), "the server the launcher started still runs after matrix exited")
+        #expect(await Self.gone(server, within: .seconds(10)), "the server the launcher started still runs after matrix exited")
         if kill(server, 0) == 0 { kill(server, SIGKILL) }
     }
 
     @Test("SIGKILL of the runner while it waits for its backend: the backend, what it started and the key's folder are gone within seconds",
           .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/environ") && FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid"),
-                   "finds processes in /proc; needs setsid"), .timeLimit(.minutes(1)))
+                   "finds processes in /proc; needs setsid"), .timeLimit(.minutes(3)))
     func runnerKilled() async throws {
         let scratch = try Scratch("server-killed")
         defer { scratch.remove() }
@@ -162,7 +162,7 @@ struct ServerBackendContainmentTests {
         let process = try ChildProcess(MatrixBinary.url, scratch.arguments(command),
                                        environment: MatrixBinary.environment(["TMPDIR": scratch.temporary.path]), stderr: .capture)
         // The deterministic point: all three processes exist, and the key's folder does.
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while scratch.written().count < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let backend = scratch.written()
         try #require(backend.count == 3, "the backend did not start")
@@ -172,27 +172,28 @@ struct ServerBackendContainmentTests {
         for pid in backend {
             #expect(await Self.gone(pid), "process \(pid) of the backend outlived the runner")
         }
-        let cleared = ContinuousClock.now + .seconds(5)
+        let cleared = ContinuousClock.now + .seconds(20)
         while !scratch.leftovers().isEmpty, ContinuousClock.now < cleared { try await Task.sleep(for: .milliseconds(20)) }
         #expect(scratch.leftovers().isEmpty, "the key's folder outlived the runner")
         for pid in backend where kill(pid, 0) == 0 { kill(pid, SIGKILL) }
     }
 
-    @Test("SIGINT while the runner waits for its backend to listen stops it within a second, exit 130, the backend and the key's folder gone",
-          .timeLimit(.minutes(1)))
+    @Test("SIGINT while the runner waits for its backend to listen stops it at once, exit 130, the backend and the key's folder gone",
+          .timeLimit(.minutes(3)))
     func interruptedWhileStarting() async throws {
         let scratch = try Scratch("server-interrupted")
         defer { scratch.remove() }
         let pids = scratch.pids.path
         let process = try ChildProcess(MatrixBinary.url, scratch.arguments("/bin/sh -c 'echo $$ >> \(pids); exec sleep 300'"),
                                        environment: MatrixBinary.environment(["TMPDIR": scratch.temporary.path]), stderr: .capture)
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while scratch.written().isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let backend = try #require(scratch.written().first, "the backend did not start")
         let signalled = ContinuousClock.now
         process.signal(SIGINT)
         let result = try await process.finish()
-        #expect(ContinuousClock.now - signalled < .seconds(1))
+        // A third of a second on an idle machine; the margin is for a loaded one. Without the trap it is the 30 s wait.
+        #expect(ContinuousClock.now - signalled < .seconds(5))
         #expect(result.exit == ChildProcess.Exit(status: 130, signalled: false), "\(result.stderr)")
         #expect(result.stderr.contains("stopped on a signal while waiting for the backend to listen"), "\(result.stderr)")
         #expect(await Self.gone(backend))

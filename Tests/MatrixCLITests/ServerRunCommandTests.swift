@@ -72,7 +72,7 @@ struct ServerRunCommandTests {
         return path.path
     }
 
-    @Test("SIGINT while a backend holds a notification unanswered stops the server run within a second, exit 130", .timeLimit(.minutes(1)))
+    @Test("SIGINT while a backend holds a notification unanswered stops the server run at once, exit 130", .timeLimit(.minutes(3)))
     func signalDuringDelivery() async throws {
         let out = try MatrixBinary.scratchDirectory("server-signal")
         defer { try? FileManager.default.removeItem(at: out) }
@@ -82,7 +82,7 @@ struct ServerRunCommandTests {
         let backend = try LoopbackHTTPServer.start { request in
             guard request.method == "POST" else { return .json(200, Array(#"{"access": []}"#.utf8)) }
             asked.signal()
-            _ = held.wait(timeout: .now() + 30)
+            _ = held.wait(timeout: .now() + 60)
             return HTTPResponse(status: 200)
         }
         defer {
@@ -90,19 +90,20 @@ struct ServerRunCommandTests {
             for _ in 0..<8 { held.signal() }
         }
         let process = try ChildProcess(MatrixBinary.url, ["run", matrix, "--out", out.appendingPathComponent("reports").path, "--env", "server",
-                                                          "--step-timeout", "30",
+                                                          "--step-timeout", "60",
                                                           "--notify-url", "http://127.0.0.1:\(backend.port)/n",
                                                           "--access-url", "http://127.0.0.1:\(backend.port)/a/{appAccountToken}"],
                                        environment: MatrixBinary.environment(), stderr: .capture)
         // The deterministic point: the backend holds the first notification.
-        let waited = await Task.detached { asked.wait(timeout: .now() + 30) }.value
+        let waited = await Task.detached { asked.wait(timeout: .now() + 90) }.value
         #expect(waited == .success, "the backend was never sent a notification")
         let signalled = ContinuousClock.now
         process.signal(SIGINT)
         let result = try await process.finish()
         let elapsed = ContinuousClock.now - signalled
         #expect(result.exit == ChildProcess.Exit(status: 130, signalled: false), "\(result.stderr)")
-        #expect(elapsed < .seconds(1), "\(elapsed)")
+        // A third of a second on an idle machine; the margin is for a loaded one. Without cancellation it is 60 s.
+        #expect(elapsed < .seconds(5), "\(elapsed)")
         #expect(result.stderr.contains("a server run is not resumed"), "\(result.stderr)")
     }
 
