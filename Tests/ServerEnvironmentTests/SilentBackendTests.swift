@@ -51,14 +51,15 @@ struct SilentBackendTests {
                                           timeout: .seconds(30), runIdentity: 7)
         let run = Task { try await ServerRunTests.run(Self.release, settings, cases: ["fresh-purchase/pro"]) }
         // The deterministic point: the first request's connection waits in the listener's backlog.
-        let deadline = ContinuousClock.now + .seconds(40)
+        let deadline = ContinuousClock.now + .seconds(90)
         while !FreePort.hasPendingConnection(socket), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(FreePort.hasPendingConnection(socket))
         let cancelledAt = ContinuousClock.now
         run.cancel()
         let records = try await run.value
-        // A tenth of a second on an idle machine; the margin is for a loaded one. Without cancellation it is 30 s.
-        #expect(ContinuousClock.now - cancelledAt < .seconds(5))
+        // A tenth of a second on an idle machine; the margin is for a loaded one. Without cancellation the request
+        // waits out its 30 s.
+        #expect(ContinuousClock.now - cancelledAt < .seconds(20))
         #expect(records.allSatisfy { $0.step == 0 }, "only the launch step, which posts nothing, is recorded")
     }
 }
