@@ -43,7 +43,7 @@ package enum ListeningSockets {
         // The addresses as /proc writes them: hexadecimal, in the kernel's byte order (little-endian here).
         let reached = ["00000000", "0100007F", String(repeating: "0", count: 32), "0000000000000000FFFF00000100007F"]
         for file in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            guard let text = snapshot(file) else { continue }
             readAny = true
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -56,6 +56,28 @@ package enum ListeningSockets {
             }
         }
         return readAny ? inodes : nil
+    }
+
+    /// A /proc file read in as few reads as it takes, each as large as the file: the kernel writes the socket
+    /// tables a buffer at a time, and a socket opened or closed between two reads can make the next one skip a
+    /// line (with hundreds of connections opening and closing, a listening socket went missing from a read in
+    /// small pieces).
+    static func snapshot(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            bytes += buffer.prefix(count)
+            // The tables are bounded by the system's sockets; 64 MiB is past any of them.
+            guard bytes.count < 64 << 20 else { return nil }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The inodes of the sockets `pid` holds open (`/proc/PID/fd/N` → `socket:[INODE]`); empty when they cannot

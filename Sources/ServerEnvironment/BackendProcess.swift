@@ -163,6 +163,8 @@ public final class BackendProcess: Sendable {
             return "127.0.0.1:\(port) is now held by another process\(Self.named(pids)), not by the backend (`\(command)`)"
                 + (reap().map { ", which \($0)" } ?? "") + tail
         case .nobody:
+            // The listing is read while sockets come and go: nothing listens only if a connection is refused too.
+            if await Self.accepts(port: port) { return nil }
             return "nothing listens on 127.0.0.1:\(port) any more: the backend (`\(command)`) " + (reap() ?? "closed its port") + tail
         case .unknown:
             guard let ended = reap(), await !Self.accepts(port: port) else { return nil }
