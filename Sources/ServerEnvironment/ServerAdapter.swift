@@ -1,5 +1,6 @@
 import AppStoreAPI
 import AppStoreModels
+import ExecEnvironment
 import Foundation
 import LocalEnvironment
 import LoopbackHTTP
@@ -8,7 +9,6 @@ import MatrixEngine
 import MatrixModel
 import ReferenceApp
 import SignedData
-import ExecEnvironment
 import StoreSimulator
 import Threading
 
