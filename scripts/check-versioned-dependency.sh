@@ -28,8 +28,8 @@ git -C "$work/storekit-matrix" tag "$version"
 
 echo "== a consumer package that depends on it by version"
 consumer="$work/consumer"
-mkdir -p "$consumer/Sources/ShopStore" "$consumer/Sources/shop-driver" "$consumer/Sources/ShopXcode" \
-         "$consumer/Tests/ShopStoreTests"
+mkdir -p "$consumer/Sources/ShopStore" "$consumer/Sources/ShopHarness" "$consumer/Sources/shop-driver" \
+         "$consumer/Sources/ShopXcode" "$consumer/Tests/ShopStoreTests"
 cat > "$consumer/Package.swift" <<EOF
 // swift-tools-version: 6.0
 import PackageDescription
@@ -40,8 +40,13 @@ let package = Package(
     dependencies: [.package(url: "file://$work/storekit-matrix", from: "$version")],
     targets: [
         .target(name: "ShopStore", dependencies: [.product(name: "SimulatedStoreKit", package: "storekit-matrix")]),
-        .executableTarget(name: "shop-driver", dependencies: [
+        .target(name: "ShopHarness", dependencies: [
             "ShopStore",
+            .product(name: "AppHarness", package: "storekit-matrix"),
+            .product(name: "SimulatedStoreKit", package: "storekit-matrix"),
+        ]),
+        .executableTarget(name: "shop-driver", dependencies: [
+            "ShopHarness",
             .product(name: "AppHarness", package: "storekit-matrix"),
             .product(name: "AppHarnessDriver", package: "storekit-matrix"),
             .product(name: "DriverKit", package: "storekit-matrix"),
@@ -51,9 +56,8 @@ let package = Package(
             .product(name: "MatrixModel", package: "storekit-matrix"),
         ]),
         .testTarget(name: "ShopStoreTests", dependencies: [
-            "ShopStore",
+            "ShopHarness",
             .product(name: "AppHarness", package: "storekit-matrix"),
-            .product(name: "SimulatedStoreKit", package: "storekit-matrix"),
         ], exclude: ["Products.storekit", "shop.json"]),
     ]
 )
@@ -90,26 +94,24 @@ public final class Shop {
     }
 }
 EOF
-cat > "$consumer/Sources/shop-driver/main.swift" <<'EOF'
+cat > "$consumer/Sources/ShopHarness/ShopApp.swift" <<'EOF'
 import AppHarness
-import AppHarnessDriver
-import DriverKit
-import Foundation
 import ShopStore
 import SimulatedStoreKit
 
+/// The shop on one device, as the harness drives it: shared by the driver and the tests.
 @MainActor
-final class ShopApp: AppUnderTest {
+public final class ShopApp: AppUnderTest {
     var shop: Shop?
-    nonisolated init() {}
-    func launch() async throws {
+    public nonisolated init() {}
+    public func launch() async throws {
         shop = Shop()
         shop?.start()
-        _ = await StoreKitSession.waitForListener()
+        await TransactionUpdates.waitForListener()
         await shop?.refresh()
     }
-    func quit() async { shop?.stop(); shop = nil }
-    func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
+    public func quit() async { shop?.stop(); shop = nil }
+    public func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
         guard let product = try await Product.products(for: [request.productID]).first else { return nil }
         if case .success(.verified(let transaction)) = try await product.purchase(options: request.options(for: product)) {
             await transaction.finish()
@@ -117,13 +119,20 @@ final class ShopApp: AppUnderTest {
         await shop?.refresh()
         return nil
     }
-    func restore() async throws -> AppRestoreReport? {
+    public func restore() async throws -> AppRestoreReport? {
         try await AppStore.sync()
         await shop?.refresh()
         return nil
     }
-    func entitledProductIDs() async -> Set<String> { shop?.unlocked == true ? ["com.example.shop.unlock"] : [] }
+    public func entitledProductIDs() async -> Set<String> { shop?.unlocked == true ? ["com.example.shop.unlock"] : [] }
 }
+EOF
+cat > "$consumer/Sources/shop-driver/main.swift" <<'EOF'
+import AppHarness
+import AppHarnessDriver
+import DriverKit
+import Foundation
+import ShopHarness
 
 _ = DriverError.self
 exit(await AppHarness.serveDriver { ShopApp() })
@@ -184,36 +193,8 @@ EOF
 cat > "$consumer/Tests/ShopStoreTests/ShopMatrixTests.swift" <<'EOF'
 import AppHarness
 import Foundation
-import ShopStore
-import SimulatedStoreKit
+import ShopHarness
 import Testing
-
-@MainActor
-final class ShopApp: AppUnderTest {
-    var shop: Shop?
-    nonisolated init() {}
-    func launch() async throws {
-        shop = Shop()
-        shop?.start()
-        _ = await StoreKitSession.waitForListener()
-        await shop?.refresh()
-    }
-    func quit() async { shop?.stop(); shop = nil }
-    func purchase(_ request: AppPurchaseRequest) async throws -> AppPurchaseReport? {
-        guard let product = try await Product.products(for: [request.productID]).first else { return nil }
-        if case .success(.verified(let transaction)) = try await product.purchase(options: request.options(for: product)) {
-            await transaction.finish()
-        }
-        await shop?.refresh()
-        return nil
-    }
-    func restore() async throws -> AppRestoreReport? {
-        try await AppStore.sync()
-        await shop?.refresh()
-        return nil
-    }
-    func entitledProductIDs() async -> Set<String> { shop?.unlocked == true ? ["com.example.shop.unlock"] : [] }
-}
 
 @Test func shopMatrix() async throws {
     let matrix = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("shop.json").path
