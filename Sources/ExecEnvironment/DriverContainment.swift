@@ -30,6 +30,7 @@ package enum DriverContainment {
         subreaper
     }
 
+    #if os(Linux)
     private static let subreaper: Bool = {
         let PR_SET_CHILD_SUBREAPER: Int32 = 36
         return prctl?(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
@@ -44,16 +45,19 @@ package enum DriverContainment {
         return value != 0
     }
 
-    /// `prctl(2)` (Linux), looked up: it is variadic, which Swift does not import; its arguments (integers and a
-    /// pointer) are passed alike either way.
+    /// `prctl(2)`, looked up: it is variadic, which Swift does not import; its arguments (integers and a pointer)
+    /// are passed alike either way.
     private static let prctl: (@convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32)? = {
-        #if os(Linux)
         typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
         return dlsym(nil, "prctl").map { unsafeBitCast($0, to: Prctl.self) }
-        #else
-        return nil
-        #endif
     }()
+    #else
+    /// Darwin has no child subreaper: an orphan goes to launchd, and only the process group is signalled.
+    private static let subreaper = false
+
+    /// Darwin cannot say.
+    static var isSubreaper: Bool? { nil }
+    #endif
 
     /// One process as /proc shows it.
     package struct ProcessEntry: Hashable {

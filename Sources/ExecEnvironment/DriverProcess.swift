@@ -63,13 +63,10 @@ final class DriverProcess: Sendable {
         defer { argv.forEach { free($0) } }
         // The driver's environment is this one's, with a token that marks it and everything it starts.
         let token = DriverContainment.makeToken()
-        var environment: [UnsafeMutablePointer<CChar>?] = []
-        var index = 0
-        while let entry = environ[index] {
-            if !String(cString: entry).hasPrefix(DriverContainment.tokenVariable + "=") { environment.append(strdup(entry)) }
-            index += 1
-        }
-        environment.append(strdup("\(DriverContainment.tokenVariable)=\(token)"))
+        // ProcessInfo rather than `environ`, which Darwin does not export to Swift.
+        var variables = ProcessInfo.processInfo.environment
+        variables[DriverContainment.tokenVariable] = token
+        var environment: [UnsafeMutablePointer<CChar>?] = variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
         environment.append(nil)
         defer { environment.forEach { free($0) } }
         var pid: pid_t = 0

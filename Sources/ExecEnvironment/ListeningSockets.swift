@@ -35,6 +35,7 @@ package enum ListeningSockets {
         #endif
     }
 
+    #if os(Linux)
     /// The inodes of the listening sockets that 127.0.0.1:`port` reaches (bound to 127.0.0.1 or to every
     /// address, IPv4 or dual-stack IPv6), or `nil` when /proc/net cannot be read.
     static func listening(port: UInt16) -> Set<UInt64>? {
@@ -93,4 +94,5 @@ package enum ListeningSockets {
         }
         return inodes
     }
+    #endif
 }

@@ -1,3 +1,4 @@
+import ExecEnvironment
 import Foundation
 import Threading
 #if canImport(Glibc)
@@ -66,20 +67,23 @@ public final class ChildProcess: Sendable {
         stdoutFile = file(stdout, "out")
         stderrFile = file(stderr, "err")
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
+        var actions = ChildSpawn.makeFileActions()
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutFile?.path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderrFile?.path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // Nothing else the test process has open (another test's pipes) reaches the child.
-        Self.closeDescriptors(above: 2, &actions)
+        ChildSpawn.closeDescriptors(from: 3, &actions)
         if let directory {
             guard Self.changeDirectory(directory.path, &actions) else {
                 throw ChildProcessError(message: "cannot start \(executable.path) in \(directory.path): no posix_spawn_file_actions_addchdir_np")
             }
         }
+        #if canImport(Darwin)
+        var attributes: posix_spawnattr_t? = nil
+        #else
         var attributes = posix_spawnattr_t()
+        #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var noSignals = sigset_t()
@@ -88,7 +92,11 @@ public final class ChildProcess: Sendable {
         sigfillset(&allSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        #if canImport(Darwin)
+        flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)  // nothing but the descriptors the actions name
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable.path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -157,23 +165,9 @@ public final class ChildProcess: Sendable {
                                stdout: .capture, stderr: .capture).finish()
     }
 
-    /// Closes every descriptor above `lowest` in the child: in one action where glibc has it (2.34 and
-    /// later, looked up at run time), else each one open now.
-    private static func closeDescriptors(above lowest: Int32, _ actions: inout posix_spawn_file_actions_t) {
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
-        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {  // glibc only
-            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, lowest + 1)
-            return
-        }
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd")) ?? []
-        for fd in open.compactMap(Int32.init) where fd > lowest {
-            posix_spawn_file_actions_addclose(&actions, fd)
-        }
-    }
-
     /// Makes the child start in `path` (glibc 2.29 and later, macOS 10.15 and later; looked up at run time).
-    private static func changeDirectory(_ path: String, _ actions: inout posix_spawn_file_actions_t) -> Bool {
-        typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
+    private static func changeDirectory(_ path: String, _ actions: inout ChildSpawn.FileActions) -> Bool {
+        typealias AddChdir = @convention(c) (UnsafeMutablePointer<ChildSpawn.FileActions>?, UnsafePointer<CChar>?) -> Int32
         #if canImport(Darwin)
         let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
         #else
