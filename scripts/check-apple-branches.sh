@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Type-checks the code that is only built on Apple platforms, on Linux, against stand-ins of Apple's frameworks
-# (scripts/apple-standins: StoreKit, StoreKitTest, CryptoKit, each declaration copying the signature Apple's
+# (scripts/apple-standins: StoreKit, StoreKitTest, CryptoKit, Security, each declaration copying the signature Apple's
 # documentation gives it). Nothing here is compiled for an Apple platform: a wrong call, argument label or type in
 # these units fails this script, but Linux's compiler does not check iOS or macOS availability (that is
 # scripts/check-availability.py) and nothing is linked or run.
 #
 # Units, each compiled the way it is on Apple platforms (canImport(StoreKit), canImport(CryptoKit) true):
 #   1. the stand-ins themselves;
-#   2. Signing, with its CryptoKit backend (Sources/Signing/Backends/CryptoKit) instead of libcrypto;
+#   2. Signing, with its CryptoKit backend (Sources/Signing/Backends/CryptoKit) instead of libcrypto, and
+#      SignedData, with its Security backend (Sources/SignedData/Backends/Security: certificates and chains);
 #   3. XcodeHarness, with its StoreKit and SKTestSession code (Sources/XcodeHarness);
 #   4. the example stores (examples/apps/CarefulStore, TutorialStore, and the app repository's
 #      examples/app-repo/App/Sources/NotesStore) on Apple's StoreKit rather than the look-alike;
@@ -32,14 +33,14 @@ done
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-standins="$work/standins"   # StoreKit, StoreKitTest, CryptoKit
+standins="$work/standins"   # StoreKit, StoreKitTest, CryptoKit, Security
 apple="$work/apple"         # the units above, as built on Apple platforms
 deps="$work/deps"           # the Linux build's modules, without those an Apple build replaces
 mkdir -p "$standins" "$apple" "$deps" "$work/shims"
 
 # The modules a unit below builds or shadows are left out, so that nothing resolves to their Linux build (StoreKit
 # there is the look-alike under StoreKit's name).
-shadowed=" StoreKit XcodeHarness AppHarness SimulatedStoreKit CarefulStore TutorialStore StoreAppsHarness NotesStore "
+shadowed=" StoreKit XcodeHarness AppHarness SimulatedStoreKit CarefulStore TutorialStore StoreAppsHarness NotesStore Signing SignedData "
 for module in "$modules"/*.swiftmodule; do
     name="$(basename "$module" .swiftmodule)"
     [[ "$shadowed" == *" $name "* ]] || ln -s "$module" "$deps/"
@@ -68,7 +69,7 @@ unit() {
 }
 
 echo "== the stand-ins"
-for name in StoreKit StoreKitTest CryptoKit; do
+for name in StoreKit StoreKitTest CryptoKit Security; do
     swiftc "${common[@]}" -module-name "$name" -emit-module -emit-module-path "$standins/$name.swiftmodule" \
         -I "$standins" "scripts/apple-standins/$name/$name.swift"
 done
@@ -76,6 +77,10 @@ done
 echo "== Signing with its CryptoKit backend"
 mapfile -t signing < <(find Sources/Signing -name '*.swift' | sort)
 unit Signing "${signing[@]}"
+
+echo "== SignedData with its Security backend"
+mapfile -t signed < <(find Sources/SignedData -name '*.swift' | sort)
+unit SignedData "${signed[@]}"
 
 echo "== XcodeHarness with StoreKit and StoreKitTest"
 mapfile -t xcode < <(find Sources/XcodeHarness -name '*.swift' | sort)
