@@ -97,7 +97,7 @@ import PackageDescription
 //                       example: the careful store as a driver executable, careful-store-driver (examples/apps)
 //   HarnessBench      → ReferenceApp, AppHarness, EvidenceStore, LocalEnvironment, MatrixEngine, MatrixModel, StoreAppsHarness
 //                       bench: the app harness against --env local, harness-bench (bench/)
-//   TestSupport       → Threading, MatrixJSON, MatrixModel, MatrixComparison, EvidenceStore, HarnessRunner
+//   TestSupport       → ExecEnvironment, Threading, MatrixJSON, MatrixModel, MatrixComparison, EvidenceStore, HarnessRunner
 //                       code shared by the tests
 let package = Package(
     name: "StoreKitMatrix",
@@ -182,7 +182,7 @@ let package = Package(
         .executableTarget(name: "HarnessBench",
                           dependencies: ["ReferenceApp", "AppHarness", "EvidenceStore", "LocalEnvironment", "MatrixEngine", "MatrixModel", "StoreAppsHarness"],
                           path: "bench/HarnessBench"),
-        .target(name: "TestSupport", dependencies: ["Threading", "MatrixJSON", "MatrixModel", "MatrixComparison", "EvidenceStore", "HarnessRunner"]),
+        .target(name: "TestSupport", dependencies: ["ExecEnvironment", "Threading", "MatrixJSON", "MatrixModel", "MatrixComparison", "EvidenceStore", "HarnessRunner"]),
 
         .testTarget(name: "MatrixJSONTests", dependencies: ["MatrixJSON", "TestSupport"]),
         .testTarget(name: "MatrixModelTests", dependencies: ["MatrixModel", "MatrixJSON", "TestSupport"], exclude: ["Fixtures"]),
