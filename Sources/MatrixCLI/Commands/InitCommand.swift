@@ -150,10 +150,14 @@ struct InitCommand {
             try write(output.bytes, to: target, replacing: true)
         }
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-        console.info("updated \(toStdout ? "the matrix on stdout" : out) for \(counted(output.addedProducts.count, "new product")) "
-                     + "(\(output.addedProducts.joined(separator: ", "))): added \(counted(output.addedCases.count, "case")), "
-                     + "\(counted(output.addedAccounts.count, "account"))"
-                     + (output.tierChanges.isEmpty ? "" : "; tiers: " + output.tierChanges.joined(separator: ", ")), always: true)
+        // Built in parts: one expression of these `+`s took the type checker seconds.
+        let destination: String = toStdout ? "the matrix on stdout" : out
+        let products: String = counted(output.addedProducts.count, "new product")
+        let productList: String = output.addedProducts.joined(separator: ", ")
+        let cases: String = counted(output.addedCases.count, "case")
+        let accounts: String = counted(output.addedAccounts.count, "account")
+        let tiers: String = output.tierChanges.isEmpty ? "" : "; tiers: " + output.tierChanges.joined(separator: ", ")
+        console.info("updated \(destination) for \(products) (\(productList)): added \(cases), \(accounts)\(tiers)", always: true)
         for id in output.addedCases { console.info("  + \(id)") }
         for note in output.notes { console.info("note: " + note) }
         console.info("next: matrix validate \(toStdout ? path : out)   ·   matrix score \(toStdout ? path : out)")
